@@ -1,0 +1,52 @@
+import type { LessonValue } from '@learnables/protocol';
+
+/** What `learn` answers: the amended copy, and whether the value taught anything new. */
+export interface Learned<L> {
+  readonly next: L;
+  readonly changed: boolean;
+}
+
+/**
+ * Something on a definition that a person's answer may extend: one customer's marks, one
+ * field's headings. It is the only code that reads named keys of a lesson's value; everything
+ * between the client and here passes the value along unopened.
+ *
+ * Instances are immutable: `learn` returns an amended copy and leaves `this` alone, so a
+ * version once published can be shared by every task pinned to it.
+ */
+export abstract class Learnable {
+  /** The entry's key in its collection, e.g. `northgate` or `waybill`. */
+  abstract readonly key: string;
+  /** How a person calls the entry, e.g. `Northgate Motors Ltd`. */
+  abstract readonly label: string;
+
+  /**
+   * Absorb a value: an amended copy of the same kind and whether anything changed; or throw
+   * `UnlearnableValue` with a sentence saying why, for the person who typed the value.
+   */
+  abstract learn(value: LessonValue): Learned<Learnable>;
+
+  /** The audit sentence for a value, in the learnable's own words. */
+  abstract describes(value: LessonValue): string;
+
+  /** The entry as plain JSON, for storage; its kind rebuilds it from this. */
+  abstract toState(): unknown;
+}
+
+/**
+ * How the authority turns stored state back into learnables, for one collection. The authority
+ * is handed these where the service is composed; it never imports an agent.
+ */
+export interface LearnableKind<L extends Learnable = Learnable> {
+  readonly collection: string;
+  fromState(key: string, state: unknown): L;
+}
+
+/** Freeze an object and everything reachable from it, so nobody can edit a published version. */
+export function deepFreeze<T>(value: T): T {
+  if (typeof value === 'object' && value !== null && !Object.isFrozen(value)) {
+    Object.freeze(value);
+    for (const key of Reflect.ownKeys(value)) deepFreeze((value as Record<PropertyKey, unknown>)[key]);
+  }
+  return value;
+}

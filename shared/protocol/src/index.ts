@@ -1,0 +1,32 @@
+export { LEARNABLES_URI, EXTENSIONS_HEADER, LEARNABLES_METHODS } from './uri.ts';
+export {
+  LessonFieldSchema,
+  MethodNamesSchema,
+  DeclarationSchema,
+  ExtensionEntrySchema,
+  LessonValueSchema,
+  LessonSchema,
+  EntryChoiceSchema,
+  TeachBlockSchema,
+  ReadingSchema,
+  RereadResultSchema,
+  RefusalSchema,
+  LessonOutcomeSchema,
+} from './schemas.ts';
+export type {
+  LessonField,
+  Declaration,
+  ExtensionEntry,
+  LessonValue,
+  Lesson,
+  EntryChoice,
+  TeachBlock,
+  Reading,
+  RereadResult,
+  Refusal,
+  LessonOutcome,
+} from './schemas.ts';
+export { fieldsToRender, prefillFields } from './render-fields.ts';
+export type { FieldToRender } from './render-fields.ts';
+export { explainInvalid } from './explain.ts';
+export { jsonSchemas } from './json-schemas.ts';

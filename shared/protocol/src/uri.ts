@@ -1,0 +1,14 @@
+/** The identifier of the learnables extension, v1. Nothing fetches it; it names the contract. */
+export const LEARNABLES_URI = 'https://rsaxb.com/a2a/learnables/v1';
+
+/** The HTTP header a client lists extension URIs in, and the agent echoes activated ones in. */
+export const EXTENSIONS_HEADER = 'A2A-Extensions';
+
+/**
+ * The extension's methods, by transport. Agents publish these in the declaration's `methods`
+ * so a client never has to guess; these are the names this implementation uses.
+ */
+export const LEARNABLES_METHODS = {
+  reread: { jsonrpc: 'learnables/reread', rest: '/v1/learnables:reread' },
+  teach: { jsonrpc: 'learnables/teach', rest: '/v1/learnables:teach' },
+} as const;
