@@ -79,3 +79,10 @@ describe('the teach block', () => {
     expect(TeachBlockSchema.safeParse({ ...block, version: 0 }).success).toBe(false);
   });
 });
+
+describe('explainInvalid', () => {
+  it('says a field is missing, or what it must be', () => {
+    const result = LessonSchema.safeParse({ collection: 7, entry: 'e', value: {}, reason: 'r' });
+    expect(explainInvalid(result.error!)).toBe('collection must be a string; taughtBy is missing');
+  });
+});

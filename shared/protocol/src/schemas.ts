@@ -94,7 +94,20 @@ export const RereadResultSchema = z.record(z.string(), ReadingSchema);
 
 /** Why a lesson or request was not taken. `message` is a sentence meant for the person. */
 export const RefusalSchema = z.object({
-  error: z.enum(['unlearnable', 'malformed', 'unknown-collection', 'unknown-entry', 'unauthorized', 'too-large', 'conflict', 'internal']),
+  error: z.enum([
+    'unlearnable',
+    'malformed',
+    'unknown-collection',
+    'unknown-entry',
+    'unknown-version',
+    'unknown-task',
+    'not-found',
+    'unauthorized',
+    'forbidden',
+    'too-large',
+    'conflict',
+    'internal',
+  ]),
   message: words('message'),
   field: z.string().optional(),
   known: z.array(z.string()).optional(),

@@ -1,0 +1,191 @@
+import type { LearnableKind } from '@learnables/learnable';
+import { defineCollection } from '@learnables/learnable';
+import type { Lesson, LessonOutcome, Refusal } from '@learnables/protocol';
+import { RefusalSchema } from '@learnables/protocol';
+import type { VersionedDefinition, RollbackRequest } from '../authority.ts';
+import type { Activation } from '../store/definition-store.ts';
+
+/** The authority said no. `refusal.message` is a sentence to show as it is. */
+export class AuthorityRefused extends Error {
+  override readonly name = 'AuthorityRefused';
+  constructor(
+    readonly status: number,
+    readonly refusal: Refusal,
+  ) {
+    super(refusal.message);
+  }
+}
+
+/** The authority could not be reached or answered with something that is not a refusal. */
+export class AuthorityUnavailable extends Error {
+  override readonly name = 'AuthorityUnavailable';
+}
+
+export interface StoredDefinitionEntry {
+  readonly key: string;
+  readonly label: string;
+  readonly state: unknown;
+}
+
+export interface AuthorityClientOptions {
+  /** Base URL of the authority service, e.g. http://127.0.0.1:4100 */
+  url: string;
+  /** Bearer token for writes (lessons, rollback). */
+  token?: string;
+  /** Needed only to rebuild definitions as learnables (agents); the console reads raw entries. */
+  kinds?: readonly LearnableKind[];
+  /** How long one request may take before it is abandoned. Default 10 s. */
+  timeoutMs?: number;
+}
+
+export interface WatchOptions {
+  collection?: string;
+  /** Every activation committed after subscribing. */
+  onActivation: (activation: Activation) => void;
+  /** The active activation of each collection, sent on every (re)connection. */
+  onActive?: (actives: Activation[]) => void;
+  /** A connection failed; the watcher reconnects by itself until the signal aborts. */
+  onDisconnect?: (error: unknown) => void;
+  signal: AbortSignal;
+  /** Wait before reconnecting. Default 500 ms. */
+  retryMs?: number;
+}
+
+/** The typed client of the authority service, for agents and the console. */
+export class AuthorityClient {
+  private readonly base: string;
+  private readonly kinds: Map<string, LearnableKind>;
+  private readonly definitions = new Map<string, Promise<VersionedDefinition>>();
+
+  constructor(private readonly options: AuthorityClientOptions) {
+    this.base = options.url.replace(/\/+$/, '');
+    this.kinds = new Map((options.kinds ?? []).map((kind) => [kind.collection, kind]));
+  }
+
+  private async call<T>(method: 'GET' | 'POST', path: string, body?: unknown): Promise<T> {
+    let response: Response;
+    try {
+      response = await fetch(`${this.base}${path}`, {
+        method,
+        headers: {
+          accept: 'application/json',
+          ...(body !== undefined && { 'content-type': 'application/json' }),
+          ...(method === 'POST' && this.options.token && { authorization: `Bearer ${this.options.token}` }),
+        },
+        ...(body !== undefined && { body: JSON.stringify(body) }),
+        signal: AbortSignal.timeout(this.options.timeoutMs ?? 10_000),
+      });
+    } catch (error) {
+      throw new AuthorityUnavailable(`The authority at ${this.base} cannot be reached: ${(error as Error).message}`, { cause: error });
+    }
+    const text = await response.text();
+    let parsed: unknown;
+    try {
+      parsed = text ? JSON.parse(text) : undefined;
+    } catch {
+      throw new AuthorityUnavailable(`The authority at ${this.base} answered ${response.status} with something that is not JSON.`);
+    }
+    if (response.ok) return parsed as T;
+    const refusal = RefusalSchema.safeParse(parsed);
+    if (refusal.success) throw new AuthorityRefused(response.status, refusal.data);
+    throw new AuthorityUnavailable(`The authority at ${this.base} answered ${response.status} without saying why.`);
+  }
+
+  health(): Promise<{ ok: boolean; engine: string; collections: string[] }> {
+    return this.call('GET', '/healthz');
+  }
+
+  collections(): Promise<{ collections: { collection: string; activeVersion: number | null }[] }> {
+    return this.call('GET', '/v1/collections');
+  }
+
+  /** Post a lesson. Resolves with the outcome; a refusal throws AuthorityRefused with its words. */
+  postLesson(lesson: Lesson): Promise<LessonOutcome> {
+    return this.call('POST', '/v1/lessons', lesson);
+  }
+
+  rollback(collection: string, request: RollbackRequest): Promise<Activation> {
+    return this.call('POST', `/v1/collections/${encodeURIComponent(collection)}/rollback`, request);
+  }
+
+  active(collection: string): Promise<Activation> {
+    return this.call('GET', `/v1/collections/${encodeURIComponent(collection)}/active`);
+  }
+
+  activeAt(collection: string, time: Date | number): Promise<Activation> {
+    const at = typeof time === 'number' ? time : time.getTime();
+    return this.call('GET', `/v1/collections/${encodeURIComponent(collection)}/active-at?time=${at}`);
+  }
+
+  history(collection: string, options: { limit?: number; before?: number } = {}): Promise<{ activations: Activation[] }> {
+    const query = new URLSearchParams();
+    if (options.limit !== undefined) query.set('limit', String(options.limit));
+    if (options.before !== undefined) query.set('before', String(options.before));
+    return this.call('GET', `/v1/collections/${encodeURIComponent(collection)}/history?${query}`);
+  }
+
+  /** A version's entries as stored, without rebuilding learnables. */
+  entries(collection: string, version: number): Promise<{ collection: string; version: number; entries: StoredDefinitionEntry[] }> {
+    return this.call('GET', `/v1/collections/${encodeURIComponent(collection)}/versions/${version}`);
+  }
+
+  /** A version as learnables. Versions never change, so each is fetched once per client. */
+  definition(collection: string, version: number): Promise<VersionedDefinition> {
+    const key = `${collection}@${version}`;
+    let pending = this.definitions.get(key);
+    if (!pending) {
+      const kind = this.kinds.get(collection);
+      if (!kind) throw new Error(`This authority client was given no learnable kind for "${collection}".`);
+      pending = this.entries(collection, version).then(({ entries }) => ({
+        ...defineCollection(collection, entries.map((entry) => kind.fromState(entry.key, entry.state))),
+        version,
+      }));
+      pending.catch(() => this.definitions.delete(key));
+      this.definitions.set(key, pending);
+    }
+    return pending;
+  }
+
+  /** Follow the change feed (server-sent events), reconnecting until the signal aborts. */
+  async watch(options: WatchOptions): Promise<void> {
+    const query = options.collection ? `?collection=${encodeURIComponent(options.collection)}` : '';
+    while (!options.signal.aborted) {
+      try {
+        const response = await fetch(`${this.base}/v1/changes${query}`, {
+          headers: { accept: 'text/event-stream' },
+          signal: options.signal,
+        });
+        if (!response.ok || !response.body) throw new AuthorityUnavailable(`The change feed answered ${response.status}.`);
+        await readEvents(response.body, (event, data) => {
+          if (event === 'activation') options.onActivation(JSON.parse(data) as Activation);
+          if (event === 'active') options.onActive?.(JSON.parse(data) as Activation[]);
+        });
+        throw new AuthorityUnavailable('The change feed closed.');
+      } catch (error) {
+        if (options.signal.aborted) return;
+        options.onDisconnect?.(error);
+        await new Promise((resolve) => setTimeout(resolve, options.retryMs ?? 500));
+      }
+    }
+  }
+}
+
+async function readEvents(body: ReadableStream<Uint8Array>, onEvent: (event: string, data: string) => void): Promise<void> {
+  const decoder = new TextDecoder();
+  let buffer = '';
+  for await (const chunk of body as unknown as AsyncIterable<Uint8Array>) {
+    buffer += decoder.decode(chunk, { stream: true });
+    let boundary: number;
+    while ((boundary = buffer.indexOf('\n\n')) >= 0) {
+      const block = buffer.slice(0, boundary);
+      buffer = buffer.slice(boundary + 2);
+      let event = 'message';
+      const data: string[] = [];
+      for (const line of block.split('\n')) {
+        if (line.startsWith('event:')) event = line.slice(6).trim();
+        else if (line.startsWith('data:')) data.push(line.slice(5).trimStart());
+      }
+      if (data.length > 0) onEvent(event, data.join('\n'));
+    }
+  }
+}

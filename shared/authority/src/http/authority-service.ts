@@ -1,0 +1,210 @@
+import type { NextFunction, Request, Response } from 'express';
+import express from 'express';
+import { z } from 'zod';
+import type { Refusal } from '@learnables/protocol';
+import { explainInvalid } from '@learnables/protocol';
+import type { Authority } from '../authority.ts';
+import { BadRequest, NothingActive } from '../errors.ts';
+import { refusalFor } from './refusals.ts';
+
+export interface AuthorityServiceOptions {
+  authority: Authority;
+  /** Bearer tokens allowed to write, each with the client name recorded on its activations. */
+  tokens: Readonly<Record<string, string>>;
+  /** Largest request body accepted; lessons are small. Default 256 kB. */
+  bodyLimit?: string;
+  /** Where unexpected errors are reported. Default: console.error. */
+  log?: (message: string, error: unknown) => void;
+  /** How often the change feed sends a keep-alive comment. Default 15 s. */
+  heartbeatMs?: number;
+}
+
+const RollbackSchema = z.object({
+  version: z.number().int().positive(),
+  author: z.string().regex(/\S/, 'author must not be empty'),
+  reason: z.string().regex(/\S/, 'reason must not be empty'),
+});
+
+const refuse = (res: Response, status: number, body: Refusal) => res.status(status).json(body);
+
+/**
+ * The authority over HTTP. Reads are open; writes (lessons, rollback) need a bearer token. Every
+ * refusal is a Refusal body whose message is a sentence (SPEC.md §3.4).
+ */
+export function authorityService(options: AuthorityServiceOptions): express.Express {
+  const { authority, tokens } = options;
+  const log = options.log ?? ((message, error) => console.error(message, error));
+  const app = express();
+  app.disable('x-powered-by');
+  app.use(express.json({ limit: options.bodyLimit ?? '256kb' }));
+
+  const requireToken = (req: Request, res: Response, next: NextFunction) => {
+    const header = req.get('authorization') ?? '';
+    const token = header.startsWith('Bearer ') ? header.slice('Bearer '.length).trim() : '';
+    const client = token ? tokens[token] : undefined;
+    if (!client) {
+      refuse(res, 401, {
+        error: 'unauthorized',
+        message: token ? 'That token is not one this authority accepts; nothing was written.' : 'Writing to the authority needs a bearer token; nothing was written.',
+      });
+      return;
+    }
+    res.locals.client = client;
+    next();
+  };
+
+  const handle =
+    (work: (req: Request, res: Response) => Promise<unknown>) =>
+    async (req: Request, res: Response): Promise<void> => {
+      try {
+        await work(req, res);
+      } catch (error) {
+        const refusal = refusalFor(error);
+        if (refusal.status >= 500) log(`authority: ${req.method} ${req.path} failed`, error);
+        refuse(res, refusal.status, refusal.body);
+      }
+    };
+
+  const versionParam = (raw: string | undefined): number => {
+    const version = Number(raw);
+    if (!Number.isInteger(version) || version < 1) {
+      throw new BadRequest(`"${String(raw)}" is not a version number; versions are whole numbers from 1.`);
+    }
+    return version;
+  };
+
+  app.get('/healthz', (_req, res) => {
+    res.json({ ok: true, engine: authority.store.engine, collections: authority.collections });
+  });
+
+  app.get(
+    '/v1/collections',
+    handle(async (_req, res) => {
+      const collections = await Promise.all(
+        authority.collections.map(async (collection) => {
+          const active = await authority.active(collection).catch(() => undefined);
+          return { collection, activeVersion: active?.version ?? null };
+        }),
+      );
+      res.json({ collections });
+    }),
+  );
+
+  const sendDefinition = async (res: Response, collection: string, version: number) => {
+    const definition = await authority.resolve(collection, version);
+    res.json({
+      collection,
+      version,
+      entries: definition.entries.map((entry) => ({ key: entry.key, label: entry.label, state: entry.toState() })),
+    });
+  };
+
+  app.get(
+    '/v1/collections/:collection/active',
+    handle(async (req, res) => {
+      res.json(await authority.active(String(req.params.collection)));
+    }),
+  );
+
+  app.get(
+    '/v1/collections/:collection/definition',
+    handle(async (req, res) => {
+      const collection = String(req.params.collection);
+      await sendDefinition(res, collection, (await authority.active(collection)).version);
+    }),
+  );
+
+  app.get(
+    '/v1/collections/:collection/versions/:version',
+    handle(async (req, res) => {
+      await sendDefinition(res, String(req.params.collection), versionParam(String(req.params.version)));
+    }),
+  );
+
+  app.get(
+    '/v1/collections/:collection/history',
+    handle(async (req, res) => {
+      const limit = req.query.limit === undefined ? undefined : Math.min(1000, Math.max(1, Number(req.query.limit) || 100));
+      const before = req.query.before === undefined ? undefined : Number(req.query.before);
+      res.json({ activations: await authority.history(String(req.params.collection), { limit, before }) });
+    }),
+  );
+
+  app.get(
+    '/v1/collections/:collection/active-at',
+    handle(async (req, res) => {
+      const raw = String(req.query.time ?? '');
+      const at = /^\d+$/.test(raw) ? Number(raw) : Date.parse(raw);
+      if (Number.isNaN(at)) throw new BadRequest(`"${raw}" is not a time; give an ISO 8601 time or epoch milliseconds as ?time=.`);
+      const collection = String(req.params.collection);
+      const activation = await authority.activeAt(collection, at);
+      if (!activation) throw new NothingActive(collection, at);
+      res.json(activation);
+    }),
+  );
+
+  app.post(
+    '/v1/lessons',
+    requireToken,
+    handle(async (req, res) => {
+      res.json(await authority.absorb(req.body, String(res.locals.client)));
+    }),
+  );
+
+  app.post(
+    '/v1/collections/:collection/rollback',
+    requireToken,
+    handle(async (req, res) => {
+      const parsed = RollbackSchema.safeParse(req.body);
+      if (!parsed.success) {
+        refuse(res, 400, { error: 'malformed', message: `That rollback cannot be read: ${explainInvalid(parsed.error)}.` });
+        return;
+      }
+      res.json(await authority.rollback(String(req.params.collection), parsed.data, String(res.locals.client)));
+    }),
+  );
+
+  app.get('/v1/changes', (req, res) => {
+    const only = typeof req.query.collection === 'string' ? req.query.collection : undefined;
+    res.writeHead(200, {
+      'content-type': 'text/event-stream',
+      'cache-control': 'no-store',
+      connection: 'keep-alive',
+      'x-accel-buffering': 'no',
+    });
+    res.flushHeaders();
+    const send = (event: string, data: unknown) => res.write(`event: ${event}\ndata: ${JSON.stringify(data)}\n\n`);
+    const unsubscribe = authority.store.onActivation((activation) => {
+      if (!only || activation.collection === only) send('activation', activation);
+    });
+    // After subscribing, so an activation made meanwhile is sent rather than missed.
+    void Promise.all(
+      authority.collections
+        .filter((collection) => !only || collection === only)
+        .map((collection) => authority.active(collection).catch(() => undefined)),
+    ).then((actives) => send('active', actives.filter((a) => a !== undefined)));
+    const heartbeat = setInterval(() => res.write(': keep-alive\n\n'), options.heartbeatMs ?? 15_000);
+    req.on('close', () => {
+      clearInterval(heartbeat);
+      unsubscribe();
+    });
+  });
+
+  app.use((req: Request, res: Response) => {
+    refuse(res, 404, { error: 'not-found', message: `The authority has no ${req.method} ${req.path}. See shared/authority/README.md for its endpoints.` });
+  });
+
+  // Errors from express.json: a body too large, or one that is not JSON.
+  app.use((error: { type?: string; status?: number; message?: string }, _req: Request, res: Response, _next: NextFunction) => {
+    if (error.type === 'entity.too.large') {
+      refuse(res, 413, { error: 'too-large', message: `That request is larger than the authority accepts (${options.bodyLimit ?? '256kb'}); nothing was written.` });
+    } else if (error.type === 'entity.parse.failed') {
+      refuse(res, 400, { error: 'malformed', message: `The body is not valid JSON: ${error.message ?? 'parse error'}.` });
+    } else {
+      log('authority: request failed', error);
+      refuse(res, error.status ?? 500, { error: 'internal', message: 'The authority could not read that request; nothing was written.' });
+    }
+  });
+
+  return app;
+}

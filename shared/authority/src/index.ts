@@ -1,0 +1,12 @@
+export { Authority } from './authority.ts';
+export type { AuthorityOptions, VersionedDefinition, RollbackRequest } from './authority.ts';
+export { UnknownVersion, BadRequest, NothingActive } from './errors.ts';
+export { openStore } from './store/open-store.ts';
+export { SqlStore } from './store/sql-store.ts';
+export type { Activation, ActivationKind, DefinitionStore, StoredEntry, VersionRecord } from './store/definition-store.ts';
+export { authorityService } from './http/authority-service.ts';
+export type { AuthorityServiceOptions } from './http/authority-service.ts';
+export { refusalFor } from './http/refusals.ts';
+export { AuthorityClient, AuthorityRefused, AuthorityUnavailable } from './client/authority-client.ts';
+export type { AuthorityClientOptions, WatchOptions, StoredDefinitionEntry } from './client/authority-client.ts';
+export { loadSeeds } from './seeds.ts';

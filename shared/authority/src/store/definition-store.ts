@@ -1,0 +1,75 @@
+/** Why an active version changed. */
+export type ActivationKind = 'seed' | 'lesson' | 'rollback';
+
+/** One change of a collection's active version, as the history shows it. */
+export interface Activation {
+  readonly id: number;
+  readonly collection: string;
+  readonly version: number;
+  readonly kind: ActivationKind;
+  /** Who: `taughtBy` of a lesson, or the person rolling back. */
+  readonly author: string;
+  readonly reason: string;
+  /** The learnable's own sentence for the lesson; for a rollback or seed, the authority's. */
+  readonly audit: string;
+  /** The authenticated client that made the change. */
+  readonly client: string;
+  /** Milliseconds since the epoch. */
+  readonly at: number;
+}
+
+export type NewActivation = Omit<Activation, 'id' | 'at'>;
+
+/** An entry's state as stored: opaque JSON that the collection's LearnableKind rebuilds. */
+export interface StoredEntry {
+  readonly key: string;
+  readonly state: unknown;
+}
+
+export interface VersionRecord {
+  readonly collection: string;
+  readonly version: number;
+  /** The version this one was derived from; its entries are inherited unless changed here. */
+  readonly parent: number | null;
+  readonly createdAt: number;
+}
+
+/**
+ * What the authority needs from storage. Writes happen only inside `write`, which holds the
+ * collection's lock for its whole duration, so a read-decide-write sequence cannot interleave
+ * with another writer (on any replica sharing the store).
+ */
+export interface DefinitionStore extends VersionReader {
+  readonly engine: 'sqlite' | 'postgres';
+  collections(): Promise<string[]>;
+  /** The latest activation, i.e. what is active now; undefined for an unknown collection. */
+  latestActivation(collection: string): Promise<Activation | undefined>;
+  /** The last activation made at or before `at`. */
+  activationAt(collection: string, at: number): Promise<Activation | undefined>;
+  /** Activations, newest first. */
+  history(collection: string, options?: { limit?: number; before?: number }): Promise<Activation[]>;
+  write<T>(collection: string, work: (tx: StoreWriter) => Promise<T>): Promise<T>;
+  /** Create a collection with its seed as version 1, unless it already exists. */
+  seed(collection: string, entries: readonly StoredEntry[], activation: Omit<NewActivation, 'collection' | 'version' | 'kind'>): Promise<boolean>;
+  /** Be told of every activation committed by any writer sharing this store (see engine notes). */
+  onActivation(listener: (activation: Activation) => void): () => void;
+  close(): Promise<void>;
+}
+
+/** Reading immutable versions; the writer offers it too, on the connection holding the lock. */
+export interface VersionReader {
+  /** The lineage of every version of a collection, oldest first. */
+  versions(collection: string, sinceVersion?: number): Promise<VersionRecord[]>;
+  /** The entries each of the given versions changed. */
+  deltas(collection: string, versions: readonly number[]): Promise<Map<number, StoredEntry[]>>;
+}
+
+/** Operations available while a collection's write lock is held. */
+export interface StoreWriter extends VersionReader {
+  latestActivation(): Promise<Activation | undefined>;
+  /** The highest version number ever published in the collection (not necessarily active). */
+  latestVersion(): Promise<number>;
+  versionExists(version: number): Promise<boolean>;
+  publish(version: number, parent: number, changed: readonly StoredEntry[]): Promise<void>;
+  activate(activation: Omit<NewActivation, 'collection'>): Promise<Activation>;
+}

@@ -1,0 +1,63 @@
+import type { Kysely, Migration, MigrationProvider } from 'kysely';
+
+export type Engine = 'sqlite' | 'postgres';
+
+/** Schema changes, in order. Both engines run the same ones; never edit one that has shipped. */
+const migrations = (engine: Engine): Record<string, Migration> => ({
+  '2026-11-29-001-versions': {
+    async up(db: Kysely<unknown>) {
+      const isPostgres = engine === 'postgres';
+      const autoId = isPostgres ? 'bigserial' : 'integer';
+      await db.schema
+        .createTable('authority_collections')
+        .addColumn('name', 'text', (c) => c.primaryKey())
+        .addColumn('created_at', 'bigint', (c) => c.notNull())
+        .execute();
+      await db.schema
+        .createTable('authority_versions')
+        .addColumn('collection', 'text', (c) => c.notNull().references('authority_collections.name'))
+        .addColumn('version', 'integer', (c) => c.notNull())
+        .addColumn('parent', 'integer')
+        .addColumn('created_at', 'bigint', (c) => c.notNull())
+        .addPrimaryKeyConstraint('authority_versions_pk', ['collection', 'version'])
+        .execute();
+      await db.schema
+        .createTable('authority_entries')
+        .addColumn('collection', 'text', (c) => c.notNull())
+        .addColumn('version', 'integer', (c) => c.notNull())
+        .addColumn('entry_key', 'text', (c) => c.notNull())
+        .addColumn('state', 'text', (c) => c.notNull())
+        .addPrimaryKeyConstraint('authority_entries_pk', ['collection', 'version', 'entry_key'])
+        .addForeignKeyConstraint('authority_entries_version_fk', ['collection', 'version'], 'authority_versions', [
+          'collection',
+          'version',
+        ])
+        .execute();
+      await db.schema
+        .createTable('authority_activations')
+        .addColumn('id', autoId as 'integer', (c) => (isPostgres ? c.primaryKey() : c.primaryKey().autoIncrement()))
+        .addColumn('collection', 'text', (c) => c.notNull())
+        .addColumn('version', 'integer', (c) => c.notNull())
+        .addColumn('kind', 'text', (c) => c.notNull())
+        .addColumn('author', 'text', (c) => c.notNull())
+        .addColumn('reason', 'text', (c) => c.notNull())
+        .addColumn('audit', 'text', (c) => c.notNull())
+        .addColumn('client', 'text', (c) => c.notNull())
+        .addColumn('at', 'bigint', (c) => c.notNull())
+        .addForeignKeyConstraint('authority_activations_version_fk', ['collection', 'version'], 'authority_versions', [
+          'collection',
+          'version',
+        ])
+        .execute();
+      await db.schema
+        .createIndex('authority_activations_by_collection')
+        .on('authority_activations')
+        .columns(['collection', 'id'])
+        .execute();
+    },
+  },
+});
+
+export const authorityMigrations = (engine: Engine): MigrationProvider => ({
+  getMigrations: async () => migrations(engine),
+});

@@ -1,0 +1,38 @@
+import { mkdirSync } from 'node:fs';
+import { dirname, resolve } from 'node:path';
+import Database from 'better-sqlite3';
+import { Kysely, PostgresDialect, SqliteDialect } from 'kysely';
+import pg from 'pg';
+import { SqlStore } from './sql-store.ts';
+import type { AuthorityTables } from './tables.ts';
+
+/**
+ * Open the store a URL names: `postgres://…` (or `postgresql://…`) for the shared, scale-out
+ * store; otherwise a SQLite file — `sqlite:./data/authority.db`, `file:…` or a plain path —
+ * created with its folder on first use.
+ */
+export async function openStore(url: string): Promise<SqlStore> {
+  if (/^postgres(ql)?:\/\//.test(url)) {
+    const pool = new pg.Pool({ connectionString: url, max: 10 });
+    const db = new Kysely<AuthorityTables>({ dialect: new PostgresDialect({ pool }) });
+    return SqlStore.open({
+      engine: 'postgres',
+      db,
+      listener: async () => {
+        const client = new pg.Client({ connectionString: url });
+        await client.connect();
+        return client;
+      },
+    });
+  }
+  const file = resolve(url.replace(/^(sqlite|file):(\/\/)?/, ''));
+  mkdirSync(dirname(file), { recursive: true });
+  const database = new Database(file);
+  // WAL lets readers go on while a lesson is written; the timeout makes a second writer wait
+  // for the lock instead of failing with SQLITE_BUSY.
+  database.pragma('journal_mode = WAL');
+  database.pragma('busy_timeout = 5000');
+  database.pragma('foreign_keys = ON');
+  const db = new Kysely<AuthorityTables>({ dialect: new SqliteDialect({ database }) });
+  return SqlStore.open({ engine: 'sqlite', db, file });
+}

@@ -1,0 +1,329 @@
+import { EventEmitter } from 'node:events';
+import type { Kysely, Transaction } from 'kysely';
+import { Migrator, sql } from 'kysely';
+import type pg from 'pg';
+import type {
+  Activation,
+  ActivationKind,
+  DefinitionStore,
+  NewActivation,
+  StoreWriter,
+  StoredEntry,
+  VersionRecord,
+} from './definition-store.ts';
+import type { Engine } from './migrations.ts';
+import { authorityMigrations } from './migrations.ts';
+import type { AuthorityTables } from './tables.ts';
+
+type Db = Kysely<AuthorityTables> | Transaction<AuthorityTables>;
+
+/** The Postgres channel activations are announced on, so every replica hears every write. */
+const CHANNEL = 'learnables_activations';
+
+interface ActivationRow {
+  id: number | string;
+  collection: string;
+  version: number;
+  kind: string;
+  author: string;
+  reason: string;
+  audit: string;
+  client: string;
+  at: number | string;
+}
+
+// pg returns bigint columns as strings; the values here are ids and epoch milliseconds.
+const toActivation = (row: ActivationRow): Activation => ({
+  id: Number(row.id),
+  collection: row.collection,
+  version: row.version,
+  kind: row.kind as ActivationKind,
+  author: row.author,
+  reason: row.reason,
+  audit: row.audit,
+  client: row.client,
+  at: Number(row.at),
+});
+
+export interface SqlStoreOptions {
+  engine: Engine;
+  db: Kysely<AuthorityTables>;
+  /** Postgres only: a dedicated client for LISTEN, so activations on other replicas reach us. */
+  listener?: () => Promise<pg.Client>;
+  /** SQLite only: the database file, so writers in one process queue instead of blocking. */
+  file?: string;
+}
+
+/**
+ * One queue of SQLite writers per file per process. better-sqlite3 is synchronous: a second
+ * connection in the same process waiting on SQLite's busy timeout would block the event loop,
+ * and with it the writer holding the lock — a deadlock. Writers in other processes still meet
+ * SQLite's own lock and busy timeout, which is safe because they run on their own threads.
+ */
+const sqliteWriteQueues = new Map<string, Promise<unknown>>();
+
+function queueSqliteWrite<T>(file: string, work: () => Promise<T>): Promise<T> {
+  const previous = sqliteWriteQueues.get(file) ?? Promise.resolve();
+  const next = previous.catch(() => undefined).then(work);
+  const settled = next.catch(() => undefined);
+  sqliteWriteQueues.set(file, settled);
+  void settled.then(() => {
+    if (sqliteWriteQueues.get(file) === settled) sqliteWriteQueues.delete(file);
+  });
+  return next;
+}
+
+/**
+ * The definition store on SQL, one implementation for both engines. What differs is only how a
+ * collection is locked for writing (SQLite: `BEGIN IMMEDIATE` on its single connection;
+ * Postgres: `SELECT … FOR UPDATE` on the collection's row) and how activations are announced.
+ */
+export class SqlStore implements DefinitionStore {
+  readonly engine: Engine;
+  private readonly db: Kysely<AuthorityTables>;
+  private readonly file: string;
+  private readonly events = new EventEmitter();
+  private listenClient: pg.Client | undefined;
+
+  private constructor(options: SqlStoreOptions) {
+    this.engine = options.engine;
+    this.db = options.db;
+    this.file = options.file ?? ':memory:';
+    this.events.setMaxListeners(0);
+  }
+
+  static async open(options: SqlStoreOptions): Promise<SqlStore> {
+    const store = new SqlStore(options);
+    const { error } = await new Migrator({
+      db: options.db,
+      provider: authorityMigrations(options.engine),
+      migrationTableName: 'authority_migrations',
+      migrationLockTableName: 'authority_migrations_lock',
+    }).migrateToLatest();
+    if (error) throw new Error(`The authority could not prepare its tables: ${String(error)}`, { cause: error });
+    if (options.listener) await store.listen(options.listener);
+    return store;
+  }
+
+  private async listen(connect: () => Promise<pg.Client>): Promise<void> {
+    const client = await connect();
+    client.on('notification', (message) => {
+      if (message.channel !== CHANNEL || !message.payload) return;
+      this.events.emit('activation', JSON.parse(message.payload) as Activation);
+    });
+    // A lost LISTEN connection would silently stop the feed; say so loudly instead.
+    client.on('error', (error) => this.events.emit('error', error));
+    await client.query(`LISTEN ${CHANNEL}`);
+    this.listenClient = client;
+  }
+
+  async collections(): Promise<string[]> {
+    const rows = await this.db.selectFrom('authority_collections').select('name').orderBy('name').execute();
+    return rows.map((row) => row.name);
+  }
+
+  versions(collection: string, sinceVersion = 0): Promise<VersionRecord[]> {
+    return readVersions(this.db, collection, sinceVersion);
+  }
+
+  deltas(collection: string, versions: readonly number[]): Promise<Map<number, StoredEntry[]>> {
+    return readDeltas(this.db, collection, versions);
+  }
+
+  async latestActivation(collection: string): Promise<Activation | undefined> {
+    return readLatestActivation(this.db, collection);
+  }
+
+  async activationAt(collection: string, at: number): Promise<Activation | undefined> {
+    const row = await this.db
+      .selectFrom('authority_activations')
+      .selectAll()
+      .where('collection', '=', collection)
+      .where('at', '<=', at)
+      .orderBy('id', 'desc')
+      .limit(1)
+      .executeTakeFirst();
+    return row && toActivation(row);
+  }
+
+  async history(collection: string, options: { limit?: number; before?: number } = {}): Promise<Activation[]> {
+    let query = this.db
+      .selectFrom('authority_activations')
+      .selectAll()
+      .where('collection', '=', collection)
+      .orderBy('id', 'desc')
+      .limit(options.limit ?? 100);
+    if (options.before !== undefined) query = query.where('id', '<', options.before);
+    return (await query.execute()).map(toActivation);
+  }
+
+  async write<T>(collection: string, work: (tx: StoreWriter) => Promise<T>): Promise<T> {
+    const announced: Activation[] = [];
+    const result =
+      this.engine === 'sqlite'
+        ? await queueSqliteWrite(this.file, () => this.db.connection().execute(async (connection) => {
+            // IMMEDIATE takes the write lock before the first read, so two writers (even in two
+            // processes on one file) cannot both read version N and both publish N+1.
+            await sql`begin immediate`.execute(connection);
+            try {
+              const value = await work(this.writer(connection, collection, announced));
+              await sql`commit`.execute(connection);
+              return value;
+            } catch (error) {
+              await sql`rollback`.execute(connection);
+              throw error;
+            }
+          }))
+        : await this.db.transaction().execute(async (tx) => {
+            await sql`select name from authority_collections where name = ${collection} for update`.execute(tx);
+            return work(this.writer(tx, collection, announced));
+          });
+    // Postgres announces through NOTIFY (delivered on commit, to every replica, us included).
+    if (this.engine === 'sqlite') for (const activation of announced) this.events.emit('activation', activation);
+    return result;
+  }
+
+  private writer(db: Db, collection: string, announced: Activation[]): StoreWriter {
+    return {
+      versions: (name, since) => readVersions(db, name, since),
+      deltas: (name, versions) => readDeltas(db, name, versions),
+      latestActivation: () => readLatestActivation(db, collection),
+      latestVersion: async () => {
+        const row = await db
+          .selectFrom('authority_versions')
+          .select((eb) => eb.fn.max('version').as('latest'))
+          .where('collection', '=', collection)
+          .executeTakeFirst();
+        return Number(row?.latest ?? 0);
+      },
+      versionExists: async (version) =>
+        (await db
+          .selectFrom('authority_versions')
+          .select('version')
+          .where('collection', '=', collection)
+          .where('version', '=', version)
+          .executeTakeFirst()) !== undefined,
+      publish: (version, parent, changed) => insertVersion(db, collection, version, parent, changed),
+      activate: async (activation) => {
+        const stored = await insertActivation(db, { ...activation, collection });
+        if (this.engine === 'postgres') await sql`select pg_notify(${CHANNEL}, ${JSON.stringify(stored)})`.execute(db);
+        announced.push(stored);
+        return stored;
+      },
+    };
+  }
+
+  async seed(
+    collection: string,
+    entries: readonly StoredEntry[],
+    activation: Omit<NewActivation, 'collection' | 'version' | 'kind'>,
+  ): Promise<boolean> {
+    const seedOnce = () => this.db.transaction().execute(async (tx) => {
+      const inserted = await tx
+        .insertInto('authority_collections')
+        .values({ name: collection, created_at: Date.now() })
+        .onConflict((oc) => oc.column('name').doNothing())
+        .executeTakeFirst();
+      // Another replica seeding at the same moment wins; we keep what it wrote.
+      if (Number(inserted.numInsertedOrUpdatedRows ?? 0n) === 0) return undefined;
+      await insertVersion(tx, collection, 1, null, entries);
+      const stored = await insertActivation(tx, { ...activation, collection, version: 1, kind: 'seed' });
+      if (this.engine === 'postgres') await sql`select pg_notify(${CHANNEL}, ${JSON.stringify(stored)})`.execute(tx);
+      return stored;
+    });
+    const created = this.engine === 'sqlite' ? await queueSqliteWrite(this.file, seedOnce) : await seedOnce();
+    if (created && this.engine === 'sqlite') this.events.emit('activation', created);
+    return created !== undefined;
+  }
+
+  onActivation(listener: (activation: Activation) => void): () => void {
+    this.events.on('activation', listener);
+    return () => this.events.off('activation', listener);
+  }
+
+  /** Errors of the change feed (e.g. a lost LISTEN connection). */
+  onFeedError(listener: (error: Error) => void): () => void {
+    this.events.on('error', listener);
+    return () => this.events.off('error', listener);
+  }
+
+  async close(): Promise<void> {
+    await this.listenClient?.end();
+    await this.db.destroy();
+  }
+}
+
+async function readVersions(db: Db, collection: string, sinceVersion = 0): Promise<VersionRecord[]> {
+  const rows = await db
+    .selectFrom('authority_versions')
+    .select(['collection', 'version', 'parent', 'created_at'])
+    .where('collection', '=', collection)
+    .where('version', '>', sinceVersion)
+    .orderBy('version')
+    .execute();
+  return rows.map((row) => ({
+    collection: row.collection,
+    version: row.version,
+    parent: row.parent,
+    createdAt: Number(row.created_at),
+  }));
+}
+
+async function readDeltas(db: Db, collection: string, versions: readonly number[]): Promise<Map<number, StoredEntry[]>> {
+  const out = new Map<number, StoredEntry[]>(versions.map((version) => [version, []]));
+  // Chunked so a long lineage never exceeds a driver's parameter limit.
+  for (let start = 0; start < versions.length; start += 5000) {
+    const chunk = versions.slice(start, start + 5000);
+    const rows = await db
+      .selectFrom('authority_entries')
+      .select(['version', 'entry_key', 'state'])
+      .where('collection', '=', collection)
+      .where('version', 'in', chunk)
+      .execute();
+    for (const row of rows) out.get(row.version)?.push({ key: row.entry_key, state: JSON.parse(row.state) });
+  }
+  return out;
+}
+
+async function readLatestActivation(db: Db, collection: string): Promise<Activation | undefined> {
+  const row = await db
+    .selectFrom('authority_activations')
+    .selectAll()
+    .where('collection', '=', collection)
+    .orderBy('id', 'desc')
+    .limit(1)
+    .executeTakeFirst();
+  return row && toActivation(row);
+}
+
+async function insertVersion(
+  db: Db,
+  collection: string,
+  version: number,
+  parent: number | null,
+  changed: readonly StoredEntry[],
+): Promise<void> {
+  await db.insertInto('authority_versions').values({ collection, version, parent, created_at: Date.now() }).execute();
+  for (let start = 0; start < changed.length; start += 500) {
+    await db
+      .insertInto('authority_entries')
+      .values(
+        changed.slice(start, start + 500).map((entry) => ({
+          collection,
+          version,
+          entry_key: entry.key,
+          state: JSON.stringify(entry.state),
+        })),
+      )
+      .execute();
+  }
+}
+
+async function insertActivation(db: Db, activation: NewActivation): Promise<Activation> {
+  const row = await db
+    .insertInto('authority_activations')
+    .values({ ...activation, at: Date.now() })
+    .returningAll()
+    .executeTakeFirstOrThrow();
+  return toActivation(row);
+}

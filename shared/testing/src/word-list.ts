@@ -1,0 +1,33 @@
+import type { LearnableKind, Learned } from '@learnables/learnable';
+import { Learnable, UnlearnableValue } from '@learnables/learnable';
+import type { LessonValue } from '@learnables/protocol';
+
+/** A learnable of a kind no agent has: a list of words. Enough to drive shared code in tests. */
+export class WordList extends Learnable {
+  constructor(
+    readonly key: string,
+    readonly words: readonly string[] = [],
+  ) {
+    super();
+  }
+  get label(): string {
+    return `List ${this.key}`;
+  }
+  learn(value: LessonValue): Learned<WordList> {
+    const word = value.word;
+    if (typeof word !== 'string' || word.trim() === '') throw new UnlearnableValue('a word list needs a word', { field: 'word' });
+    if (this.words.includes(word)) return { next: this, changed: false };
+    return { next: new WordList(this.key, [...this.words, word]), changed: true };
+  }
+  describes(value: LessonValue): string {
+    return `${this.key} knows the word '${String(value.word)}'`;
+  }
+  toState(): { words: readonly string[] } {
+    return { words: this.words };
+  }
+}
+
+export const wordListKind = (collection = 'lists'): LearnableKind<WordList> => ({
+  collection,
+  fromState: (key, state) => new WordList(key, (state as { words: string[] }).words),
+});
