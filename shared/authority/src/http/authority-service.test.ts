@@ -11,6 +11,17 @@ import { authorityService } from './authority-service.ts';
 
 const lesson = (word: string, entry = 'alpha') => ({ collection: 'lists', entry, value: { word }, taughtBy: 'dana', reason: 'seen twice' });
 
+interface Answer {
+  status: number;
+  json(): Promise<{ error?: string; message?: string; known?: string[] }>;
+}
+
+const fetchJson = async (url: string, init?: RequestInit): Promise<Answer> => {
+  const response = await fetch(url, init);
+  const body = await response.text();
+  return { status: response.status, json: async () => JSON.parse(body) };
+};
+
 describe('the authority over HTTP', () => {
   let dir: ScratchDir;
   let authority: Authority;
@@ -37,7 +48,7 @@ describe('the authority over HTTP', () => {
   });
 
   const post = (path: string, body: unknown, token: string | null = 's3cret') =>
-    fetch(`${base}${path}`, {
+    fetchJson(`${base}${path}`, {
       method: 'POST',
       headers: { 'content-type': 'application/json', ...(token && { authorization: `Bearer ${token}` }) },
       body: typeof body === 'string' ? body : JSON.stringify(body),
@@ -118,9 +129,9 @@ describe('the authority over HTTP', () => {
       { key: 'alpha', label: 'List alpha', state: { words: [] } },
       { key: 'beta', label: 'List beta', state: { words: [] } },
     ]);
-    const bad = await fetch(`${base}/v1/collections/lists/versions/abc`);
+    const bad = await fetchJson(`${base}/v1/collections/lists/versions/abc`);
     expect(bad.status).toBe(400);
-    const early = await fetch(`${base}/v1/collections/lists/active-at?time=2001-01-01T00:00:00Z`);
+    const early = await fetchJson(`${base}/v1/collections/lists/active-at?time=2001-01-01T00:00:00Z`);
     expect(early.status).toBe(404);
   });
 

@@ -1,0 +1,61 @@
+// Benchmark: a lesson accepted by the authority → a subscribed client in another process sees
+// the new active version. Run: pnpm --filter @learnables/authority bench
+import { spawn } from 'node:child_process';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { AuthorityClient } from '../src/index.ts';
+import { percentile, report } from './report.ts';
+
+export async function lessonToEffect(storeUrl: string, lessons = 300): Promise<Record<string, string | number>> {
+  const port = 4900 + Math.floor(Math.random() * 90);
+  const server = spawn(process.execPath, ['--import', 'tsx', fileURLToPath(new URL('./serve.ts', import.meta.url)), storeUrl, String(port)], {
+    stdio: ['ignore', 'pipe', 'inherit'],
+  });
+  await new Promise<void>((resolve, reject) => {
+    server.stdout.on('data', (chunk: Buffer) => chunk.toString().includes('ready') && resolve());
+    server.once('exit', (code) => reject(new Error(`bench authority exited with ${code}`)));
+  });
+  try {
+    const url = `http://127.0.0.1:${port}`;
+    const client = new AuthorityClient({ url, token: 'bench' });
+    const seen = new Map<number, number>();
+    const stop = new AbortController();
+    await new Promise<void>((resolve) => {
+      void client.watch({
+        signal: stop.signal,
+        onActive: () => resolve(),
+        onActivation: (activation) => seen.set(activation.version, performance.now()),
+      });
+    });
+    const sent: number[] = [];
+    const answered: number[] = [];
+    for (let i = 0; i < lessons; i += 1) {
+      const started = performance.now();
+      const outcome = await client.postLesson({ collection: 'lists', entry: 'alpha', value: { word: `w${i}` }, taughtBy: 'bench', reason: 'bench' });
+      answered.push(performance.now() - started);
+      while (!seen.has(outcome.version)) await new Promise((r) => setImmediate(r));
+      sent.push(seen.get(outcome.version)! - started);
+    }
+    stop.abort();
+    return {
+      store: storeUrl.startsWith('postgres') ? 'PostgreSQL' : 'SQLite',
+      lessons,
+      'accepted p50 ms': percentile(answered, 50),
+      'accepted p99 ms': percentile(answered, 99),
+      'seen by subscriber p50 ms': percentile(sent, 50),
+      'seen by subscriber p99 ms': percentile(sent, 99),
+    };
+  } finally {
+    server.kill('SIGTERM');
+  }
+}
+
+if (import.meta.url === `file://${process.argv[1]}`) {
+  const dir = mkdtempSync(join(tmpdir(), 'bench-authority-'));
+  const rows = [await lessonToEffect(`sqlite:${dir}/a.db`)];
+  if (process.env.BENCH_PG_URL) rows.push(await lessonToEffect(process.env.BENCH_PG_URL));
+  report('lesson accepted → subscriber sees the new active version', rows);
+  rmSync(dir, { recursive: true, force: true });
+}

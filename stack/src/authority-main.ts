@@ -1,0 +1,30 @@
+// Runs the authority on its own: `pnpm authority`. Configuration is by environment (see README).
+import { join } from 'node:path';
+import { Authority, authorityService, loadSeeds, openStore } from '@learnables/authority';
+import { learnableKinds } from './kinds.ts';
+import { LOCAL_DEV_TOKEN, parseTokens, portFrom, repoRoot } from './config.ts';
+
+const port = portFrom(process.env.AUTHORITY_PORT, 4100, 'AUTHORITY_PORT');
+const host = process.env.AUTHORITY_HOST ?? '127.0.0.1';
+const storeUrl = process.env.AUTHORITY_STORE ?? `sqlite:${join(repoRoot, 'data', 'authority.db')}`;
+const seeds = process.env.SEEDS_DIR ?? join(repoRoot, 'fixtures', 'seeds');
+const tokens = parseTokens(process.env.AUTHORITY_TOKENS);
+
+const authority = new Authority({ store: await openStore(storeUrl), kinds: learnableKinds });
+const seeded = await loadSeeds(authority, seeds);
+const server = authorityService({ authority, tokens }).listen(port, host, () => {
+  const address = server.address();
+  const bound = typeof address === 'object' && address ? address.port : port;
+  console.log(`authority listening on http://${host}:${bound} (${authority.store.engine}${seeded.length ? `; seeded ${seeded.join(', ')}` : ''})`);
+  if (Object.keys(tokens).includes(LOCAL_DEV_TOKEN)) {
+    console.log(`authority: writes accept the local development token "${LOCAL_DEV_TOKEN}"; set AUTHORITY_TOKENS beyond your own machine`);
+  }
+});
+
+const stop = () => {
+  server.close();
+  server.closeAllConnections();
+  void authority.close().then(() => process.exit(0));
+};
+process.on('SIGINT', stop);
+process.on('SIGTERM', stop);
