@@ -6,9 +6,11 @@ export const EXTENSIONS_HEADER = 'A2A-Extensions';
 
 /**
  * The extension's methods, by transport. Agents publish these in the declaration's `methods`
- * so a client never has to guess; these are the names this implementation uses.
+ * so a client never has to guess; these are the names this implementation uses. A REST path is
+ * relative to the agent's HTTP+JSON interface URL (and may follow a tenant segment, like the
+ * core REST routes).
  */
 export const LEARNABLES_METHODS = {
-  reread: { jsonrpc: 'learnables/reread', rest: '/v1/learnables:reread' },
-  teach: { jsonrpc: 'learnables/teach', rest: '/v1/learnables:teach' },
+  reread: { jsonrpc: 'learnables/reread', rest: '/learnables:reread' },
+  teach: { jsonrpc: 'learnables/teach', rest: '/learnables:teach' },
 } as const;

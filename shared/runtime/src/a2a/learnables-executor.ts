@@ -1,0 +1,97 @@
+import type { Message, Task } from '@a2a-js/sdk';
+import { TaskState } from '@a2a-js/sdk';
+import type { AgentExecutor, ExecutionEventBus, RequestContext, ServerCallContext } from '@a2a-js/sdk/server';
+import { AgentEvent, resolveUserScope } from '@a2a-js/sdk/server';
+import { AuthorityRefused, AuthorityUnavailable } from '@learnables/authority';
+import type { AuthorityClient } from '@learnables/authority';
+import { InputRefused } from '../learnable-agent.ts';
+import type { LearnableAgent } from '../learnable-agent.ts';
+import type { Journal } from '../storage/journal.ts';
+import type { TaskLedger } from '../storage/task-ledger.ts';
+import { advanceTask } from './advance-task.ts';
+import type { Outcome } from './outcome.ts';
+import { failureOf, outcomeOf } from './outcome.ts';
+
+export interface ExecutorDeps<Input, Result> {
+  readonly agent: LearnableAgent<Input, Result>;
+  readonly journal: Journal;
+  readonly ledger: TaskLedger;
+  readonly authority: AuthorityClient;
+  readonly log: (message: string, error?: unknown) => void;
+}
+
+const now = () => new Date().toISOString();
+
+/** A sentence for what went wrong, for the person waiting on the task. */
+function explainFailure(error: unknown): string {
+  if (error instanceof InputRefused) return error.message;
+  if (error instanceof AuthorityUnavailable) {
+    return 'The authority that holds what this agent has learned cannot be reached, so it cannot tell which rules are in force. Nothing was decided; send the message again once it is back.';
+  }
+  if (error instanceof AuthorityRefused) return `The authority refused to say which rules are in force: ${error.message}`;
+  return 'The agent failed while reading this message; nothing was decided. The agent keeps serving; see its log for the cause.';
+}
+
+/**
+ * Run a task from its history to its next resting state (a question, an answer or a failure).
+ * Used both by the live executor and by recovery after a restart.
+ */
+export async function settleTask<Input, Result>(
+  deps: ExecutorDeps<Input, Result>,
+  taskId: string,
+  contextId: string,
+  history: readonly Message[],
+): Promise<Outcome> {
+  try {
+    const advanced = await advanceTask(deps, taskId, history);
+    const date = deps.agent.dateOf?.(advanced.input);
+    await deps.ledger.settle(taskId, advanced.reading.settled ? 'done' : 'asking', date && !Number.isNaN(date.getTime()) ? date.getTime() : undefined);
+    return outcomeOf(taskId, contextId, advanced);
+  } catch (error) {
+    if (!(error instanceof InputRefused)) deps.log(`task ${taskId} failed`, error);
+    await deps.ledger.settle(taskId, 'failed');
+    return failureOf(taskId, contextId, explainFailure(error));
+  }
+}
+
+/**
+ * The AgentExecutor every learnable agent runs on: it records the task, advances it through
+ * the journal and publishes the outcome. Answering a question writes nothing to the authority.
+ */
+export class LearnablesExecutor<Input, Result> implements AgentExecutor {
+  constructor(private readonly deps: ExecutorDeps<Input, Result>) {}
+
+  async execute(context: RequestContext, bus: ExecutionEventBus): Promise<void> {
+    const { taskId, contextId, userMessage } = context;
+    const task: Task = context.task ?? {
+      id: taskId,
+      contextId,
+      artifacts: [],
+      history: [userMessage],
+      metadata: {},
+      status: { state: TaskState.TASK_STATE_SUBMITTED, message: undefined, timestamp: now() },
+    };
+    // The first event must be the task itself, on follow-ups too (republished as loaded, so its
+    // history is kept).
+    bus.publish(AgentEvent.task(task));
+    await this.deps.ledger.open({ ...scopeOf(context.context), taskId, messageAt: Date.now() });
+    await this.deps.ledger.resume(taskId);
+    bus.publish(AgentEvent.statusUpdate({ taskId, contextId, metadata: undefined, status: { state: TaskState.TASK_STATE_WORKING, message: undefined, timestamp: now() } }));
+    const outcome = await settleTask(this.deps, taskId, contextId, task.history);
+    if (outcome.artifact) {
+      bus.publish(AgentEvent.artifactUpdate({ taskId, contextId, append: false, lastChunk: true, metadata: undefined, artifact: outcome.artifact }));
+    }
+    bus.publish(AgentEvent.statusUpdate({ taskId, contextId, metadata: undefined, status: { state: outcome.state, message: outcome.message, timestamp: now() } }));
+    bus.finished();
+  }
+
+  async cancelTask(taskId: string, bus: ExecutionEventBus): Promise<void> {
+    await this.deps.ledger.settle(taskId, 'failed');
+    bus.publish(AgentEvent.statusUpdate({ taskId, contextId: '', metadata: undefined, status: { state: TaskState.TASK_STATE_CANCELED, message: undefined, timestamp: now() } }));
+  }
+}
+
+/** Who owns a task, as the SDK's task store scopes it. */
+export function scopeOf(context: ServerCallContext): { tenant: string; owner: string } {
+  return { tenant: context.tenant ?? '', owner: resolveUserScope(context) };
+}

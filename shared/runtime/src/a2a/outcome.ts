@@ -1,0 +1,68 @@
+import type { Artifact, Message } from '@a2a-js/sdk';
+import { TaskState } from '@a2a-js/sdk';
+import type { TeachBlock } from '@learnables/protocol';
+import { LEARNABLES_URI } from '@learnables/protocol';
+import type { Advanced } from './advance-task.ts';
+import { agentMessage, dataPart, textPart } from './parts.ts';
+
+export interface Outcome {
+  readonly state: TaskState;
+  readonly message: Message;
+  readonly artifact?: Artifact;
+}
+
+const listEntries = (labels: readonly string[]): string =>
+  labels.length <= 8 ? labels.join(', ') : `${labels.slice(0, 8).join(', ')} and ${labels.length - 8} more`;
+
+/**
+ * What a task says once advanced: the answer with the versions that decided it, or the question
+ * in words with its teach block under `metadata[URI]` — one key a client may ignore.
+ */
+export function outcomeOf<Input, Result>(taskId: string, contextId: string, advanced: Advanced<Input, Result>): Outcome {
+  const { reading, pins } = advanced;
+  if (reading.settled) {
+    const said = Object.values(reading.findings).map((finding) => finding.reads).join('\n');
+    const extension = {
+      versions: pins,
+      findings: reading.findings,
+      decidedBy: advanced.answered ? 'operator' : 'rules',
+      ...(advanced.answeredBy !== undefined && { answeredBy: advanced.answeredBy }),
+    };
+    return {
+      state: TaskState.TASK_STATE_COMPLETED,
+      message: agentMessage(taskId, contextId, [textPart(said)], { [LEARNABLES_URI]: extension }),
+      artifact: {
+        artifactId: 'result',
+        name: 'result',
+        description: 'What the agent decided, and which version of each collection decided it.',
+        parts: [dataPart({ result: reading.result, findings: reading.findings, versions: pins })],
+        metadata: { [LEARNABLES_URI]: { versions: pins } },
+        extensions: [LEARNABLES_URI],
+      },
+    };
+  }
+  const question = reading.question;
+  const teach: TeachBlock = {
+    collection: question.collection,
+    question: question.question,
+    entries: [...question.entries],
+    ...(question.entry !== undefined && { entry: question.entry }),
+    ...(question.suggested !== undefined && { suggested: question.suggested }),
+    version: pins[question.collection] ?? 1,
+  };
+  const retry =
+    advanced.unmatchedAnswer !== undefined
+      ? `"${advanced.unmatchedAnswer}" is not one of the choices; answer with one of: ${listEntries(question.entries.map((e) => e.label || e.key))}. `
+      : '';
+  return {
+    state: TaskState.TASK_STATE_INPUT_REQUIRED,
+    message: agentMessage(taskId, contextId, [textPart(`${retry}${question.question}`)], {
+      [LEARNABLES_URI]: teach,
+      findings: reading.findings,
+    }),
+  };
+}
+
+export function failureOf(taskId: string, contextId: string, sentence: string): Outcome {
+  return { state: TaskState.TASK_STATE_FAILED, message: agentMessage(taskId, contextId, [textPart(sentence)]) };
+}

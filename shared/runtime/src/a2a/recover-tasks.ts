@@ -1,0 +1,40 @@
+import type { Task } from '@a2a-js/sdk';
+import type { TaskStore } from '@a2a-js/sdk/server';
+import { ServerCallContext } from '@a2a-js/sdk/server';
+import type { ExecutorDeps } from './learnables-executor.ts';
+import { settleTask } from './learnables-executor.ts';
+
+/** A call context that sees the tasks of one owner in one tenant, as the task store scopes them. */
+export function contextFor(tenant: string, owner: string): ServerCallContext {
+  return new ServerCallContext({
+    ...(tenant !== '' && { tenant }),
+    ...(owner !== 'unknown' && { user: { isAuthenticated: true, userName: owner } }),
+  });
+}
+
+/**
+ * Resume every task that was running when the process stopped. Each is advanced from its
+ * history through the journal — finished steps are read back, not run again — and its resting
+ * state is saved to the task store, where clients find it with GetTask.
+ */
+export async function recoverTasks<Input, Result>(deps: ExecutorDeps<Input, Result>, taskStore: TaskStore): Promise<string[]> {
+  const recovered: string[] = [];
+  for (const entry of await deps.ledger.unfinished()) {
+    const context = contextFor(entry.tenant, entry.owner);
+    const task = await taskStore.load(entry.taskId, context);
+    if (!task) {
+      await deps.ledger.settle(entry.taskId, 'failed');
+      continue;
+    }
+    const outcome = await settleTask(deps, task.id, task.contextId, task.history);
+    const resumed: Task = {
+      ...task,
+      status: { state: outcome.state, message: outcome.message, timestamp: new Date().toISOString() },
+      history: [...task.history, outcome.message],
+      artifacts: outcome.artifact ? [...task.artifacts.filter((a) => a.artifactId !== outcome.artifact!.artifactId), outcome.artifact] : task.artifacts,
+    };
+    await taskStore.save(resumed, context);
+    recovered.push(task.id);
+  }
+  return recovered;
+}

@@ -1,0 +1,76 @@
+import type { ChildProcess } from 'node:child_process';
+import { spawn } from 'node:child_process';
+import { once } from 'node:events';
+import { readFileSync } from 'node:fs';
+import { fileURLToPath } from 'node:url';
+import { afterEach, describe, expect, it } from 'vitest';
+import { TaskState } from '@a2a-js/sdk';
+import { scratchDir } from '@learnables/testing';
+import { said, sdkClient, startAuthority, userText } from './harness.test-support.ts';
+
+const main = fileURLToPath(new URL('./word-agent-main.test-support.ts', import.meta.url));
+
+function startAgentProcess(env: Record<string, string>): Promise<{ child: ChildProcess; url: string; recovered: string[] }> {
+  const child = spawn(process.execPath, ['--import', 'tsx', main], { env: { ...process.env, ...env }, stdio: ['ignore', 'pipe', 'pipe'] });
+  return new Promise((resolve, reject) => {
+    let output = '';
+    child.stdout!.on('data', (chunk: Buffer) => {
+      output += chunk.toString();
+      const ready = /ready (\S+) recovered=(\S*)/.exec(output);
+      if (ready) resolve({ child, url: ready[1]!, recovered: ready[2] ? ready[2].split(',') : [] });
+    });
+    child.stderr!.on('data', (chunk: Buffer) => (output += chunk.toString()));
+    child.once('exit', (code, signal) => reject(new Error(`agent exited (${code ?? signal}) before it was ready:\n${output}`)));
+  });
+}
+
+describe('a task resumed after its agent was killed', () => {
+  const cleanup: (() => Promise<void> | void)[] = [];
+  afterEach(async () => {
+    for (const step of cleanup.splice(0).reverse()) await step();
+  });
+
+  for (const boundary of ['parse', 'pin', 'read'] as const) {
+    it(`continues from the journal on its pinned version when killed right after "${boundary}", running no step twice`, async () => {
+      const dir = scratchDir('crash-');
+      const authority = await startAuthority();
+      cleanup.push(() => dir.remove(), () => authority.dir.remove(), () => authority.close());
+      const log = `${dir.path}/steps.log`;
+      const env = { AGENT_STORE: `sqlite:${dir.path}/agent.db`, AUTHORITY_URL: authority.url, WORD_AGENT_LOG: log };
+      const pinnedAtStart = (await authority.client.active('lists')).version;
+
+      const doomed = await startAgentProcess({ ...env, LEARNABLES_DIE_AFTER_STEP: boundary });
+      const { client } = await sdkClient(doomed.url);
+      const exited = once(doomed.child, 'exit');
+      const sending = client.sendMessage(userText('mango pickle'));
+      await expect(sending).rejects.toThrow();
+      const [, signal] = (await exited) as [number | null, string | null];
+      expect(signal).toBe('SIGKILL');
+
+      // A lesson lands while the agent is down; the interrupted task must not see it.
+      await authority.client.postLesson({ collection: 'lists', entry: 'alpha', value: { word: 'mango' }, taughtBy: 'dana', reason: 'r' });
+
+      const revived = await startAgentProcess({ ...env, AGENT_PORT: new URL(doomed.url).port });
+      cleanup.push(() => void revived.child.kill('SIGTERM'));
+      expect(revived.recovered).toHaveLength(1);
+      const taskId = revived.recovered[0]!;
+      const task = await (await sdkClient(revived.url)).client.getTask({ tenant: '', id: taskId, historyLength: 10 });
+      if (boundary === 'parse') {
+        // Killed before it pinned: the task starts (pins) on resume, on the version live then.
+        expect(task.status?.state).toBe(TaskState.TASK_STATE_COMPLETED);
+        expect(said(task).extension).toMatchObject({ versions: { lists: pinnedAtStart + 1 } });
+      } else {
+        expect(task.status?.state).toBe(TaskState.TASK_STATE_INPUT_REQUIRED);
+        expect(said(task).extension?.version).toBe(pinnedAtStart);
+      }
+
+      const ran = readFileSync(log, 'utf8').trim().split('\n');
+      expect(ran.filter((step) => step === 'parse')).toHaveLength(1);
+      expect(ran.filter((step) => step === 'read')).toHaveLength(1);
+
+      // A new task after the restart reads the lesson: two tasks, not one replayed.
+      const fresh = await (await sdkClient(revived.url)).client.sendMessage(userText('mango chutney'));
+      expect('status' in fresh && fresh.status?.state).toBe(TaskState.TASK_STATE_COMPLETED);
+    });
+  }
+});

@@ -1,0 +1,171 @@
+import type { NextFunction, Request, Response, Router } from 'express';
+import express from 'express';
+import { Message } from '@a2a-js/sdk';
+import type { Part } from '@a2a-js/sdk';
+import type { TaskStore, User } from '@a2a-js/sdk/server';
+import { Role } from '@a2a-js/sdk';
+import { AuthorityRefused, AuthorityUnavailable } from '@learnables/authority';
+import type { AuthorityClient } from '@learnables/authority';
+import type { Refusal, RereadResult } from '@learnables/protocol';
+import { EXTENSIONS_HEADER, LEARNABLES_METHODS, LEARNABLES_URI, LessonSchema, explainInvalid } from '@learnables/protocol';
+import type { LearnableAgent } from '../learnable-agent.ts';
+import { InputRefused } from '../learnable-agent.ts';
+import { pinnedDefinitions } from '../a2a/advance-task.ts';
+import { toInputParts } from '../a2a/parts.ts';
+import { contextFor } from '../a2a/recover-tasks.ts';
+
+/** A refusal with its HTTP status; JSON-RPC carries the same body as the error's `data`. */
+export class MethodRefused extends Error {
+  constructor(
+    readonly status: number,
+    readonly refusal: Refusal,
+  ) {
+    super(refusal.message);
+  }
+}
+
+const JSON_RPC_CODE: Record<number, number> = { 400: -32602, 401: -32001, 403: -32001, 404: -32602, 413: -32600, 422: -32602, 500: -32603, 502: -32603, 503: -32603 };
+
+export interface ExtensionMethodsDeps<Input, Result> {
+  readonly agent: LearnableAgent<Input, Result>;
+  readonly authority: AuthorityClient;
+  readonly taskStore: TaskStore;
+  readonly userOf: (req: Request) => Promise<User>;
+  readonly log: (message: string, error?: unknown) => void;
+}
+
+/**
+ * Reread: read an input again under the versions live now. Read-only by construction: it never
+ * touches the journal, the ledger or the task store beyond loading the task it was pointed at.
+ */
+export async function reread<Input, Result>(
+  deps: ExtensionMethodsDeps<Input, Result>,
+  params: unknown,
+  user: User,
+  tenant: string | undefined,
+): Promise<RereadResult> {
+  const asked = (typeof params === 'object' && params !== null ? params : {}) as { taskId?: unknown; message?: unknown };
+  let parts: readonly Part[];
+  if (typeof asked.taskId === 'string' && asked.taskId !== '') {
+    const task = await deps.taskStore.load(asked.taskId, contextFor(tenant ?? '', user.userName || 'unknown'));
+    const first = task?.history.find((message) => message.role === Role.ROLE_USER);
+    if (!task || !first) {
+      throw new MethodRefused(404, { error: 'unknown-task', message: `There is no task "${asked.taskId}" that you can read.` });
+    }
+    parts = first.parts;
+  } else if (typeof asked.message === 'object' && asked.message !== null) {
+    parts = Message.fromJSON(asked.message).parts;
+  } else {
+    throw new MethodRefused(400, { error: 'malformed', message: 'Reread needs either a taskId or a message to read again.' });
+  }
+  const input = await deps.agent.parse(toInputParts(parts));
+  const actives = await Promise.all(deps.agent.kinds.map((kind) => deps.authority.active(kind.collection)));
+  const pins = Object.fromEntries(actives.map((active) => [active.collection, active.version]));
+  const reading = deps.agent.read(input, await pinnedDefinitions(deps.authority, pins));
+  return Object.fromEntries(
+    Object.entries(reading.findings).map(([name, finding]) => [
+      name,
+      {
+        settled: finding.settled,
+        ...(finding.winner !== undefined && { winner: finding.winner }),
+        reads: finding.reads,
+        version: pins[finding.collection] ?? 1,
+      },
+    ]),
+  );
+}
+
+/** Teach: relay a lesson to the authority and hand back its answer, refusals word for word. */
+export async function teach<Input, Result>(deps: ExtensionMethodsDeps<Input, Result>, params: unknown, user: User) {
+  if (!user.isAuthenticated) {
+    throw new MethodRefused(401, {
+      error: 'unauthorized',
+      message: 'Teaching this agent needs a bearer token it accepts; nothing was written.',
+    });
+  }
+  const lesson = LessonSchema.safeParse(params);
+  if (!lesson.success) throw new MethodRefused(400, { error: 'malformed', message: `That lesson cannot be read: ${explainInvalid(lesson.error)}.` });
+  return deps.authority.postLesson(lesson.data);
+}
+
+function asRefusal(error: unknown, log: (message: string, error?: unknown) => void): MethodRefused {
+  if (error instanceof MethodRefused) return error;
+  if (error instanceof AuthorityRefused) return new MethodRefused(error.status, error.refusal);
+  if (error instanceof InputRefused) return new MethodRefused(400, { error: 'malformed', message: error.message });
+  if (error instanceof AuthorityUnavailable) {
+    return new MethodRefused(503, { error: 'internal', message: 'The authority cannot be reached, so the live rules cannot be read; try again shortly.' });
+  }
+  log('extension method failed', error);
+  return new MethodRefused(500, { error: 'internal', message: 'The agent failed to answer; nothing was written. See its log.' });
+}
+
+const wantsExtension = (req: Request): boolean =>
+  [req.get(EXTENSIONS_HEADER), req.get(`X-${EXTENSIONS_HEADER}`)].some((header) =>
+    (header ?? '').split(',').some((uri) => uri.trim() === LEARNABLES_URI),
+  );
+
+/** Parse JSON ourselves (the SDK's parser has a fixed 100 kB limit) and answer its errors in JSON-RPC. */
+export function jsonRpcBody(limit: string): Router {
+  const router = express.Router();
+  router.use(express.json({ limit }));
+  router.use((error: { type?: string; message?: string }, _req: Request, res: Response, next: NextFunction) => {
+    if (error.type === 'entity.parse.failed') {
+      res.status(200).json({ jsonrpc: '2.0', id: null, error: { code: -32700, message: `The request is not valid JSON: ${error.message ?? 'parse error'}.` } });
+    } else if (error.type === 'entity.too.large') {
+      res.status(413).json({
+        jsonrpc: '2.0',
+        id: null,
+        error: { code: -32600, message: `The request is larger than this agent accepts (${limit}).`, data: { error: 'too-large', message: `The request is larger than this agent accepts (${limit}).` } },
+      });
+    } else next(error);
+  });
+  return router;
+}
+
+/** Reread and teach on JSON-RPC, in front of the SDK's handler; other methods fall through. */
+export function jsonRpcExtensionMethods<Input, Result>(deps: ExtensionMethodsDeps<Input, Result>): Router {
+  const router = express.Router();
+  router.post('/', async (req: Request, res: Response, next: NextFunction) => {
+    const body = req.body as { id?: unknown; method?: unknown; params?: unknown } | undefined;
+    const method = body?.method;
+    if (method !== LEARNABLES_METHODS.reread.jsonrpc && method !== LEARNABLES_METHODS.teach.jsonrpc) {
+      next();
+      return;
+    }
+    if (wantsExtension(req)) res.set(EXTENSIONS_HEADER, LEARNABLES_URI);
+    const id = body?.id ?? null;
+    try {
+      const user = await deps.userOf(req);
+      const params = (body?.params ?? {}) as { tenant?: unknown };
+      const tenant = typeof params.tenant === 'string' && params.tenant !== '' ? params.tenant : undefined;
+      const result =
+        method === LEARNABLES_METHODS.reread.jsonrpc ? await reread(deps, params, user, tenant) : await teach(deps, params, user);
+      res.json({ jsonrpc: '2.0', id, result });
+    } catch (error) {
+      const refused = asRefusal(error, deps.log);
+      res.json({ jsonrpc: '2.0', id, error: { code: JSON_RPC_CODE[refused.status] ?? -32603, message: refused.message, data: refused.refusal } });
+    }
+  });
+  return router;
+}
+
+/** Reread and teach on the REST binding: `POST {rest}/learnables:reread`, optionally under a tenant. */
+export function restExtensionMethods<Input, Result>(deps: ExtensionMethodsDeps<Input, Result>): Router {
+  const router = express.Router();
+  const paths = { reread: LEARNABLES_METHODS.reread.rest, teach: LEARNABLES_METHODS.teach.rest };
+  router.use(async (req: Request, res: Response, next: NextFunction) => {
+    if (req.method !== 'POST') return next();
+    const match = /^(?:\/([^/]+))?(\/learnables:(?:reread|teach))$/.exec(req.path);
+    if (!match || (match[2] !== paths.reread && match[2] !== paths.teach)) return next();
+    if (wantsExtension(req)) res.set(EXTENSIONS_HEADER, LEARNABLES_URI);
+    try {
+      const user = await deps.userOf(req);
+      const result = match[2] === paths.reread ? await reread(deps, req.body, user, match[1]) : await teach(deps, req.body, user);
+      res.json(result);
+    } catch (error) {
+      const refused = asRefusal(error, deps.log);
+      res.status(refused.status).json(refused.refusal);
+    }
+  });
+  return router;
+}

@@ -1,0 +1,32 @@
+import type { Request, Response } from 'express';
+import type { TaskLedger } from '../storage/task-ledger.ts';
+
+/** Prometheus text format: messages and questions this agent has seen. */
+export function metricsHandler(ledger: TaskLedger, agent: string) {
+  return async (_req: Request, res: Response) => {
+    const { messages, questions } = await ledger.totals();
+    const label = `{agent="${agent.replace(/["\\\n]/g, '_')}"}`;
+    res.type('text/plain; version=0.0.4').send(
+      [
+        '# HELP learnables_messages_total Messages (tasks) this agent has read.',
+        '# TYPE learnables_messages_total counter',
+        `learnables_messages_total${label} ${messages}`,
+        '# HELP learnables_questions_total Messages on which this agent had to ask a person.',
+        '# TYPE learnables_questions_total counter',
+        `learnables_questions_total${label} ${questions}`,
+        '# HELP learnables_questions_per_100_messages Questions per 100 messages, over all time.',
+        '# TYPE learnables_questions_per_100_messages gauge',
+        `learnables_questions_per_100_messages${label} ${messages === 0 ? 0 : Math.round((questions / messages) * 1000) / 10}`,
+        '',
+      ].join('\n'),
+    );
+  };
+}
+
+/** Questions per 100 messages by day or week, from the messages' own dates. */
+export function statsHandler(ledger: TaskLedger, agent: string) {
+  return async (req: Request, res: Response) => {
+    const by = req.query.by === 'day' ? 'day' : 'week';
+    res.json({ agent, by, periods: await ledger.byPeriod(by), ...(await ledger.totals()) });
+  };
+}

@@ -1,0 +1,81 @@
+import type { Definition, LearnableKind } from '@learnables/learnable';
+import type { Declaration, EntryChoice, LessonValue } from '@learnables/protocol';
+
+/** A part of the incoming A2A message, as the agent's `parse` sees it (transport-neutral). */
+export type InputPart =
+  | { readonly kind: 'text'; readonly text: string; readonly mediaType?: string }
+  | { readonly kind: 'file'; readonly bytes: Uint8Array; readonly mediaType?: string; readonly filename?: string }
+  | { readonly kind: 'data'; readonly data: unknown; readonly mediaType?: string };
+
+/** The definitions a task reads, each at the version it is pinned to. */
+export type PinnedDefinitions = ReadonlyMap<string, Definition & { readonly version: number }>;
+
+/** What the agent reads for one thing it decides (e.g. `customer`, or one field `waybill`). */
+export interface Finding {
+  readonly settled: boolean;
+  readonly winner?: string;
+  /** The agent's own sentence, e.g. "Reads as Northgate Motors Ltd, on billing@origin.example". */
+  readonly reads: string;
+  /** The collection whose version decided this finding. */
+  readonly collection: string;
+}
+
+/** What the agent asks when it cannot decide. The runtime adds the pinned version. */
+export interface Question {
+  readonly collection: string;
+  readonly question: string;
+  readonly entries: readonly EntryChoice[];
+  /** The entry a lesson would extend, when the agent knows which. */
+  readonly entry?: string;
+  /** Drawn from this input and never wider than it (SPEC.md §2.3). */
+  readonly suggested?: LessonValue;
+}
+
+/**
+ * A reading of one input under pinned definitions: either settled, with a result to hand back,
+ * or unsettled, with one question.
+ */
+export type Reading<Result> =
+  | { readonly settled: true; readonly findings: Readonly<Record<string, Finding>>; readonly result: Result }
+  | { readonly settled: false; readonly findings: Readonly<Record<string, Finding>>; readonly question: Question };
+
+/** The person's answer to a question: which entry they named. */
+export interface Answer {
+  readonly entry: string;
+  /** Who answered, when the client says so. */
+  readonly answeredBy?: string;
+}
+
+/** An input the agent cannot use; the message is a sentence for the person who sent it. */
+export class InputRefused extends Error {
+  override readonly name = 'InputRefused';
+}
+
+/**
+ * Everything an agent supplies to become a learnable A2A agent. `parse` may do I/O-free work on
+ * the message; `read` and `answer` must be pure functions of their arguments — that is what lets
+ * the journal replay them safely and reread run them read-only.
+ */
+export interface LearnableAgent<Input, Result> {
+  /** Card text. */
+  readonly name: string;
+  readonly description: string;
+  readonly version: string;
+  readonly skill: { readonly id: string; readonly name: string; readonly description: string; readonly examples?: readonly string[]; readonly inputModes?: readonly string[] };
+  /** The declaration published on the card (the runtime adds `methods`). */
+  readonly declaration: Omit<Declaration, 'methods'>;
+  /** The collections `read` needs, with their kinds. */
+  readonly kinds: readonly LearnableKind[];
+  /** Largest request body accepted, e.g. '40mb' (an email of 25 MB grows by a third in base64). */
+  readonly bodyLimit?: string;
+  /** Turn the message into the agent's input, or throw InputRefused with a sentence. */
+  parse(parts: readonly InputPart[]): Promise<Input> | Input;
+  /** The input's own date, for the questions-per-100-messages chart (e.g. an email's Date). */
+  dateOf?(input: Input): Date | undefined;
+  /** Read the input under the pinned definitions. Pure. */
+  read(input: Input, definitions: PinnedDefinitions): Reading<Result>;
+  /** Finish a question with the person's answer (already checked against the question's entries). Pure. */
+  answer(input: Input, definitions: PinnedDefinitions, question: Question, answer: Answer): Reading<Result>;
+  /** A short summary of the input for inboxes (sender, subject, excerpt; or headings and first rows). */
+  summarize?(input: Input): Record<string, unknown>;
+}

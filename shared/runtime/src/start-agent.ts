@@ -1,0 +1,166 @@
+import type { Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import type { NextFunction, Request, Response } from 'express';
+import express from 'express';
+import type { AgentCard } from '@a2a-js/sdk';
+import { AGENT_CARD_PATH } from '@a2a-js/sdk';
+import type { ServerCallContextBuilder, User } from '@a2a-js/sdk/server';
+import { DefaultRequestHandler, UnauthenticatedUser, defaultServerCallContextBuilder } from '@a2a-js/sdk/server';
+import { DatabaseTaskStore } from '@a2a-js/sdk/server/database';
+import { agentCardHandler, jsonRpcHandler, restHandler } from '@a2a-js/sdk/server/express';
+import { AuthorityClient } from '@learnables/authority';
+import { LEARNABLES_URI } from '@learnables/protocol';
+import { JSONRPC_PATH, REST_PATH, agentCardFor } from './a2a/agent-card.ts';
+import { LearnablesExecutor } from './a2a/learnables-executor.ts';
+import type { ExecutorDeps } from './a2a/learnables-executor.ts';
+import { recoverTasks } from './a2a/recover-tasks.ts';
+import { jsonRpcBody, jsonRpcExtensionMethods, restExtensionMethods } from './http/extension-methods.ts';
+import { metricsHandler, statsHandler } from './http/metrics.ts';
+import type { LearnableAgent } from './learnable-agent.ts';
+import { Journal } from './storage/journal.ts';
+import type { RuntimeDatabase } from './storage/open-database.ts';
+import { openRuntimeDatabase } from './storage/open-database.ts';
+import { TaskLedger } from './storage/task-ledger.ts';
+
+export interface AgentServerOptions {
+  /** Where tasks and the journal live: a SQLite file path (`sqlite:…`) or a `postgres://` URL. */
+  store: string;
+  /** The authority that holds the agent's collections; the token is used only to relay lessons. */
+  authority: { url: string; token?: string };
+  port?: number;
+  host?: string;
+  /** The URL clients reach this agent at, for the card. Default: http://host:port */
+  publicUrl?: string;
+  /**
+   * Bearer tokens this agent accepts, each with the user name that owns the tasks it creates.
+   * Without a token a caller is anonymous: it may send messages (its tasks are visible only to
+   * other anonymous callers) but may not teach.
+   */
+  users?: Readonly<Record<string, string>>;
+  /** Largest request accepted. Default: the agent's own, or 40mb (a 25 MB email in base64). */
+  bodyLimit?: string;
+  log?: (message: string, error?: unknown) => void;
+}
+
+export interface RunningAgent {
+  readonly url: string;
+  readonly card: AgentCard;
+  readonly server: Server;
+  readonly database: RuntimeDatabase;
+  readonly journal: Journal;
+  readonly ledger: TaskLedger;
+  /** Tasks resumed from the journal at start-up. */
+  readonly recovered: readonly string[];
+  close(): Promise<void>;
+}
+
+/**
+ * Start a learnable A2A agent: the SDK's request handler, JSON-RPC and REST transports (v1.0
+ * and v0.3), its database task store, plus pinning, the journal, questions with teach blocks,
+ * reread and teach, and the questions-per-100-messages numbers.
+ */
+export async function startLearnableAgent<Input, Result>(
+  agent: LearnableAgent<Input, Result>,
+  options: AgentServerOptions,
+): Promise<RunningAgent> {
+  const log = options.log ?? ((message: string, error?: unknown) => console.error(`${agent.name}: ${message}`, error ?? ''));
+  const host = options.host ?? '127.0.0.1';
+  const bodyLimit = options.bodyLimit ?? agent.bodyLimit ?? '40mb';
+  const database = await openRuntimeDatabase(options.store);
+  // The SDK's store is typed for its own tables; it shares our connection and database.
+  const taskStore = new DatabaseTaskStore(database.db as never);
+  const authority = new AuthorityClient({ url: options.authority.url, token: options.authority.token, kinds: agent.kinds });
+  const journal = new Journal(database.db);
+  const ledger = new TaskLedger(database.db, agent.skill.id);
+  const deps: ExecutorDeps<Input, Result> = { agent, journal, ledger, authority, log };
+
+  const app = express();
+  app.disable('x-powered-by');
+  const server = app.listen(options.port ?? 0, host);
+  await new Promise<void>((resolve, reject) => {
+    server.once('listening', resolve);
+    server.once('error', reject);
+  });
+  const port = (server.address() as AddressInfo).port;
+  const url = (options.publicUrl ?? `http://${host}:${port}`).replace(/\/+$/, '');
+  const card = agentCardFor(agent, url);
+  const requestHandler = new DefaultRequestHandler(card, taskStore, new LearnablesExecutor(deps));
+
+  const users = options.users ?? {};
+  const userOf = async (req: Request): Promise<User> => {
+    const header = req.get('authorization') ?? '';
+    const name = header.startsWith('Bearer ') ? users[header.slice(7).trim()] : undefined;
+    return name ? { isAuthenticated: true, userName: name } : new UnauthenticatedUser();
+  };
+  // A token that is presented but unknown is refused rather than quietly treated as anonymous.
+  const refuseUnknownToken = (req: Request, res: Response, next: NextFunction) => {
+    const header = req.get('authorization');
+    if (header && !(header.startsWith('Bearer ') && users[header.slice(7).trim()])) {
+      res.status(401).json({ error: 'unauthorized', message: 'That token is not one this agent accepts.' });
+      return;
+    }
+    next();
+  };
+  // Activating here (not in the executor) is what makes the echo reach streaming responses too.
+  const contextBuilder: ServerCallContextBuilder = (builderOptions) => {
+    const context = defaultServerCallContextBuilder(builderOptions);
+    if (builderOptions.extensions?.includes(LEARNABLES_URI)) context.addActivatedExtension(LEARNABLES_URI);
+    return context;
+  };
+  const methodDeps = { agent, authority, taskStore, userOf, log };
+  const legacyCompat = { enabled: true };
+
+  app.get('/healthz', (_req, res) => {
+    res.json({ ok: true, agent: agent.name, engine: database.engine });
+  });
+  app.get('/metrics', metricsHandler(ledger, agent.skill.id));
+  app.get('/learnables/stats', statsHandler(ledger, agent.skill.id));
+  app.use(`/${AGENT_CARD_PATH}`, agentCardHandler({ agentCardProvider: requestHandler, legacyCompat, cache: { maxAge: 60 } }));
+  app.use(
+    JSONRPC_PATH,
+    refuseUnknownToken,
+    jsonRpcBody(bodyLimit),
+    jsonRpcExtensionMethods(methodDeps),
+    jsonRpcHandler({ requestHandler, userBuilder: userOf, contextBuilder, legacyCompat }),
+  );
+  app.use(
+    REST_PATH,
+    refuseUnknownToken,
+    express.json({ limit: bodyLimit, type: ['application/json', 'application/a2a+json'], strict: false }),
+    (error: { type?: string; message?: string }, _req: Request, res: Response, next: NextFunction) => {
+      if (error.type === 'entity.too.large') res.status(413).json({ error: 'too-large', message: `The request is larger than this agent accepts (${bodyLimit}).` });
+      else if (error.type === 'entity.parse.failed') res.status(400).json({ error: 'malformed', message: `The body is not valid JSON: ${error.message ?? 'parse error'}.` });
+      else next(error);
+    },
+    restExtensionMethods(methodDeps),
+    restHandler({ requestHandler, userBuilder: userOf, contextBuilder, legacyCompat }),
+  );
+
+  // Keep each new active version's definition ready, so the next task does not wait for it.
+  const watching = new AbortController();
+  void authority.watch({
+    signal: watching.signal,
+    onActivation: (activation) => {
+      if (agent.kinds.some((kind) => kind.collection === activation.collection)) {
+        authority.definition(activation.collection, activation.version).catch(() => undefined);
+      }
+    },
+  });
+
+  const recovered = await recoverTasks(deps, taskStore);
+  return {
+    url,
+    card,
+    server,
+    database,
+    journal,
+    ledger,
+    recovered,
+    async close() {
+      watching.abort();
+      server.closeAllConnections();
+      await new Promise<void>((resolve) => server.close(() => resolve()));
+      await database.close();
+    },
+  };
+}

@@ -1,0 +1,30 @@
+import type { Kysely, Migration, MigrationProvider } from 'kysely';
+
+const migrations: Record<string, Migration> = {
+  '2026-11-29-001-journal': {
+    async up(db: Kysely<unknown>) {
+      await db.schema
+        .createTable('learnables_journal')
+        .addColumn('task_id', 'varchar(64)', (c) => c.notNull())
+        .addColumn('step', 'varchar(64)', (c) => c.notNull())
+        .addColumn('result', 'text', (c) => c.notNull())
+        .addColumn('at', 'bigint', (c) => c.notNull())
+        .addPrimaryKeyConstraint('learnables_journal_pk', ['task_id', 'step'])
+        .execute();
+      await db.schema
+        .createTable('learnables_tasks')
+        .addColumn('task_id', 'varchar(64)', (c) => c.primaryKey())
+        .addColumn('agent', 'text', (c) => c.notNull())
+        .addColumn('tenant', 'text', (c) => c.notNull())
+        .addColumn('owner', 'text', (c) => c.notNull())
+        .addColumn('message_at', 'bigint', (c) => c.notNull())
+        .addColumn('asked', 'integer', (c) => c.notNull())
+        .addColumn('state', 'text', (c) => c.notNull())
+        .addColumn('created_at', 'bigint', (c) => c.notNull())
+        .execute();
+      await db.schema.createIndex('learnables_tasks_by_state').on('learnables_tasks').columns(['agent', 'state']).execute();
+    },
+  },
+};
+
+export const runtimeMigrations: MigrationProvider = { getMigrations: async () => migrations };

@@ -1,0 +1,64 @@
+import { mkdirSync } from 'node:fs';
+import { createRequire } from 'node:module';
+import { dirname, join, resolve } from 'node:path';
+import { pathToFileURL } from 'node:url';
+import Database from 'better-sqlite3';
+import { Kysely, Migrator, PostgresDialect, SqliteDialect } from 'kysely';
+import pg from 'pg';
+import { runtimeMigrations } from './migrations.ts';
+import type { RuntimeTables } from './tables.ts';
+
+export type Engine = 'sqlite' | 'postgres';
+
+export interface RuntimeDatabase {
+  readonly engine: Engine;
+  /** Typed for our own tables; the SDK's task store shares the same connection. */
+  readonly db: Kysely<RuntimeTables>;
+  close(): Promise<void>;
+}
+
+type SdkCliRun = (argv: string[], env: NodeJS.ProcessEnv, out: { log: (s: string) => void; error: (s: string) => void }) => Promise<number>;
+
+/**
+ * Create the SDK's task tables with its own migrations (what `a2a-db upgrade` runs). The SDK
+ * exports no migration API, so this calls the CLI's entry in-process; the SDK is pinned to 1.3.x.
+ */
+async function upgradeSdkTables(url: string): Promise<void> {
+  const sdkEntry = createRequire(import.meta.url).resolve('@a2a-js/sdk');
+  const { run } = (await import(pathToFileURL(join(dirname(sdkEntry), 'cli', 'run.js')).href)) as { run: SdkCliRun };
+  const errors: string[] = [];
+  const code = await run(['upgrade', '--url', url], process.env, { log: () => undefined, error: (line) => errors.push(line) });
+  if (code !== 0) throw new Error(`The task store's tables could not be created at ${url}: ${errors.join(' ')}`);
+}
+
+/**
+ * Open the agent's database: `postgres://…` for replicas sharing one store, otherwise a SQLite
+ * file (`sqlite:./data/agent.db` or a plain path) created with its folder on first use. It holds
+ * the SDK's task store and, beside it, the journal and the task ledger.
+ */
+export async function openRuntimeDatabase(url: string): Promise<RuntimeDatabase> {
+  let engine: Engine;
+  let db: Kysely<RuntimeTables>;
+  if (/^postgres(ql)?:\/\//.test(url)) {
+    engine = 'postgres';
+    await upgradeSdkTables(url);
+    db = new Kysely<RuntimeTables>({ dialect: new PostgresDialect({ pool: new pg.Pool({ connectionString: url, max: 10 }) }) });
+  } else {
+    engine = 'sqlite';
+    const file = resolve(url.replace(/^(sqlite|file):(\/\/)?/, ''));
+    mkdirSync(dirname(file), { recursive: true });
+    const database = new Database(file);
+    database.pragma('journal_mode = WAL');
+    database.pragma('busy_timeout = 5000');
+    await upgradeSdkTables(`sqlite:${file}`);
+    db = new Kysely<RuntimeTables>({ dialect: new SqliteDialect({ database }) });
+  }
+  const { error } = await new Migrator({
+    db,
+    provider: runtimeMigrations,
+    migrationTableName: 'learnables_migrations',
+    migrationLockTableName: 'learnables_migrations_lock',
+  }).migrateToLatest();
+  if (error) throw new Error(`The agent could not prepare its tables: ${String(error)}`, { cause: error });
+  return { engine, db, close: () => db.destroy() };
+}

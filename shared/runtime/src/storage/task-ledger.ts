@@ -1,0 +1,121 @@
+import type { Kysely } from 'kysely';
+import { sql } from 'kysely';
+import type { RuntimeTables } from './tables.ts';
+
+export interface LedgerEntry {
+  readonly taskId: string;
+  readonly tenant: string;
+  readonly owner: string;
+}
+
+export interface PeriodCount {
+  /** `2026-10-05` for a day, or the Monday of the week for a week (ISO weeks). */
+  readonly period: string;
+  readonly messages: number;
+  readonly questions: number;
+  readonly questionsPer100: number;
+}
+
+const DAY = 86_400_000;
+
+/** The first instant of the period a moment falls in (UTC days; weeks start on Monday). */
+function periodStart(at: number, by: 'day' | 'week'): number {
+  const day = Math.floor(at / DAY) * DAY;
+  if (by === 'day') return day;
+  const weekday = (new Date(day).getUTCDay() + 6) % 7;
+  return day - weekday * DAY;
+}
+
+/**
+ * Which tasks this agent started, who owns them, the message's own date and whether the agent
+ * asked. It finds tasks to resume after a restart, and counts questions per 100 messages.
+ */
+export class TaskLedger {
+  constructor(
+    private readonly db: Kysely<RuntimeTables>,
+    private readonly agent: string,
+  ) {}
+
+  async open(entry: LedgerEntry & { messageAt: number }): Promise<void> {
+    await this.db
+      .insertInto('learnables_tasks')
+      .values({
+        task_id: entry.taskId,
+        agent: this.agent,
+        tenant: entry.tenant,
+        owner: entry.owner,
+        message_at: entry.messageAt,
+        asked: 0,
+        state: 'running',
+        created_at: Date.now(),
+      })
+      .onConflict((oc) => oc.column('task_id').doNothing())
+      .execute();
+  }
+
+  /** A task is being worked on again (a follow-up arrived): resume it if the process stops. */
+  async resume(taskId: string): Promise<void> {
+    await this.db.updateTable('learnables_tasks').set({ state: 'running' }).where('task_id', '=', taskId).execute();
+  }
+
+  async settle(taskId: string, state: 'asking' | 'done' | 'failed', messageAt?: number): Promise<void> {
+    await this.db
+      .updateTable('learnables_tasks')
+      .set({
+        state,
+        ...(state === 'asking' && { asked: 1 }),
+        ...(messageAt !== undefined && { message_at: messageAt }),
+      })
+      .where('task_id', '=', taskId)
+      .execute();
+  }
+
+  /** Tasks that were running when the process stopped: they are to be resumed. */
+  async unfinished(): Promise<LedgerEntry[]> {
+    const rows = await this.db
+      .selectFrom('learnables_tasks')
+      .select(['task_id', 'tenant', 'owner'])
+      .where('agent', '=', this.agent)
+      .where('state', '=', 'running')
+      .execute();
+    return rows.map((row) => ({ taskId: row.task_id, tenant: row.tenant, owner: row.owner }));
+  }
+
+  async totals(): Promise<{ messages: number; questions: number }> {
+    const row = await this.db
+      .selectFrom('learnables_tasks')
+      .select((eb) => [eb.fn.countAll().as('messages'), eb.fn.sum<number>('asked').as('questions')])
+      .where('agent', '=', this.agent)
+      .executeTakeFirst();
+    return { messages: Number(row?.messages ?? 0), questions: Number(row?.questions ?? 0) };
+  }
+
+  /** Questions per 100 messages, by the messages' own dates. */
+  async byPeriod(by: 'day' | 'week'): Promise<PeriodCount[]> {
+    const rows = await this.db
+      .selectFrom('learnables_tasks')
+      .select(['message_at', 'asked'])
+      .where('agent', '=', this.agent)
+      .orderBy('message_at')
+      .execute();
+    const periods = new Map<number, { messages: number; questions: number }>();
+    for (const row of rows) {
+      const start = periodStart(Number(row.message_at), by);
+      const count = periods.get(start) ?? { messages: 0, questions: 0 };
+      count.messages += 1;
+      count.questions += Number(row.asked);
+      periods.set(start, count);
+    }
+    return [...periods].map(([start, count]) => ({
+      period: new Date(start).toISOString().slice(0, 10),
+      messages: count.messages,
+      questions: count.questions,
+      questionsPer100: Math.round((count.questions / count.messages) * 1000) / 10,
+    }));
+  }
+
+  async count(): Promise<number> {
+    const row = await this.db.selectFrom('learnables_tasks').select(sql<number>`count(*)`.as('n')).executeTakeFirst();
+    return Number(row?.n ?? 0);
+  }
+}
