@@ -14,12 +14,16 @@ import type { AuthorityTables } from './tables.ts';
 export async function openStore(url: string): Promise<SqlStore> {
   if (/^postgres(ql)?:\/\//.test(url)) {
     const pool = new pg.Pool({ connectionString: url, max: 10 });
+    // An idle connection dropped by the server (restart, failover) must not crash the process;
+    // the pool replaces it on next use.
+    pool.on('error', () => undefined);
     const db = new Kysely<AuthorityTables>({ dialect: new PostgresDialect({ pool }) });
     return SqlStore.open({
       engine: 'postgres',
       db,
       listener: async () => {
         const client = new pg.Client({ connectionString: url });
+        client.on('error', () => undefined);
         await client.connect();
         return client;
       },

@@ -84,6 +84,7 @@ export class SqlStore implements DefinitionStore {
   private readonly file: string;
   private readonly events = new EventEmitter();
   private listenClient: pg.Client | undefined;
+  private closing = false;
 
   private constructor(options: SqlStoreOptions) {
     this.engine = options.engine;
@@ -111,8 +112,20 @@ export class SqlStore implements DefinitionStore {
       if (message.channel !== CHANNEL || !message.payload) return;
       this.events.emit('activation', JSON.parse(message.payload) as Activation);
     });
-    // A lost LISTEN connection would silently stop the feed; say so loudly instead.
-    client.on('error', (error) => this.events.emit('error', error));
+    // A lost LISTEN connection would silently stop the feed: report it and listen again.
+    let lost = false;
+    const relisten = (error?: Error) => {
+      if (lost || this.closing) return;
+      lost = true;
+      this.events.emit('feed-error', error ?? new Error('the LISTEN connection closed'));
+      const retry = () => {
+        if (this.closing) return;
+        this.listen(connect).catch(() => setTimeout(retry, 1000).unref());
+      };
+      setTimeout(retry, 250).unref();
+    };
+    client.on('error', relisten);
+    client.on('end', () => relisten());
     await client.query(`LISTEN ${CHANNEL}`);
     this.listenClient = client;
   }
@@ -241,13 +254,14 @@ export class SqlStore implements DefinitionStore {
     return () => this.events.off('activation', listener);
   }
 
-  /** Errors of the change feed (e.g. a lost LISTEN connection). */
+  /** Errors of the change feed (e.g. a lost LISTEN connection, which is re-established). */
   onFeedError(listener: (error: Error) => void): () => void {
-    this.events.on('error', listener);
-    return () => this.events.off('error', listener);
+    this.events.on('feed-error', listener);
+    return () => this.events.off('feed-error', listener);
   }
 
   async close(): Promise<void> {
+    this.closing = true;
     await this.listenClient?.end();
     await this.db.destroy();
   }

@@ -42,7 +42,10 @@ export async function openRuntimeDatabase(url: string): Promise<RuntimeDatabase>
   if (/^postgres(ql)?:\/\//.test(url)) {
     engine = 'postgres';
     await upgradeSdkTables(url);
-    db = new Kysely<RuntimeTables>({ dialect: new PostgresDialect({ pool: new pg.Pool({ connectionString: url, max: 10 }) }) });
+    const pool = new pg.Pool({ connectionString: url, max: 10 });
+    // An idle connection dropped by the server must not crash the agent; the pool replaces it.
+    pool.on('error', () => undefined);
+    db = new Kysely<RuntimeTables>({ dialect: new PostgresDialect({ pool }) });
   } else {
     engine = 'sqlite';
     const file = resolve(url.replace(/^(sqlite|file):(\/\/)?/, ''));
