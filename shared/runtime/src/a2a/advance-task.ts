@@ -44,19 +44,21 @@ export async function advanceTask<Input, Result>(
   deps: AdvanceDeps<Input, Result>,
   taskId: string,
   history: readonly Message[],
+  options: { fresh?: boolean } = {},
 ): Promise<Advanced<Input, Result>> {
   const { agent, journal, authority } = deps;
   const userMessages = history.filter((message) => message.role === Role.ROLE_USER);
   const [first, ...answers] = userMessages;
   if (!first) throw new Error(`Task ${taskId} has no message to read.`);
 
-  const input = await journal.step(taskId, 'parse', () => agent.parse(toInputParts(first.parts)));
-  const pins = await journal.step(taskId, 'pin', async () => {
+  const steps = await journal.forTask(taskId, options);
+  const input = await steps.step('parse', () => agent.parse(toInputParts(first.parts)));
+  const pins = await steps.step('pin', async () => {
     const actives = await Promise.all(agent.kinds.map((kind) => authority.active(kind.collection)));
     return Object.fromEntries(actives.map((active) => [active.collection, active.version])) as Pins;
   });
   const definitions = await pinnedDefinitions(authority, pins);
-  let reading = await journal.step(taskId, 'read', () => agent.read(input, definitions));
+  let reading = await steps.step('read', () => agent.read(input, definitions));
 
   let unmatchedAnswer: string | undefined;
   let answeredBy: string | undefined;
@@ -73,7 +75,7 @@ export async function advanceTask<Input, Result>(
     answered = true;
     answeredBy = answer.answeredBy;
     const entry = answer.entry;
-    reading = await journal.step(taskId, `answer-${index + 1}`, () =>
+    reading = await steps.step(`answer-${index + 1}`, () =>
       agent.answer(input, definitions, question, { entry, ...(answer.answeredBy && { answeredBy: answer.answeredBy }) }),
     );
   }

@@ -41,9 +41,10 @@ export async function settleTask<Input, Result>(
   taskId: string,
   contextId: string,
   history: readonly Message[],
+  options: { fresh?: boolean } = {},
 ): Promise<Outcome> {
   try {
-    const advanced = await advanceTask(deps, taskId, history);
+    const advanced = await advanceTask(deps, taskId, history, options);
     const date = deps.agent.dateOf?.(advanced.input);
     await deps.ledger.settle(taskId, advanced.reading.settled ? 'done' : 'asking', date && !Number.isNaN(date.getTime()) ? date.getTime() : undefined);
     return outcomeOf(taskId, contextId, advanced);
@@ -74,10 +75,10 @@ export class LearnablesExecutor<Input, Result> implements AgentExecutor {
     // The first event must be the task itself, on follow-ups too (republished as loaded, so its
     // history is kept).
     bus.publish(AgentEvent.task(task));
-    await this.deps.ledger.open({ ...scopeOf(context.context), taskId, messageAt: Date.now() });
-    await this.deps.ledger.resume(taskId);
+    if (context.task) await this.deps.ledger.resume(taskId);
+    else await this.deps.ledger.open({ ...scopeOf(context.context), taskId, messageAt: Date.now() });
     bus.publish(AgentEvent.statusUpdate({ taskId, contextId, metadata: undefined, status: { state: TaskState.TASK_STATE_WORKING, message: undefined, timestamp: now() } }));
-    const outcome = await settleTask(this.deps, taskId, contextId, task.history);
+    const outcome = await settleTask(this.deps, taskId, contextId, task.history, { fresh: !context.task });
     if (outcome.artifact) {
       bus.publish(AgentEvent.artifactUpdate({ taskId, contextId, append: false, lastChunk: true, metadata: undefined, artifact: outcome.artifact }));
     }

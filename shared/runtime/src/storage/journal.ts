@@ -24,17 +24,30 @@ export class Journal {
     return row === undefined ? undefined : (JSON.parse(row.result) as T);
   }
 
+  /** Every step a task has recorded, read once so a run of steps costs one query, not one each. */
+  async forTask(taskId: string, options: { fresh?: boolean } = {}): Promise<TaskJournal> {
+    // A task the SDK has just created cannot have recorded anything yet.
+    if (options.fresh) return new TaskJournal(this, taskId, new Map());
+    const rows = await this.db.selectFrom('learnables_journal').select(['step', 'result']).where('task_id', '=', taskId).execute();
+    return new TaskJournal(this, taskId, new Map(rows.map((row) => [row.step, JSON.parse(row.result) as unknown])));
+  }
+
   async step<T>(taskId: string, step: string, compute: () => Promise<T> | T): Promise<T> {
-    const known = await this.recorded<T>(taskId, step);
-    if (known !== undefined) return known;
-    const result = await compute();
-    await this.db
+    return (await this.forTask(taskId)).step(step, compute);
+  }
+
+  /** Record a step's result, unless one is recorded already; answers the result that counts. */
+  async record<T>(taskId: string, step: string, result: T): Promise<T> {
+    const json = JSON.stringify(result ?? null);
+    const inserted = await this.db
       .insertInto('learnables_journal')
-      .values({ task_id: taskId, step, result: JSON.stringify(result ?? null), at: Date.now() })
+      .values({ task_id: taskId, step, result: json, at: Date.now() })
       .onConflict((oc) => oc.columns(['task_id', 'step']).doNothing())
-      .execute();
+      .returning('step')
+      .executeTakeFirst();
     if (this.dieAfterStep === step) process.kill(process.pid, 'SIGKILL');
-    // Another replica may have recorded the same step first; its result is the one that counts.
+    if (inserted) return JSON.parse(json) as T;
+    // Another replica recorded the same step first; its result is the one that counts.
     return (await this.recorded<T>(taskId, step)) as T;
   }
 
@@ -46,5 +59,21 @@ export class Journal {
   async count(): Promise<number> {
     const row = await this.db.selectFrom('learnables_journal').select((eb) => eb.fn.countAll().as('n')).executeTakeFirst();
     return Number(row?.n ?? 0);
+  }
+}
+
+/** One task's journal, read once; steps not yet recorded are run and recorded. */
+export class TaskJournal {
+  constructor(
+    private readonly journal: Journal,
+    private readonly taskId: string,
+    private readonly known: Map<string, unknown>,
+  ) {}
+
+  async step<T>(step: string, compute: () => Promise<T> | T): Promise<T> {
+    if (this.known.has(step)) return this.known.get(step) as T;
+    const result = await this.journal.record(this.taskId, step, await compute());
+    this.known.set(step, result);
+    return result;
   }
 }

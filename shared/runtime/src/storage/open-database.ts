@@ -52,6 +52,9 @@ export async function openRuntimeDatabase(url: string): Promise<RuntimeDatabase>
     mkdirSync(dirname(file), { recursive: true });
     const database = new Database(file);
     database.pragma('journal_mode = WAL');
+    // In WAL mode, NORMAL survives a killed process (what the journal is for); only an OS crash
+    // or power loss can drop the last commits.
+    database.pragma('synchronous = NORMAL');
     database.pragma('busy_timeout = 5000');
     await upgradeSdkTables(`sqlite:${file}`);
     db = new Kysely<RuntimeTables>({ dialect: new SqliteDialect({ database }) });

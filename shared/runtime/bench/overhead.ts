@@ -1,0 +1,102 @@
+// Benchmark: round-trip throughput of a trivial agent on this runtime versus a bare SDK agent doing
+// the same trivial work on the same kind of task store (SQLite), in one run.
+// Run: pnpm --filter @learnables/runtime bench
+import { randomUUID } from 'node:crypto';
+import type { AddressInfo } from 'node:net';
+import { cpus } from 'node:os';
+import express from 'express';
+import { AGENT_CARD_PATH, TaskState } from '@a2a-js/sdk';
+import type { AgentCard } from '@a2a-js/sdk';
+import type { AgentExecutor, ExecutionEventBus, RequestContext } from '@a2a-js/sdk/server';
+import { AgentEvent, DefaultRequestHandler } from '@a2a-js/sdk/server';
+import { DatabaseTaskStore } from '@a2a-js/sdk/server/database';
+import { agentCardHandler, jsonRpcHandler, UserBuilder } from '@a2a-js/sdk/server/express';
+import { scratchDir } from '@learnables/testing';
+import { startAuthority } from '../src/harness.test-support.ts';
+import { openRuntimeDatabase } from '../src/storage/open-database.ts';
+import { agentCardFor } from '../src/a2a/agent-card.ts';
+import { agentMessage, textPart } from '../src/a2a/parts.ts';
+import { startLearnableAgent } from '../src/start-agent.ts';
+import { wordAgent } from '../src/word-agent.test-support.ts';
+
+const MESSAGES = Number(process.env.BENCH_MESSAGES ?? 600);
+const CONCURRENCY = 4;
+
+/** The same work as the word agent's settled path, with nothing learnable around it. */
+class BareExecutor implements AgentExecutor {
+  async execute(context: RequestContext, bus: ExecutionEventBus): Promise<void> {
+    const { taskId, contextId, userMessage } = context;
+    const now = () => new Date().toISOString();
+    bus.publish(AgentEvent.task({ id: taskId, contextId, artifacts: [], history: [userMessage], metadata: {}, status: { state: TaskState.TASK_STATE_SUBMITTED, message: undefined, timestamp: now() } }));
+    bus.publish(AgentEvent.statusUpdate({ taskId, contextId, metadata: undefined, status: { state: TaskState.TASK_STATE_WORKING, message: undefined, timestamp: now() } }));
+    const text = userMessage.parts.map((p) => (p.content?.$case === 'text' ? p.content.value : '')).join(' ');
+    const found = text.split(/\s+/).includes('banana') ? 'beta' : 'none';
+    bus.publish(AgentEvent.statusUpdate({ taskId, contextId, metadata: undefined, status: { state: TaskState.TASK_STATE_COMPLETED, message: agentMessage(taskId, contextId, [textPart(`Belongs to ${found}`)]), timestamp: now() } }));
+    bus.finished();
+  }
+  async cancelTask(): Promise<void> {}
+}
+
+async function startBare(store: string): Promise<{ url: string; close: () => Promise<void> }> {
+  const database = await openRuntimeDatabase(store);
+  const app = express();
+  const server = app.listen(0, '127.0.0.1');
+  await new Promise((resolve) => server.once('listening', resolve));
+  const url = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+  const card: AgentCard = agentCardFor(wordAgent, url);
+  const requestHandler = new DefaultRequestHandler(card, new DatabaseTaskStore(database.db as never), new BareExecutor());
+  app.use(`/${AGENT_CARD_PATH}`, agentCardHandler({ agentCardProvider: requestHandler }));
+  app.use('/a2a/jsonrpc', jsonRpcHandler({ requestHandler, userBuilder: UserBuilder.noAuthentication }));
+  return { url, close: async () => { server.closeAllConnections(); server.close(); await database.close(); } };
+}
+
+async function throughput(url: string): Promise<{ perSecond: number; p50: number; p99: number }> {
+  const send = async () => {
+    const started = performance.now();
+    const response = await fetch(`${url}/a2a/jsonrpc`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', 'A2A-Version': '1.0' },
+      body: JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'SendMessage', params: { message: { messageId: randomUUID(), role: 'ROLE_USER', parts: [{ text: 'banana bread' }] } } }),
+    });
+    const body = (await response.json()) as { result?: { task?: { status?: { state?: string } } } };
+    if (body.result?.task?.status?.state !== 'TASK_STATE_COMPLETED') throw new Error(`unexpected answer: ${JSON.stringify(body)}`);
+    return performance.now() - started;
+  };
+  for (let i = 0; i < 30; i += 1) await send();
+  const latencies: number[] = [];
+  const started = performance.now();
+  let next = 0;
+  await Promise.all(
+    Array.from({ length: CONCURRENCY }, async () => {
+      while (next < MESSAGES) {
+        next += 1;
+        latencies.push(await send());
+      }
+    }),
+  );
+  const seconds = (performance.now() - started) / 1000;
+  latencies.sort((a, b) => a - b);
+  const at = (p: number) => Math.round(latencies[Math.min(latencies.length - 1, Math.ceil((p / 100) * latencies.length) - 1)]! * 100) / 100;
+  return { perSecond: Math.round(MESSAGES / seconds), p50: at(50), p99: at(99) };
+}
+
+const dir = scratchDir('bench-runtime-');
+const authority = await startAuthority();
+const runtime = await startLearnableAgent(wordAgent, { store: `sqlite:${dir.path}/runtime.db`, authority: { url: authority.url }, log: () => undefined });
+const bare = await startBare(`sqlite:${dir.path}/bare.db`);
+// Interleave two rounds so neither side always runs on a warmer machine.
+const rounds: { bare: Awaited<ReturnType<typeof throughput>>; runtime: Awaited<ReturnType<typeof throughput>> }[] = [];
+for (let round = 0; round < 2; round += 1) rounds.push({ bare: await throughput(bare.url), runtime: await throughput(runtime.url) });
+const best = (key: 'bare' | 'runtime') => rounds.map((r) => r[key]).sort((a, b) => b.perSecond - a.perSecond)[0]!;
+const [b, r] = [best('bare'), best('runtime')];
+console.log(`\n### runtime overhead versus a bare SDK agent (SQLite task store, ${MESSAGES} messages, ${CONCURRENCY} concurrent)\n`);
+console.log(`Machine: ${cpus().length} × ${cpus()[0]?.model.trim()}, Node ${process.version}\n`);
+console.log('| agent | messages/s | p50 ms | p99 ms |\n| --- | --- | --- | --- |');
+console.log(`| bare SDK agent | ${b.perSecond} | ${b.p50} | ${b.p99} |`);
+console.log(`| learnable runtime (pin + journal + ledger) | ${r.perSecond} | ${r.p50} | ${r.p99} |`);
+console.log(`\nRatio runtime / bare: ${(r.perSecond / b.perSecond).toFixed(2)}× (goal ≥ 0.7×)`);
+await runtime.close();
+await bare.close();
+await authority.close();
+authority.dir.remove();
+dir.remove();
