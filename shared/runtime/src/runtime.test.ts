@@ -72,6 +72,7 @@ describe('a learnable agent on the runtime, over real HTTP', () => {
     expect(task.status?.state).toBe(TaskState.TASK_STATE_INPUT_REQUIRED);
     const { text, extension } = said(task);
     expect(text).toBe('Which list does this text belong to?');
+    expect(task.status?.message?.metadata?.summary).toEqual({ text: 'kiwi salad' });
     expect(extension).toEqual({
       collection: 'lists',
       question: 'Which list does this text belong to?',

@@ -42,6 +42,7 @@ export const wordAgent: LearnableAgent<WordInput, { list: string }> = {
     const date = /^date:(\d{4}-\d{2}-\d{2})/.exec(text)?.[1];
     return { text, ...(date && { date }) };
   },
+  summarize: (input) => ({ text: input.text }),
   dateOf: (input) => (input.date ? new Date(`${input.date}T12:00:00Z`) : undefined),
   read(input, definitions): Reading<{ list: string }> {
     note('read');

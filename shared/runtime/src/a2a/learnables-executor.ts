@@ -47,7 +47,7 @@ export async function settleTask<Input, Result>(
     const advanced = await advanceTask(deps, taskId, history, options);
     const date = deps.agent.dateOf?.(advanced.input);
     await deps.ledger.settle(taskId, advanced.reading.settled ? 'done' : 'asking', date && !Number.isNaN(date.getTime()) ? date.getTime() : undefined);
-    return outcomeOf(taskId, contextId, advanced);
+    return outcomeOf(taskId, contextId, advanced, deps.agent.summarize?.(advanced.input));
   } catch (error) {
     if (!(error instanceof InputRefused)) deps.log(`task ${taskId} failed`, error);
     await deps.ledger.settle(taskId, 'failed');

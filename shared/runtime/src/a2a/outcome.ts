@@ -18,7 +18,12 @@ const listEntries = (labels: readonly string[]): string =>
  * What a task says once advanced: the answer with the versions that decided it, or the question
  * in words with its teach block under `metadata[URI]` — one key a client may ignore.
  */
-export function outcomeOf<Input, Result>(taskId: string, contextId: string, advanced: Advanced<Input, Result>): Outcome {
+export function outcomeOf<Input, Result>(
+  taskId: string,
+  contextId: string,
+  advanced: Advanced<Input, Result>,
+  summary?: Record<string, unknown>,
+): Outcome {
   const { reading, pins } = advanced;
   if (reading.settled) {
     const said = Object.values(reading.findings).map((finding) => finding.reads).join('\n');
@@ -59,6 +64,8 @@ export function outcomeOf<Input, Result>(taskId: string, contextId: string, adva
     message: agentMessage(taskId, contextId, [textPart(`${retry}${question.question}`)], {
       [LEARNABLES_URI]: teach,
       findings: reading.findings,
+      // What the input was, in the agent's own terms, for inboxes that show what is being asked about.
+      ...(summary && { summary }),
     }),
   };
 }
