@@ -1,2 +1,11 @@
 export { CustomerMarks, customerMarksKind, compileMark, MARK_PLACES } from './customer-marks.ts';
 export type { Mark, MarkPlace, CustomerState } from './customer-marks.ts';
+export { emailAgent, createEmailAgent } from './email-agent.ts';
+export type { EmailResult, DecidingMark, EmailAgentOptions } from './email-agent.ts';
+export type { EmailInput, EmailSender, EmailAttachment } from './email-input.ts';
+export { parseEmail, LARGEST_EMAIL } from './parse-email.ts';
+export { findReferences } from './references.ts';
+export { matchMarks, compileMarks } from './match-marks.ts';
+export type { Verdict, MarkHit, Score, CompiledMarks } from './match-marks.ts';
+export { MESSAGE_FIELDS, messageFields } from './message-fields.ts';
+export type { MessageField, MessageFields } from './message-fields.ts';

@@ -1,0 +1,243 @@
+import { describe, expect, it } from 'vitest';
+import { absorbLesson, defineCollection } from '@learnables/learnable';
+import type { Definition } from '@learnables/learnable';
+import { DeclarationSchema } from '@learnables/protocol';
+import type { PinnedDefinitions, Question, Reading } from '@learnables/runtime';
+import { InputRefused } from '@learnables/runtime';
+import { CustomerMarks, MARK_PLACES } from './customer-marks.ts';
+import type { Mark } from './customer-marks.ts';
+import { createEmailAgent, emailAgent } from './email-agent.ts';
+import type { EmailResult } from './email-agent.ts';
+import type { EmailInput } from './email-input.ts';
+
+const customers = (...entries: [string, string, Mark[]][]) =>
+  defineCollection('customers', entries.map(([key, name, marks]) => new CustomerMarks(key, name, marks)));
+
+const pinned = (definition: Definition, version = 1): PinnedDefinitions => new Map([['customers', { ...definition, version }]]);
+
+const email = (overrides: Partial<EmailInput> = {}): EmailInput => ({
+  from: { address: 'billing@origin.example', name: 'Origin Billing' },
+  subject: 'Pre-alert and invoice OB-55120',
+  body: 'Consignee: Northgate Motors Ltd\nYour reference: NGM/2026/1142',
+  attachments: [{ filename: 'OB-55120_invoice.pdf', mediaType: 'application/pdf' }],
+  date: '2026-10-13T08:14:22.000Z',
+  ...overrides,
+});
+
+const seed = customers(
+  ['northgate', 'Northgate Motors Ltd', [{ pattern: '@northgate-motors\\.example', where: 'from' }, { pattern: '\\bNGM/\\d{4}/\\d+', where: 'subject' }]],
+  ['brightwell-foods', 'Brightwell Foods plc', [{ pattern: '@brightwell-foods\\.example', where: 'from' }]],
+  ['pinnacle-audio', 'Pinnacle Audio Ltd', []],
+);
+
+function settled(reading: Reading<EmailResult>): EmailResult {
+  if (!reading.settled) throw new Error(`expected a settled reading, got: ${reading.findings.customer?.reads}`);
+  return reading.result;
+}
+
+function asked(reading: Reading<EmailResult>): Question {
+  if (reading.settled) throw new Error(`expected a question, got: ${reading.findings.customer?.reads}`);
+  return reading.question;
+}
+
+describe('the card', () => {
+  it('publishes a declaration the protocol accepts', () => {
+    expect(DeclarationSchema.parse(emailAgent.declaration)).toEqual(emailAgent.declaration);
+  });
+
+  it('declares what it keeps and how it can be taught', () => {
+    expect(emailAgent.declaration).toMatchObject({ collection: 'customers', entry: 'customer', teaches: 'which customer a message belongs to', decidedBy: 'rules' });
+    expect(emailAgent.declaration.lessonFields).toEqual([
+      expect.objectContaining({ name: 'pattern', kind: 'text', help: expect.any(String) }),
+      expect.objectContaining({ name: 'where', kind: 'choice', choices: [...MARK_PLACES], default: 'from' }),
+    ]);
+  });
+
+  it('names itself and its skill, and reads the customers collection', () => {
+    expect(emailAgent.name).toBe('Email intake agent');
+    expect(emailAgent.skill.id).toBe('identify-customer');
+    expect(emailAgent.kinds.map((kind) => kind.collection)).toEqual(['customers']);
+  });
+
+  it('refuses a margin that would let a tie settle', () => {
+    expect(() => createEmailAgent({ margin: 0 })).toThrow('The margin must be a whole number of points, at least 1, and 0 is not: with less, a tie would settle.');
+    expect(() => createEmailAgent({ margin: 1.5 })).toThrow(RangeError);
+  });
+});
+
+describe('the how sentence, held to what the agent does', () => {
+  const { how } = emailAgent.declaration;
+
+  it('names every part a mark can look in, and the margin it is configured with', () => {
+    for (const place of MARK_PLACES) expect(how).toContain(place);
+    expect(how).toContain('at least 1 point (the margin)');
+    expect(createEmailAgent({ margin: 2 }).declaration.how).toContain('at least 2 points (the margin)');
+  });
+
+  it('"every customer mark whose pattern matches its part of the message scores": a subject mark does not score in the body', () => {
+    expect(how).toMatch(/^Every customer mark whose pattern matches its part of the message/);
+    const definition = customers(['northgate', 'Northgate Motors Ltd', [{ pattern: 'NGM/2026/1142', where: 'subject' }]]);
+    expect(emailAgent.read(email({ from: { address: '', name: '' }, subject: 'Invoice' }), pinned(definition)).settled).toBe(false);
+    expect(settled(emailAgent.read(email({ subject: 'NGM/2026/1142' }), pinned(definition))).customer).toBe('northgate');
+  });
+
+  it('"a mark for any looks in all of them": a mark for any scores from an attachment', () => {
+    const definition = customers(['northgate', 'Northgate Motors Ltd', [{ pattern: 'OB-55120_invoice', where: 'any' }]]);
+    expect(settled(emailAgent.read(email({ subject: '', body: '' }), pinned(definition))).marks).toEqual([
+      { pattern: 'OB-55120_invoice', where: 'any', foundIn: 'attachments', text: 'OB-55120_invoice' },
+    ]);
+  });
+
+  it('"ignoring case": a mark matches whatever the case of the message', () => {
+    expect(how).toContain('ignoring case');
+    const definition = customers(['northgate', 'Northgate Motors Ltd', [{ pattern: 'billing@origin\\.example', where: 'from' }]]);
+    expect(settled(emailAgent.read(email({ from: { address: 'BILLING@ORIGIN.EXAMPLE', name: '' } }), pinned(definition))).customer).toBe('northgate');
+  });
+
+  it('"scores one point for its customer, once": a mark matching in every part still scores one', () => {
+    expect(how).toContain('scores one point for its customer, once');
+    const definition = customers(
+      ['origin', 'Origin Forwarding', [{ pattern: 'origin', where: 'any' }]],
+      ['northgate', 'Northgate Motors Ltd', [{ pattern: 'Northgate', where: 'body' }, { pattern: 'NGM/', where: 'body' }]],
+    );
+    const input = email({ subject: 'origin', body: 'origin: Northgate Motors Ltd, NGM/2026/1142', attachments: [{ filename: 'origin.pdf', mediaType: 'application/pdf' }] });
+    expect(settled(emailAgent.read(input, pinned(definition))).customer).toBe('northgate');
+  });
+
+  it('"the customer with the most points wins if it leads the next by at least the margin": 2 to 1 wins by 1, not by 2', () => {
+    const definition = customers(
+      ['northgate', 'Northgate Motors Ltd', [{ pattern: 'Northgate', where: 'body' }, { pattern: 'NGM/', where: 'body' }]],
+      ['origin', 'Origin Forwarding', [{ pattern: 'origin', where: 'from' }]],
+    );
+    expect(settled(emailAgent.read(email(), pinned(definition))).customer).toBe('northgate');
+    expect(createEmailAgent({ margin: 2 }).read(email(), pinned(definition)).settled).toBe(false);
+    const withThird = customers(
+      ['northgate', 'Northgate Motors Ltd', [{ pattern: 'Northgate', where: 'body' }, { pattern: 'NGM/', where: 'body' }, { pattern: 'OB-', where: 'subject' }]],
+      ['origin', 'Origin Forwarding', [{ pattern: 'origin', where: 'from' }]],
+    );
+    expect(settled(createEmailAgent({ margin: 2 }).read(email(), pinned(withThird))).customer).toBe('northgate');
+  });
+
+  it('"if no mark matches, I ask"', () => {
+    const reading = emailAgent.read(email(), pinned(customers(['brightwell-foods', 'Brightwell Foods plc', [{ pattern: '@brightwell-foods\\.example', where: 'from' }]])));
+    expect(reading.findings.customer).toEqual({ settled: false, reads: 'Still cannot tell whose this is.', collection: 'customers' });
+    expect(asked(reading).question).toBe('Which customer does this message belong to?');
+  });
+
+  it('"or no customer leads by that much, I ask": a tie asks, naming the contenders', () => {
+    const definition = customers(
+      ['pinnacle-audio', 'Pinnacle Audio Ltd', []],
+      ['northgate', 'Northgate Motors Ltd', [{ pattern: 'NGM/', where: 'body' }]],
+      ['origin', 'Origin Forwarding', [{ pattern: 'origin', where: 'from' }]],
+    );
+    const reading = emailAgent.read(email(), pinned(definition));
+    expect(reading.findings.customer?.reads).toBe('Could be Northgate Motors Ltd or Origin Forwarding; the marks do not tell them apart.');
+    const question = asked(reading);
+    expect(question.question).toBe('Which customer does this message belong to: Northgate Motors Ltd or Origin Forwarding?');
+    expect(question.entries.map((entry) => entry.key)).toEqual(['northgate', 'origin', 'pinnacle-audio']);
+  });
+});
+
+describe('emailAgent.read', () => {
+  const taught = customers(['northgate', 'Northgate Motors Ltd', [{ pattern: 'billing@origin\\.example', where: 'from' }]]);
+
+  it('settles on the customer whose mark matched, saying which mark', () => {
+    const reading = emailAgent.read(email(), pinned(taught, 4));
+    expect(reading.findings).toEqual({
+      customer: { settled: true, winner: 'northgate', reads: 'Reads as Northgate Motors Ltd, on billing@origin.example', collection: 'customers' },
+    });
+    expect(settled(reading)).toEqual({
+      customer: 'northgate',
+      customerName: 'Northgate Motors Ltd',
+      decidedBy: 'rules',
+      marks: [{ pattern: 'billing@origin\\.example', where: 'from', foundIn: 'from', text: 'billing@origin.example' }],
+      version: 4,
+    });
+  });
+
+  it('asks about every customer, suggesting the exact sender', () => {
+    const question = asked(emailAgent.read(email(), pinned(seed)));
+    expect(question).toEqual({
+      collection: 'customers',
+      question: 'Which customer does this message belong to?',
+      entries: [
+        { key: 'northgate', label: 'Northgate Motors Ltd' },
+        { key: 'brightwell-foods', label: 'Brightwell Foods plc' },
+        { key: 'pinnacle-audio', label: 'Pinnacle Audio Ltd' },
+      ],
+      suggested: { pattern: '<billing@origin\\.example>', where: 'from' },
+    });
+  });
+
+  it('suggests a lesson that, once taught, settles this sender and no lookalike', () => {
+    const { suggested } = asked(emailAgent.read(email(), pinned(seed)));
+    if (suggested === undefined) throw new Error('expected a suggestion');
+    const lesson = { collection: 'customers', entry: 'northgate', value: suggested, taughtBy: 'dana', reason: 'Origin bills for Northgate' };
+    const { definition, changed } = absorbLesson(seed, lesson);
+    expect(changed).toBe(true);
+    expect(settled(emailAgent.read(email({ subject: 'Statement', body: '' }), pinned(definition, 2))).customer).toBe('northgate');
+    for (const address of ['accounts@origin.example', 'billing@origin-example.example', 'ebilling@origin.example']) {
+      expect(emailAgent.read(email({ from: { address, name: 'Origin Billing' }, subject: 'x', body: '' }), pinned(definition, 2)).settled, address).toBe(false);
+    }
+  });
+
+  it('suggests the first reference, where it was found, when there is no sender', () => {
+    const question = asked(emailAgent.read(email({ from: { address: '', name: '' }, subject: 'Pre-alert PA-2026-0901' }), pinned(seed)));
+    expect(question.suggested).toEqual({ pattern: '(?:^|[^0-9a-z])PA-2026-0901(?:$|[^0-9a-z/-]|[-/](?:$|[^0-9]))', where: 'subject' });
+  });
+
+  it('reads an input back from the journal exactly as it read it the first time', () => {
+    const input = email({ from: { address: 'j.parry@northgate-motors.example', name: 'Jenny Parry' } });
+    const first = emailAgent.read(input, pinned(seed));
+    expect(emailAgent.read(JSON.parse(JSON.stringify(input)) as EmailInput, pinned(seed))).toEqual(first);
+  });
+
+  it('says plainly when the task has no customers pinned', () => {
+    expect(() => emailAgent.read(email(), new Map())).toThrow('The email agent reads the "customers" definition, and the task has none pinned (it has: nothing).');
+  });
+});
+
+describe('emailAgent.answer', () => {
+  const question = (): Question => asked(emailAgent.read(email(), pinned(seed)));
+
+  it("settles on the operator's customer and says so", () => {
+    const reading = emailAgent.answer(email(), pinned(seed, 3), question(), { entry: 'northgate' });
+    expect(reading.findings.customer).toEqual({ settled: true, winner: 'northgate', reads: 'Northgate Motors Ltd, as the operator answered', collection: 'customers' });
+    expect(settled(reading)).toEqual({ customer: 'northgate', customerName: 'Northgate Motors Ltd', decidedBy: 'operator', marks: [], version: 3 });
+  });
+
+  it('credits the person who answered, when the client names them', () => {
+    const reading = emailAgent.answer(email(), pinned(seed), question(), { entry: 'pinnacle-audio', answeredBy: 'dana' });
+    expect(reading.findings.customer?.reads).toBe('Pinnacle Audio Ltd, as dana answered');
+    expect(settled(reading)).toMatchObject({ customer: 'pinnacle-audio', answeredBy: 'dana' });
+  });
+
+  it('refuses an answer that names no customer, in a sentence', () => {
+    expect(() => emailAgent.answer(email(), pinned(seed), question(), { entry: 'acme' })).toThrow(
+      new InputRefused('"acme" is not one of the customers; the answer must be one of: Northgate Motors Ltd, Brightwell Foods plc, Pinnacle Audio Ltd.'),
+    );
+  });
+});
+
+describe('emailAgent, around the reading', () => {
+  it('dates a message by its Date header, and leaves an undated one undated', () => {
+    expect(emailAgent.dateOf?.(email())).toEqual(new Date('2026-10-13T08:14:22.000Z'));
+    const { date: _date, ...undated } = email();
+    expect(emailAgent.dateOf?.(undated)).toBeUndefined();
+  });
+
+  it('summarizes sender, subject and the start of the body', () => {
+    const summary = emailAgent.summarize?.(email({ body: `Good morning,\n\n${'pallets '.repeat(60)}` }));
+    expect(summary).toMatchObject({ from: 'Origin Billing <billing@origin.example>', subject: 'Pre-alert and invoice OB-55120' });
+    const excerpt = String(summary?.excerpt);
+    expect(excerpt.startsWith('Good morning, pallets pallets')).toBe(true);
+    expect(excerpt.length).toBeLessThanOrEqual(201);
+    expect(excerpt.endsWith('pallets…')).toBe(true);
+  });
+
+  it('parses a message/rfc822 part into the input it reads', async () => {
+    const raw = 'From: Jenny Parry <j.parry@northgate-motors.example>\nSubject: Where is our pallet?\nDate: Thu, 22 Oct 2026 14:31:56 +0100\n\nNGM/2026/1142';
+    const input = await emailAgent.parse([{ kind: 'file', bytes: new TextEncoder().encode(raw), mediaType: 'message/rfc822' }]);
+    expect(settled(emailAgent.read(input, pinned(seed))).customer).toBe('northgate');
+  });
+});

@@ -1,0 +1,178 @@
+import type { Definition } from '@learnables/learnable';
+import type { EntryChoice } from '@learnables/protocol';
+import type { LearnableAgent, PinnedDefinitions, Reading } from '@learnables/runtime';
+import { InputRefused } from '@learnables/runtime';
+import { MARK_PLACES, customerMarksKind } from './customer-marks.ts';
+import type { MarkPlace } from './customer-marks.ts';
+import type { EmailInput } from './email-input.ts';
+import { findCustomer, matchMarks } from './match-marks.ts';
+import { messageFields, senderLine } from './message-fields.ts';
+import type { MessageField } from './message-fields.ts';
+import { emailFromParts } from './parse-parts.ts';
+import { STILL_UNKNOWN, howSentence, questionFor, readsAnswered, readsClose, readsSettled } from './sentences.ts';
+import { suggestMark } from './suggest-mark.ts';
+
+/** Which customer a message belongs to, and what said so. */
+export interface EmailResult {
+  readonly customer: string;
+  readonly customerName: string;
+  /** `rules` when marks decided; `operator` when a person answered the question. */
+  readonly decidedBy: 'rules' | 'operator';
+  /** The winner's marks that matched; empty when the operator decided. */
+  readonly marks: readonly DecidingMark[];
+  /** The version of `customers` the task was pinned to. */
+  readonly version: number;
+  readonly answeredBy?: string;
+}
+
+export interface DecidingMark {
+  readonly pattern: string;
+  readonly where: MarkPlace;
+  /** The part it matched in first (a mark for `any` may match several). */
+  readonly foundIn: MessageField;
+  readonly text: string;
+}
+
+export interface EmailAgentOptions {
+  /** How many points the top customer must lead the next by to win; at least 1. */
+  readonly margin?: number;
+}
+
+const COLLECTION = 'customers';
+const EXCERPT_LENGTH = 200;
+
+export function createEmailAgent(options: EmailAgentOptions = {}): LearnableAgent<EmailInput, EmailResult> {
+  const margin = options.margin ?? 1;
+  if (!Number.isInteger(margin) || margin < 1) {
+    throw new RangeError(`The margin must be a whole number of points, at least 1, and ${margin} is not: with less, a tie would settle.`);
+  }
+
+  return {
+    name: 'Email intake agent',
+    description:
+      'Reads the emails that reach a warehouse intake mailbox and says which customer each belongs to, by the marks it has been taught: sender addresses, domains, shipment references. When it cannot tell, it asks, and the answer can be taught.',
+    version: '0.1.0',
+    skill: {
+      id: 'identify-customer',
+      name: 'Identify the customer',
+      description: 'Says which customer an email belongs to, and which mark (sender, reference…) gave it away.',
+      examples: ['An email from billing@origin.example with a pre-alert for NGM/2026/1142', 'A forwarded delivery note'],
+      inputModes: ['message/rfc822', 'text/plain'],
+    },
+    declaration: {
+      collection: COLLECTION,
+      entry: 'customer',
+      teaches: 'which customer a message belongs to',
+      how: howSentence(margin),
+      decidedBy: 'rules',
+      lessonFields: [
+        {
+          name: 'pattern',
+          label: 'Text that gives the customer away',
+          kind: 'text',
+          help: 'A sender address, a domain or a reference, e.g. billing@origin\\.example. It is a regular expression (RE2) matched regardless of case: put a backslash before a dot or another special character to match it as it is.',
+        },
+        {
+          name: 'where',
+          label: 'Where to look',
+          kind: 'choice',
+          choices: [...MARK_PLACES],
+          default: 'from',
+          help: 'from: the sender; subject; body; attachments: file names and the text of text attachments; any: all of these.',
+        },
+      ],
+    },
+    kinds: [customerMarksKind],
+    // A 30 MB email grows by a third in base64, plus the JSON around it.
+    bodyLimit: '42mb',
+
+    parse: emailFromParts,
+
+    dateOf(input) {
+      return input.date === undefined ? undefined : new Date(input.date);
+    },
+
+    read(input, definitions): Reading<EmailResult> {
+      const customers = customersOf(definitions);
+      const verdict = matchMarks(customers, messageFields(input), margin);
+      if (verdict.kind === 'settled') {
+        const name = labelOf(customers, verdict.winner);
+        return {
+          settled: true,
+          findings: { customer: { settled: true, winner: verdict.winner, reads: readsSettled(name, verdict.hits), collection: COLLECTION } },
+          result: {
+            customer: verdict.winner,
+            customerName: name,
+            decidedBy: 'rules',
+            marks: verdict.hits.map((hit) => ({ pattern: hit.mark.pattern, where: hit.mark.where, foundIn: hit.field, text: hit.text })),
+            version: customers.version,
+          },
+        };
+      }
+      const contenders = verdict.kind === 'close' ? verdict.contenders : [];
+      const contenderNames = contenders.map((key) => labelOf(customers, key));
+      const suggested = suggestMark(input);
+      return {
+        settled: false,
+        findings: {
+          customer: { settled: false, reads: verdict.kind === 'close' ? readsClose(contenderNames, margin) : STILL_UNKNOWN, collection: COLLECTION },
+        },
+        question: {
+          collection: COLLECTION,
+          question: questionFor(contenderNames),
+          entries: entriesFirst(customers, contenders),
+          ...(suggested === undefined ? {} : { suggested: { ...suggested } }),
+        },
+      };
+    },
+
+    answer(_input, definitions, question, answer): Reading<EmailResult> {
+      const customers = customersOf(definitions);
+      const entry = findCustomer(customers, answer.entry);
+      if (entry === undefined) {
+        const known = question.entries.map((choice) => choice.label).join(', ');
+        throw new InputRefused(`"${answer.entry}" is not one of the customers; the answer must be one of: ${known}.`);
+      }
+      return {
+        settled: true,
+        findings: { customer: { settled: true, winner: entry.key, reads: readsAnswered(entry.label, answer.answeredBy), collection: COLLECTION } },
+        result: {
+          customer: entry.key,
+          customerName: entry.label,
+          decidedBy: 'operator',
+          marks: [],
+          version: customers.version,
+          ...(answer.answeredBy === undefined ? {} : { answeredBy: answer.answeredBy }),
+        },
+      };
+    },
+
+    summarize(input) {
+      const body = input.body.replace(/\s+/g, ' ').trim();
+      const excerpt = body.length > EXCERPT_LENGTH ? `${body.slice(0, EXCERPT_LENGTH).replace(/\s+\S*$/, '')}…` : body;
+      return { from: senderLine(input.from), subject: input.subject, excerpt };
+    },
+  };
+}
+
+/** The agent with the default margin of one point. */
+export const emailAgent = createEmailAgent();
+
+function customersOf(definitions: PinnedDefinitions): Definition & { readonly version: number } {
+  const customers = definitions.get(COLLECTION);
+  if (customers === undefined) {
+    throw new Error(`The email agent reads the "${COLLECTION}" definition, and the task has none pinned (it has: ${[...definitions.keys()].join(', ') || 'nothing'}).`);
+  }
+  return customers;
+}
+
+function labelOf(customers: Definition, key: string): string {
+  return findCustomer(customers, key)?.label ?? key;
+}
+
+/** Every customer, contenders first so the likely answers are at hand. */
+function entriesFirst(customers: Definition, first: readonly string[]): EntryChoice[] {
+  const choice = (key: string): EntryChoice => ({ key, label: labelOf(customers, key) });
+  const rest = customers.entries.filter((entry) => !first.includes(entry.key)).map((entry) => ({ key: entry.key, label: entry.label }));
+  return [...first.map(choice), ...rest];
+}

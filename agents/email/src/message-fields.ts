@@ -1,0 +1,30 @@
+import type { EmailInput, EmailSender } from './email-input.ts';
+
+/** The parts of a message a mark looks in; a mark whose `where` is `any` looks in all of them. */
+export const MESSAGE_FIELDS = ['from', 'subject', 'body', 'attachments'] as const;
+export type MessageField = (typeof MESSAGE_FIELDS)[number];
+
+/** The text of each part, as marks see it. */
+export type MessageFields = Readonly<Record<MessageField, string>>;
+
+/**
+ * `Name <address>`, or `<address>` when there is no name. Angle brackets are taken out of the
+ * name, so a display name cannot pose as an address: `<address>` only ever holds the real one.
+ */
+export function senderLine(from: EmailSender): string {
+  const name = from.name.replace(/[<>]/g, '').replace(/\s+/g, ' ').trim();
+  const address = from.address === '' ? '' : `<${from.address}>`;
+  return [name, address].filter((part) => part !== '').join(' ');
+}
+
+export function messageFields(input: EmailInput): MessageFields {
+  const attachments = input.attachments.flatMap((attachment) =>
+    attachment.text === undefined ? [attachment.filename] : [attachment.filename, attachment.text],
+  );
+  return {
+    from: senderLine(input.from),
+    subject: input.subject,
+    body: input.body,
+    attachments: attachments.join('\n'),
+  };
+}

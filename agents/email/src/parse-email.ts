@@ -1,0 +1,164 @@
+import { Buffer } from 'node:buffer';
+import { simpleParser } from 'mailparser';
+import type { Attachment, EmailAddress, HeaderValue, ParsedMail, SimpleParserOptions, StructuredHeader } from 'mailparser';
+import RE2 from 're2';
+import { InputRefused } from '@learnables/runtime';
+import { capText, decodeText, isTextLike } from './attachment-text.ts';
+import type { EmailAttachment, EmailInput, EmailSender } from './email-input.ts';
+import { messageFields } from './message-fields.ts';
+
+/** The largest message read; a 25 MB mailbox limit plus room for headers and encoding. */
+export const LARGEST_EMAIL = 30 * 1024 * 1024;
+/** Forwarded messages inside forwarded messages are read this deep, and no deeper. */
+const DEEPEST_FORWARD = 3;
+
+const OPTIONS: SimpleParserOptions = {
+  skipTextToHtml: true,
+  skipTextLinks: true,
+  skipImageLinks: true,
+  keepCidLinks: true,
+  checksumAlgo: false,
+  // Longer HTML is not converted by mailparser (its converter is not linear); we strip its tags.
+  maxHtmlLengthToParse: 2_000_000,
+};
+
+/**
+ * Read an RFC 822 message into an EmailInput, or refuse it with InputRefused and a sentence for
+ * the operator: empty, too large, broken, or not an email at all.
+ */
+export async function parseEmail(raw: Uint8Array | string): Promise<EmailInput> {
+  const size = typeof raw === 'string' ? Buffer.byteLength(raw) : raw.byteLength;
+  if (size > LARGEST_EMAIL) {
+    throw new InputRefused(`This email is ${megabytes(size)}; the largest I read is ${megabytes(LARGEST_EMAIL)}.`);
+  }
+  const bytes = typeof raw === 'string' ? Buffer.from(raw) : Buffer.from(raw.buffer, raw.byteOffset, raw.byteLength);
+  if (isBlank(bytes)) throw new InputRefused('This email is empty: there is nothing in it to read.');
+  const mail = await parseMime(bytes);
+  refuseUnusedBoundary(mail, bytes);
+  const email = await emailOf(mail, 0);
+  if (email.from.address === '' && email.subject === '') {
+    const hasText = email.body.trim() !== '' || email.attachments.length > 0;
+    throw new InputRefused(
+      hasText
+        ? 'This does not look like an email: it has no sender and no subject.'
+        : 'This does not look like an email: it has no sender, no subject and no text.',
+    );
+  }
+  return email;
+}
+
+/** mailparser's limits, in words an operator can act on. */
+const PARSER_LIMITS: readonly [RegExp, string][] = [
+  [/child nodes exceeded/i, 'This email has more than 1,000 parts; I read at most 1,000.'],
+  [/header size/i, 'This email has a header block larger than 1 MB, which no ordinary email has, so I do not read it.'],
+];
+
+async function parseMime(bytes: Buffer): Promise<ParsedMail> {
+  try {
+    return await simpleParser(bytes, OPTIONS);
+  } catch (error) {
+    const reason = error instanceof Error ? error.message : String(error);
+    const limit = PARSER_LIMITS.find(([said]) => said.test(reason));
+    throw new InputRefused(limit?.[1] ?? `This email could not be read: its structure is broken (${reason}).`);
+  }
+}
+
+async function emailOf(mail: ParsedMail, depth: number): Promise<EmailInput> {
+  const date = dateOf(mail);
+  return {
+    from: senderOf(mail),
+    subject: (mail.subject ?? '').trim(),
+    body: capText(bodyOf(mail)),
+    attachments: await Promise.all(mail.attachments.map((attachment) => attachmentOf(attachment, depth))),
+    ...(date === undefined ? {} : { date }),
+    ...(mail.messageId === undefined ? {} : { messageId: mail.messageId }),
+  };
+}
+
+function senderOf(mail: ParsedMail): EmailSender {
+  const mailboxes = (mail.from?.value ?? []).flatMap((entry): EmailAddress[] => entry.group ?? [entry]);
+  const sender = mailboxes.find((mailbox) => (mailbox.address ?? '') !== '') ?? mailboxes[0];
+  return { address: sender?.address ?? '', name: sender?.name ?? '' };
+}
+
+const TAG = new RE2('<[^>]*>', 'g');
+
+function bodyOf(mail: ParsedMail): string {
+  if (mail.textConversionError !== undefined && typeof mail.html === 'string') {
+    return mail.html.replace(TAG, ' ').replace(/[ \t]+/g, ' ');
+  }
+  return mail.text ?? '';
+}
+
+/** mailparser puts the current time in place of a Date it cannot read; we would rather have none. */
+function dateOf(mail: ParsedMail): string | undefined {
+  const line = mail.headerLines.find((header) => header.key === 'date')?.line;
+  if (line === undefined) return undefined;
+  const date = new Date(line.slice(line.indexOf(':') + 1).replace(/\r?\n[ \t]+/g, ' ').trim());
+  return Number.isNaN(date.getTime()) ? undefined : date.toISOString();
+}
+
+async function attachmentOf(attachment: Attachment, depth: number): Promise<EmailAttachment> {
+  const mediaType = attachment.contentType.toLowerCase();
+  const filename = attachment.filename ?? (mediaType === 'message/rfc822' ? 'forwarded message.eml' : 'untitled');
+  if (mediaType === 'message/rfc822') {
+    const text = depth < DEEPEST_FORWARD ? await forwardedText(attachment.content, depth + 1) : undefined;
+    return text === undefined ? { filename, mediaType } : { filename, mediaType, text };
+  }
+  if (isTextLike(mediaType, filename)) {
+    return { filename, mediaType, text: decodeText(attachment.content, charsetOf(attachment.headers.get('content-type'))) };
+  }
+  return { filename, mediaType };
+}
+
+/** A forwarded message as its sender, subject and date lines, its text, and its attachments'. */
+async function forwardedText(content: Buffer, depth: number): Promise<string | undefined> {
+  let mail: ParsedMail;
+  try {
+    mail = await simpleParser(content, OPTIONS);
+  } catch {
+    // A forward we cannot read still leaves the message it came in readable.
+    return undefined;
+  }
+  const email = await emailOf(mail, depth);
+  const fields = messageFields(email);
+  const lines = [`From: ${fields.from}`, `Subject: ${email.subject}`, ...(email.date === undefined ? [] : [`Date: ${email.date}`])];
+  return capText([lines.join('\n'), email.body, fields.attachments].filter((part) => part !== '').join('\n\n'));
+}
+
+function charsetOf(contentType: HeaderValue | undefined): string | undefined {
+  return isStructured(contentType) ? contentType.params.charset : undefined;
+}
+
+function isStructured(value: HeaderValue | undefined): value is StructuredHeader {
+  return typeof value === 'object' && value !== null && 'params' in value && 'value' in value;
+}
+
+/** A multipart message whose boundary never occurs has no readable part, whatever mailparser makes of it. */
+function refuseUnusedBoundary(mail: ParsedMail, bytes: Buffer): void {
+  const contentType = mail.headers.get('content-type');
+  if (!isStructured(contentType) || !contentType.value.toLowerCase().startsWith('multipart/')) return;
+  const boundary = contentType.params.boundary;
+  if (boundary === undefined || boundary === '') return;
+  if (bytes.includes(`--${boundary}`, headerEnd(bytes))) return;
+  throw new InputRefused(
+    `This email is broken: it says its parts are separated by "${boundary}", but that boundary never appears, so none of its parts can be read.`,
+  );
+}
+
+function headerEnd(bytes: Buffer): number {
+  const ends = [bytes.indexOf('\r\n\r\n'), bytes.indexOf('\n\n')].filter((index) => index >= 0);
+  return ends.length === 0 ? bytes.length : Math.min(...ends);
+}
+
+function isBlank(bytes: Buffer): boolean {
+  for (const byte of bytes) {
+    if (byte !== 0x20 && byte !== 0x09 && byte !== 0x0a && byte !== 0x0d) return false;
+  }
+  return true;
+}
+
+function megabytes(size: number): string {
+  const value = size / (1024 * 1024);
+  return `${Number.isInteger(value) ? value : value.toFixed(1)} MB`;
+}

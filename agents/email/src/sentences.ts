@@ -1,0 +1,62 @@
+import type { MarkHit } from './match-marks.ts';
+import type { MessageField } from './message-fields.ts';
+
+/**
+ * The agent's own words: the `how` of its declaration, what it reads, and what it asks. Kept in
+ * one place so the sentence the card publishes and the behaviour it describes are read together.
+ */
+
+export function howSentence(margin: number): string {
+  return (
+    'Every customer mark whose pattern matches its part of the message (from, subject, body or attachments; ' +
+    'a mark for any looks in all of them), ignoring case, scores one point for its customer, once; ' +
+    `the customer with the most points wins if it leads the next by at least ${points(margin)} (the margin); ` +
+    'if no mark matches, or no customer leads by that much, I ask.'
+  );
+}
+
+export const STILL_UNKNOWN = 'Still cannot tell whose this is.';
+
+const SHOWN_HITS = 3;
+const LONGEST_QUOTE = 60;
+const PLACE_NAMES: Readonly<Record<MessageField, string>> = { from: '', subject: ' in the subject', body: ' in the body', attachments: ' in the attachments' };
+
+/** "Reads as Northgate Motors Ltd, on billing@origin.example" — naming what decided it, and where. */
+export function readsSettled(customerName: string, hits: readonly MarkHit[]): string {
+  const shown = hits.slice(0, SHOWN_HITS).map((hit) => `${quote(hit)}${PLACE_NAMES[hit.field]}`);
+  const more = hits.length - shown.length;
+  const evidence = more > 0 ? [...shown, `${more} more ${more === 1 ? 'mark' : 'marks'}`] : shown;
+  return `Reads as ${customerName}, on ${listed(evidence, 'and')}`;
+}
+
+export function readsAnswered(customerName: string, answeredBy: string | undefined): string {
+  return `${customerName}, as ${answeredBy ?? 'the operator'} answered`;
+}
+
+/** Two or more contenders tie within the margin; one alone leads by less than it. */
+export function readsClose(contenderNames: readonly string[], margin: number): string {
+  if (contenderNames.length === 1) {
+    return `Leans to ${contenderNames[0]}, but by less than the margin of ${points(margin)}.`;
+  }
+  return `Could be ${listed(contenderNames, 'or')}; the marks do not tell them apart.`;
+}
+
+export function questionFor(contenderNames: readonly string[]): string {
+  if (contenderNames.length === 0) return 'Which customer does this message belong to?';
+  const choices = contenderNames.length === 1 ? [...contenderNames, 'another'] : contenderNames;
+  return `Which customer does this message belong to: ${listed(choices, 'or')}?`;
+}
+
+function quote(hit: MarkHit): string {
+  const text = hit.text.replace(/^<|>$/g, '').replace(/\s+/g, ' ').trim() || hit.mark.pattern;
+  return text.length > LONGEST_QUOTE ? `${text.slice(0, LONGEST_QUOTE - 1)}…` : text;
+}
+
+function listed(items: readonly string[], conjunction: 'and' | 'or'): string {
+  if (items.length <= 1) return items.join('');
+  return `${items.slice(0, -1).join(', ')} ${conjunction} ${items.at(-1)}`;
+}
+
+function points(count: number): string {
+  return `${count} ${count === 1 ? 'point' : 'points'}`;
+}

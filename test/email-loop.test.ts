@@ -1,0 +1,82 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { TaskState } from '@a2a-js/sdk';
+import { emailAgent } from '@learnables/email-agent';
+import type { LoopStack } from './support/loop-stack.ts';
+import { answer, fixture, reread, said, sendFile, sendText, startLoop } from './support/loop-stack.ts';
+
+const eml = (name: string) => fixture(`email/${name}`);
+
+describe('the email agent, the whole loop over HTTP: ask, teach, settle, roll back', () => {
+  let stack: LoopStack;
+  beforeAll(async () => {
+    stack = await startLoop(emailAgent);
+  });
+  afterAll(async () => stack.close());
+
+  it('asks, learns from a lesson, decides the next message from that sender alone, and asks again after a rollback', async () => {
+    const { client, authority, agent } = stack;
+
+    // 1. A pre-alert from Northgate's billing desk: no mark knows that sender, so the agent asks.
+    const first = await sendFile(client, eml('northgate-billing-prealert.eml'), 'message/rfc822', 'northgate-billing-prealert.eml');
+    expect(first.status?.state).toBe(TaskState.TASK_STATE_INPUT_REQUIRED);
+    const { text, extension: teach } = said(first);
+    expect(text).toContain('Which customer does this message belong to?');
+    expect(teach).toMatchObject({ collection: 'customers', version: 1, suggested: { pattern: '<billing@origin\\.example>', where: 'from' } });
+    expect((teach!.entries as { key: string }[]).map((e) => e.key)).toContain('northgate');
+
+    // 2. The operator answers; answering alone writes nothing.
+    const answered = await answer(client, first, 'northgate');
+    expect(answered.status?.state).toBe(TaskState.TASK_STATE_COMPLETED);
+    expect((await authority.client.history('customers')).activations).toHaveLength(1);
+
+    // 3. The application posts the lesson (the suggestion, confirmed) to the authority.
+    const outcome = await authority.client.postLesson({
+      collection: 'customers',
+      entry: 'northgate',
+      value: teach!.suggested as Record<string, unknown>,
+      taughtBy: 'dana@warehouse.example',
+      reason: "Northgate's billing desk sends the pre-alerts",
+    });
+    expect(outcome).toEqual({ collection: 'customers', entry: 'northgate', changed: true, version: 2, audit: "northgate learned: matches '<billing@origin\\.example>' in the from" });
+
+    // 4. Reread of the same message now settles, on version 2, in the agent's words.
+    expect(await reread(agent.url, first.id)).toEqual({
+      customer: { settled: true, winner: 'northgate', reads: expect.stringContaining('Northgate Motors Ltd') as string, version: 2 },
+    });
+
+    // 5. A second task — another message from the same sender — is decided without asking.
+    const second = await sendFile(client, eml('northgate-billing-statement-csv.eml'), 'message/rfc822', 'statement.eml');
+    expect(second.status?.state).toBe(TaskState.TASK_STATE_COMPLETED);
+    expect(said(second).extension).toMatchObject({ versions: { customers: 2 }, decidedBy: 'rules' });
+
+    // The look-alike domain is not claimed by the lesson.
+    const lookalike = await sendFile(client, eml('hollis-toys-origin-example-near-miss.eml'), 'message/rfc822', 'near-miss.eml');
+    expect(said(lookalike).extension?.winner ?? said(lookalike).text).not.toContain('Northgate');
+
+    // 6. Roll back to version 1: a third message from that sender asks again.
+    await authority.client.rollback('customers', { version: 1, author: 'sam', reason: 'taught too early' });
+    const third = await sendFile(client, eml('northgate-billing-storage-invoice-html.eml'), 'message/rfc822', 'invoice.eml');
+    expect(third.status?.state).toBe(TaskState.TASK_STATE_INPUT_REQUIRED);
+    expect(said(third).extension).toMatchObject({ version: 1 });
+  });
+
+  it('accepts the plain text of a whole message too', async () => {
+    const task = await sendText(stack.client, eml('brightwell-bw-88213-chilled-pallets.eml').toString('utf8'));
+    expect(task.status?.state).toBe(TaskState.TASK_STATE_COMPLETED);
+    expect(said(task).text).toContain('Brightwell');
+  });
+
+  it('fails an unparseable message with a sentence, changes nothing, and keeps serving', async () => {
+    for (const name of ['malformed-empty.eml', 'malformed-garbage-no-headers.eml']) {
+      const task = await sendFile(stack.client, eml(name), 'message/rfc822', name);
+      expect(task.status?.state).toBe(TaskState.TASK_STATE_FAILED);
+      expect(said(task).text).toMatch(/\w+ .*\./);
+    }
+    const junk = await sendFile(stack.client, Buffer.from(Array.from({ length: 4096 }, (_, i) => (i * 37) % 256)), 'message/rfc822', 'junk.eml');
+    expect(junk.status?.state).toBe(TaskState.TASK_STATE_FAILED);
+    const history = (await stack.authority.client.history('customers')).activations;
+    expect(history.every((a) => a.kind !== 'lesson' || a.author === 'dana@warehouse.example')).toBe(true);
+    const ok = await sendFile(stack.client, eml('kestrel-qa-coa-pdf.eml'), 'message/rfc822', 'ok.eml');
+    expect(ok.status?.state).toBe(TaskState.TASK_STATE_COMPLETED);
+  });
+});

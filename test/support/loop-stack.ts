@@ -1,0 +1,122 @@
+import { readFileSync } from 'node:fs';
+import type { Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { randomUUID } from 'node:crypto';
+import { fileURLToPath } from 'node:url';
+import { SendMessageRequest } from '@a2a-js/sdk';
+import type { Task } from '@a2a-js/sdk';
+import type { Client } from '@a2a-js/sdk/client';
+import { ClientFactory, ClientFactoryOptions, JsonRpcTransportFactory, RestTransportFactory } from '@a2a-js/sdk/client';
+import { Authority, AuthorityClient, authorityService, loadSeeds, openStore } from '@learnables/authority';
+import { LEARNABLES_URI } from '@learnables/protocol';
+import type { LearnableAgent, RunningAgent } from '@learnables/runtime';
+import { startLearnableAgent } from '@learnables/runtime';
+import { learnableKinds } from '@learnables/stack';
+import { scratchDir } from '@learnables/testing';
+import type { ScratchDir } from '@learnables/testing';
+
+export const fixture = (path: string): Buffer => readFileSync(fileURLToPath(new URL(`../../fixtures/${path}`, import.meta.url)));
+
+/** The authority over real HTTP on SQLite, seeded from fixtures/seeds, serving both agents' kinds. */
+export async function startSeededAuthority(dir: ScratchDir) {
+  const authority = new Authority({ store: await openStore(`sqlite:${dir.path}/authority.db`), kinds: learnableKinds });
+  await loadSeeds(authority, fileURLToPath(new URL('../../fixtures/seeds/', import.meta.url)));
+  const server: Server = authorityService({ authority, tokens: { 'agent-token': 'agent', 'console-token': 'console' } }).listen(0, '127.0.0.1');
+  await new Promise((resolve) => server.once('listening', resolve));
+  const url = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+  return {
+    url,
+    client: new AuthorityClient({ url, token: 'console-token' }),
+    async close() {
+      server.closeAllConnections();
+      await new Promise((resolve) => server.close(resolve));
+      await authority.close();
+    },
+  };
+}
+
+export interface LoopStack {
+  readonly dir: ScratchDir;
+  readonly authority: Awaited<ReturnType<typeof startSeededAuthority>>;
+  readonly agent: RunningAgent;
+  readonly client: Client;
+  close(): Promise<void>;
+}
+
+/** An authority and one agent, each over real HTTP and SQLite, and the SDK's client for the agent. */
+export async function startLoop<Input, Result>(agent: LearnableAgent<Input, Result>): Promise<LoopStack> {
+  const dir = scratchDir('loop-');
+  const authority = await startSeededAuthority(dir);
+  const running = await startLearnableAgent(agent, {
+    store: `sqlite:${dir.path}/agent.db`,
+    authority: { url: authority.url, token: 'agent-token' },
+    users: { 'console-token': 'console' },
+    log: () => undefined,
+  });
+  const withToken: typeof fetch = (input, init) => {
+    const headers = new Headers(init?.headers);
+    headers.set('authorization', 'Bearer console-token');
+    headers.set('A2A-Extensions', LEARNABLES_URI);
+    return fetch(input, { ...init, headers });
+  };
+  const client = await new ClientFactory(
+    ClientFactoryOptions.createFrom(ClientFactoryOptions.default, {
+      transports: [new JsonRpcTransportFactory({ fetchImpl: withToken }), new RestTransportFactory({ fetchImpl: withToken })],
+    }),
+  ).createFromUrl(running.url);
+  return {
+    dir,
+    authority,
+    agent: running,
+    client,
+    async close() {
+      await running.close();
+      await authority.close();
+      dir.remove();
+    },
+  };
+}
+
+export async function sendFile(client: Client, bytes: Buffer, mediaType: string, filename: string): Promise<Task> {
+  const result = await client.sendMessage(
+    SendMessageRequest.fromJSON({
+      message: { messageId: randomUUID(), role: 'ROLE_USER', parts: [{ raw: bytes.toString('base64'), mediaType, filename }] },
+    }),
+  );
+  if (!('status' in result)) throw new Error('the agent answered with a message, not a task');
+  return result as Task;
+}
+
+export async function sendText(client: Client, text: string): Promise<Task> {
+  const result = await client.sendMessage(
+    SendMessageRequest.fromJSON({ message: { messageId: randomUUID(), role: 'ROLE_USER', parts: [{ text }] } }),
+  );
+  if (!('status' in result)) throw new Error('the agent answered with a message, not a task');
+  return result as Task;
+}
+
+export async function answer(client: Client, task: Task, entry: string): Promise<Task> {
+  const result = await client.sendMessage(
+    SendMessageRequest.fromJSON({
+      message: { messageId: randomUUID(), role: 'ROLE_USER', taskId: task.id, contextId: task.contextId, parts: [{ data: { entry, answeredBy: 'dana' } }] },
+    }),
+  );
+  return result as Task;
+}
+
+export function said(task: Task): { text: string; extension: Record<string, unknown> | undefined } {
+  const message = task.status?.message;
+  const text = (message?.parts ?? []).map((part) => (part.content?.$case === 'text' ? part.content.value : '')).join('');
+  return { text, extension: message?.metadata?.[LEARNABLES_URI] as Record<string, unknown> | undefined };
+}
+
+export async function reread(agentUrl: string, taskId: string): Promise<Record<string, { settled: boolean; winner?: string; reads: string; version: number }>> {
+  const response = await fetch(`${agentUrl}/a2a/jsonrpc`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json', 'A2A-Version': '1.0', authorization: 'Bearer console-token' },
+    body: JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'learnables/reread', params: { taskId } }),
+  });
+  const body = (await response.json()) as { result?: Record<string, { settled: boolean; winner?: string; reads: string; version: number }>; error?: unknown };
+  if (!body.result) throw new Error(`reread failed: ${JSON.stringify(body.error)}`);
+  return body.result;
+}
