@@ -84,4 +84,24 @@ describe('suggestMark', () => {
     const longest = `AB-${'1'.repeat(600)}`;
     expect(suggestMark(email({ from: { address: '', name: '' }, subject: longest, body: 'BW-88213' }))?.where).toBe('body');
   });
+
+  it("suggests a forwarded message's original sender, never the clerk who forwarded it", () => {
+    const forward = email({
+      from: { address: 'ops@warehouse.example', name: 'Warehouse Ops' },
+      subject: 'Fwd: delivery note - please book in',
+      body: '---------- Forwarded message ---------\nFrom: Northgate Logistics <logistics@northgate-motors.example>\nSubject: delivery note\n\nPlease book in.',
+    });
+    const mark = suggested(forward);
+    expect(mark).toEqual({ pattern: '<logistics@northgate-motors\\.example>', where: 'body' });
+    expect(claims(mark, forward)).toBe(true);
+    const otherForward = email({ ...forward, body: 'From: Vireo <aiden.cole@vireo-bikes.example>\nframes' });
+    expect(claims(mark, otherForward)).toBe(false);
+  });
+
+  it('falls back to a reference, not the forwarder, when a forward quotes no sender', () => {
+    const forward = email({ from: { address: 'ops@warehouse.example', name: 'Ops' }, subject: 'FW: damaged frames on VB-2026-220', body: 'see below' });
+    expect(suggested(forward).where).toBe('subject');
+    expect(suggested(forward).pattern).toContain('VB-2026-220');
+    expect(suggestMark(email({ ...forward, subject: 'Fwd: hello', body: 'nothing here' }))).toBeUndefined();
+  });
 });
