@@ -6,7 +6,7 @@ import { fileURLToPath } from 'node:url';
 import { afterEach, describe, expect, it } from 'vitest';
 import { TaskState } from '@a2a-js/sdk';
 import { scratchDir } from '@learnables/testing';
-import { said, sdkClient, startAuthority, userText } from './harness.test-support.ts';
+import { said, sdkClient, startAuthority, userData, userText } from './harness.test-support.ts';
 
 const main = fileURLToPath(new URL('./word-agent-main.test-support.ts', import.meta.url));
 
@@ -73,4 +73,35 @@ describe('a task resumed after its agent was killed', () => {
       expect('status' in fresh && fresh.status?.state).toBe(TaskState.TASK_STATE_COMPLETED);
     });
   }
+
+  it('continues a task killed right after its answer was recorded, on its pinned version, answering once', async () => {
+    const dir = scratchDir('crash-answer-');
+    const authority = await startAuthority();
+    cleanup.push(() => dir.remove(), () => authority.dir.remove(), () => authority.close());
+    const log = `${dir.path}/steps.log`;
+    const env = { AGENT_STORE: `sqlite:${dir.path}/agent.db`, AUTHORITY_URL: authority.url, WORD_AGENT_LOG: log };
+    const first = await startAgentProcess(env);
+    const { client } = await sdkClient(first.url);
+    const asked = (await client.sendMessage(userText('mango pickle'))) as import('@a2a-js/sdk').Task;
+    expect(asked.status?.state).toBe(TaskState.TASK_STATE_INPUT_REQUIRED);
+    const stopped = once(first.child, 'exit');
+    first.child.kill('SIGTERM');
+    await stopped;
+
+    const doomed = await startAgentProcess({ ...env, AGENT_PORT: new URL(first.url).port, LEARNABLES_DIE_AFTER_STEP: 'answer-1' });
+    const exited = once(doomed.child, 'exit');
+    const answering = (await sdkClient(doomed.url)).client.sendMessage(userData({ entry: 'beta' }, asked));
+    await expect(answering).rejects.toThrow();
+    expect(((await exited) as [number | null, string | null])[1]).toBe('SIGKILL');
+    await authority.client.postLesson({ collection: 'lists', entry: 'alpha', value: { word: 'mango' }, taughtBy: 'dana', reason: 'r' });
+
+    const revived = await startAgentProcess({ ...env, AGENT_PORT: new URL(first.url).port });
+    cleanup.push(() => void revived.child.kill('SIGTERM'));
+    expect(revived.recovered).toEqual([asked.id]);
+    const task = await (await sdkClient(revived.url)).client.getTask({ tenant: '', id: asked.id, historyLength: 10 });
+    expect(task.status?.state).toBe(TaskState.TASK_STATE_COMPLETED);
+    expect(said(task).extension).toMatchObject({ versions: { lists: 1 }, decidedBy: 'operator' });
+    const ran = readFileSync(log, 'utf8').trim().split('\n');
+    expect({ parse: ran.filter((s) => s === 'parse').length, read: ran.filter((s) => s === 'read').length, answer: ran.filter((s) => s === 'answer').length }).toEqual({ parse: 1, read: 1, answer: 1 });
+  });
 });

@@ -1,0 +1,20 @@
+# One image for every service of the workspace; docker-compose.yml picks the command.
+FROM node:20-bookworm-slim
+
+# RE2 and better-sqlite3 compile from source on install.
+RUN apt-get update \
+ && apt-get install -y --no-install-recommends python3 make g++ \
+ && rm -rf /var/lib/apt/lists/*
+
+WORKDIR /app
+COPY package.json pnpm-lock.yaml pnpm-workspace.yaml tsconfig.base.json tsconfig.json ./
+COPY shared shared
+COPY agents agents
+COPY stack stack
+COPY test/package.json test/package.json
+COPY fixtures fixtures
+RUN npx -y pnpm@10.34.9 install --frozen-lockfile
+
+ENV NODE_ENV=production
+# Overridden per service in docker-compose.yml.
+CMD ["node", "--import", "tsx", "stack/src/authority-main.ts"]
