@@ -1,2 +1,11 @@
 export { ColumnMapping, columnMappingKind, sameHeading } from './column-mapping.ts';
 export type { MappingState } from './column-mapping.ts';
+export { manifestAgent, createManifestAgent, HOW } from './manifest-agent.ts';
+export type { ManifestAgentOptions } from './manifest-agent.ts';
+export { readSheet } from './read-sheet.ts';
+export { DEFAULT_LIMITS } from './sheet-input.ts';
+export type { Cell, ReadLimits, SheetFormat, SheetInput } from './sheet-input.ts';
+export { mapColumns } from './map-columns.ts';
+export type { ColumnMap, MappedColumn } from './map-columns.ts';
+export type { ManifestResult, ManifestRow } from './manifest-result.ts';
+export type { Weight, WeightUnit } from './read-weight.ts';

@@ -8,7 +8,7 @@ import { fileURLToPath } from 'node:url';
 import { AuthorityClient } from '../src/index.ts';
 import { percentile, report } from './report.ts';
 
-export async function lessonToEffect(storeUrl: string, lessons = 300): Promise<Record<string, string | number>> {
+async function serve(storeUrl: string) {
   const port = 4900 + Math.floor(Math.random() * 90);
   const server = spawn(process.execPath, ['--import', 'tsx', fileURLToPath(new URL('./serve.ts', import.meta.url)), storeUrl, String(port)], {
     stdio: ['ignore', 'pipe', 'inherit'],
@@ -17,13 +17,24 @@ export async function lessonToEffect(storeUrl: string, lessons = 300): Promise<R
     server.stdout.on('data', (chunk: Buffer) => chunk.toString().includes('ready') && resolve());
     server.once('exit', (code) => reject(new Error(`bench authority exited with ${code}`)));
   });
+  return { url: `http://127.0.0.1:${port}`, server };
+}
+
+/**
+ * Post lessons to one authority process and time until a subscriber sees each activation — on
+ * the same process, or (replicas: 2, PostgreSQL) on a second authority process sharing the store.
+ */
+export async function lessonToEffect(storeUrl: string, lessons = 300, replicas: 1 | 2 = 1): Promise<Record<string, string | number>> {
+  const writer = await serve(storeUrl);
+  const watched = replicas === 2 ? await serve(storeUrl) : writer;
+  const server = { kill: (signal: NodeJS.Signals) => [writer, watched].forEach((s) => s.server.kill(signal)) };
   try {
-    const url = `http://127.0.0.1:${port}`;
-    const client = new AuthorityClient({ url, token: 'bench' });
+    const client = new AuthorityClient({ url: writer.url, token: 'bench' });
+    const watcher = new AuthorityClient({ url: watched.url });
     const seen = new Map<number, number>();
     const stop = new AbortController();
     await new Promise<void>((resolve) => {
-      void client.watch({
+      void watcher.watch({
         signal: stop.signal,
         onActive: () => resolve(),
         onActivation: (activation) => seen.set(activation.version, performance.now()),
@@ -40,7 +51,7 @@ export async function lessonToEffect(storeUrl: string, lessons = 300): Promise<R
     }
     stop.abort();
     return {
-      store: storeUrl.startsWith('postgres') ? 'PostgreSQL' : 'SQLite',
+      store: `${storeUrl.startsWith('postgres') ? 'PostgreSQL' : 'SQLite'}${replicas === 2 ? ', two replicas' : ''}`,
       lessons,
       'accepted p50 ms': percentile(answered, 50),
       'accepted p99 ms': percentile(answered, 99),

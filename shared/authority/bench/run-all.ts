@@ -7,7 +7,10 @@ import { versionStorage } from './version-storage.ts';
 
 const dir = mkdtempSync(join(tmpdir(), 'bench-authority-'));
 const latency = [await lessonToEffect(`sqlite:${dir}/a.db`)];
-if (process.env.BENCH_PG_URL) latency.push(await lessonToEffect(process.env.BENCH_PG_URL));
+if (process.env.BENCH_PG_URL) {
+  latency.push(await lessonToEffect(process.env.BENCH_PG_URL));
+  latency.push(await lessonToEffect(process.env.BENCH_PG_URL, 300, 2));
+}
 report('lesson accepted → subscriber in another process sees the new active version', latency);
 report('version storage and resolve time', await versionStorage());
 rmSync(dir, { recursive: true, force: true });

@@ -1,0 +1,85 @@
+import { InputRefused } from '@learnables/runtime';
+import { describe, expect, it } from 'vitest';
+import type { SheetRow } from './collect-table.ts';
+import { HEADER_SEARCH_ROWS, collectTable, looksLikeHeader } from './collect-table.ts';
+import type { Cell } from './sheet-input.ts';
+
+const sheet = (...rows: (readonly Cell[])[]): SheetRow[] => rows.map((cells, i) => ({ number: i + 1, cells }));
+const where = { filename: 'm.xlsx', csv: false };
+
+describe('looksLikeHeader', () => {
+  it('takes a row of two or more text cells for headings', () => {
+    expect(looksLikeHeader(['Waybill', 'Consignee', null, 'Weight (kg)'])).toBe(true);
+  });
+
+  it.each([
+    ['a title in one merged cell', ['NORTHWIND CARGO — EXPORT MANIFEST', null, null]],
+    ['a label and a date', ['Date:', '2025-03-14']],
+    ['a label and a number', ['Flight', 212]],
+    ['a data row with numbers', ['618-22208303', 'Paloma Textiles', 16, 287.2]],
+    ['text that is a number', ['12', '134,8']],
+  ])('passes over %s', (_, cells) => {
+    expect(looksLikeHeader(cells)).toBe(false);
+  });
+});
+
+describe('collectTable', () => {
+  it('finds the header below a title, a subtitle and a blank row, and reads the rows under it', async () => {
+    const table = await collectTable(
+      sheet(['MANIFEST'], ['Flight NW 212'], [], ['AWB', 'Pcs'], ['1', 2], [null, null], ['3', 4]),
+      10,
+      where,
+    );
+    expect(table).toEqual({ headings: ['AWB', 'Pcs'], headerRow: 4, rows: [['1', 2], ['3', 4]], rowCount: 2, truncated: false });
+  });
+
+  it('makes every row as wide as the headings: short rows padded with null, cells past the last heading dropped', async () => {
+    const table = await collectTable(sheet(['A', 'B', 'C', null], ['x'], ['y', 'z', 'w', 'beyond']), 10, where);
+    expect(table.rows).toEqual([
+      ['x', null, null],
+      ['y', 'z', 'w'],
+    ]);
+  });
+
+  it('skips rows with nothing under any heading, including rows of blank text, and does not count them', async () => {
+    const table = await collectTable(sheet(['A', 'B'], ['', '  '], [null, null, 'only beyond'], ['x', 'y']), 10, where);
+    expect(table.rowCount).toBe(1);
+  });
+
+  it('keeps at most maxRows rows and counts the rest', async () => {
+    const rows = Array.from({ length: 25 }, (_, i) => [`w${i}`, i]);
+    const table = await collectTable(sheet(['AWB', 'Pcs'], ...rows), 10, where);
+    expect(table.rows).toHaveLength(10);
+    expect(table.rows.at(-1)).toEqual(['w9', 9]);
+    expect([table.rowCount, table.truncated]).toEqual([25, true]);
+  });
+
+  it('reads from an async source the same as from a list', async () => {
+    async function* rows(): AsyncGenerator<SheetRow> {
+      yield* sheet(['AWB', 'Pcs'], ['1', 2]);
+    }
+    expect(await collectTable(rows(), 10, where)).toEqual(await collectTable(sheet(['AWB', 'Pcs'], ['1', 2]), 10, where));
+  });
+
+  it(`gives up after ${HEADER_SEARCH_ROWS} filled rows without a header, without reading the rest`, async () => {
+    let read = 0;
+    function* numbers(): Generator<SheetRow> {
+      for (let i = 1; i <= 10_000; i++) {
+        read++;
+        yield { number: i, cells: [i, i * 2] };
+      }
+    }
+    await expect(collectTable(numbers(), 10, where)).rejects.toThrow(InputRefused);
+    expect(read).toBe(HEADER_SEARCH_ROWS);
+  });
+
+  it('calls a sheet with no filled row empty', async () => {
+    await expect(collectTable(sheet([], [null, '']), 10, where)).rejects.toThrow("The first sheet of 'm.xlsx' is empty");
+  });
+
+  it('calls a sheet with filled rows but no header headerless', async () => {
+    await expect(collectTable(sheet(['only one cell'], [1, 2]), 10, where)).rejects.toThrow(
+      "I could not find the row of column headings in 'm.xlsx': none of its first 2 filled rows",
+    );
+  });
+});

@@ -1,0 +1,61 @@
+import type { Definition } from '@learnables/learnable';
+import type { LearnableAgent, PinnedDefinitions } from '@learnables/runtime';
+import { answerManifest } from './answer-manifest.ts';
+import { ColumnMapping, columnMappingKind } from './column-mapping.ts';
+import type { ManifestResult } from './manifest-result.ts';
+import { parseManifest } from './parse-parts.ts';
+import { COLLECTION, readManifest } from './read-manifest.ts';
+import type { ReadLimits, SheetInput } from './sheet-input.ts';
+import { XLSX_MEDIA_TYPE } from './sniff-format.ts';
+
+/** The card's promise. `manifest-agent.test.ts` holds the code to every clause of it. */
+export const HOW =
+  'Each field carries the column headings it has been seen under; headings match case-insensitively after trimming, the first matching column wins, and a field whose headings match no column comes back empty — if that field is required, I ask which column holds it.';
+
+function mappingsOf(pinned: PinnedDefinitions): ColumnMapping[] {
+  const definition: Definition | undefined = pinned.get(COLLECTION);
+  if (definition === undefined) throw new Error(`The manifest agent reads the '${COLLECTION}' collection, and this task is not pinned to it.`);
+  return definition.entries.map((entry) => {
+    if (entry instanceof ColumnMapping) return entry;
+    throw new Error(`'${entry.key}' in ${COLLECTION} is not a ColumnMapping; rebuild the definition with columnMappingKind.`);
+  });
+}
+
+export interface ManifestAgentOptions {
+  /** How many rows to keep and how far a workbook may unpack; see `DEFAULT_LIMITS`. */
+  readonly limits?: Partial<ReadLimits>;
+}
+
+export function createManifestAgent(options: ManifestAgentOptions = {}): LearnableAgent<SheetInput, ManifestResult> {
+  return {
+    name: 'Manifest agent',
+    description:
+      'Reads shipping manifests (.xlsx or .csv) and hands back their shipments field by field. When it cannot tell which column holds a required field it asks, and it learns column headings from lessons.',
+    version: '0.1.0',
+    skill: {
+      id: 'read-manifest',
+      name: 'Read a shipping manifest',
+      description:
+        'Finds the header row of the first sheet and reads waybill, consignee, origin, destination, pieces, weight (with its unit) and description from the columns whose headings it knows.',
+      examples: ["Here is tonight's export manifest.", 'Read the attached consolidation manifest (CSV).'],
+      inputModes: [XLSX_MEDIA_TYPE, 'text/csv'],
+    },
+    declaration: {
+      collection: COLLECTION,
+      entry: 'field',
+      teaches: 'which column of a manifest holds which field',
+      how: HOW,
+      decidedBy: 'rules',
+      lessonFields: [{ name: 'column', label: 'Column heading', kind: 'text', help: "Exactly as it appears in the sheet's header row." }],
+    },
+    kinds: [columnMappingKind],
+    // An .xlsx travels base64-encoded in JSON, a third larger than on disk.
+    bodyLimit: '40mb',
+    parse: (parts) => parseManifest(parts, options.limits),
+    read: (input, pinned) => readManifest(input, mappingsOf(pinned)),
+    answer: (input, pinned, question, answer) => answerManifest(input, mappingsOf(pinned), question, answer),
+    summarize: (input) => ({ filename: input.filename, headings: input.headings, firstRows: input.rows.slice(0, 3) }),
+  };
+}
+
+export const manifestAgent = createManifestAgent();

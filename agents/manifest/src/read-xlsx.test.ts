@@ -1,0 +1,107 @@
+import ExcelJS from 'exceljs';
+import { describe, expect, it, vi } from 'vitest';
+import { expected, fixture, refusalOf } from './fixtures.test-support.ts';
+import { readXlsx } from './read-xlsx.ts';
+import type { ReadLimits, SheetInput } from './sheet-input.ts';
+import { DEFAULT_LIMITS } from './sheet-input.ts';
+import { rewritePart, unzipParts, zipParts } from './zip.test-support.ts';
+
+const readWith = (bytes: Uint8Array, filename?: string, limits: Partial<ReadLimits> = {}): Promise<SheetInput> =>
+  readXlsx(bytes, filename, { ...DEFAULT_LIMITS, ...limits });
+const read = (file: string): Promise<SheetInput> => readWith(fixture(file), file);
+
+describe('readXlsx reads the first sheet, streamed', () => {
+  it('reads Excel dates as ISO dates, formulas as their cached result, rich text as plain text', async () => {
+    const sheet = await read('04-excel-types.xlsx');
+    const shipped = sheet.headings.indexOf('Shipped');
+    const gross = sheet.headings.indexOf('Gross Weight');
+    expect(sheet.headings).toContain('Consignee');
+    for (const row of sheet.rows) {
+      expect(row[shipped]).toMatch(/^2025-03-1[0-4]$/);
+      expect(typeof row[gross]).toBe('number');
+    }
+    expect(sheet.rows[0]?.[gross]).toBe(expected['04-excel-types.xlsx']?.firstRow.weight);
+  });
+
+  it('reads a merged cell at its top-left cell only; the cells it covers read empty', async () => {
+    const sheet = await read('03-merged-data.xlsx');
+    const destination = sheet.headings.indexOf('Destination Airport');
+    expect(sheet.rows[0]?.[destination]).toBe('CDG');
+    expect(sheet.rows[1]?.[destination]).toBeNull();
+    expect(sheet.rows[2]?.[destination]).toBeNull();
+  });
+
+  it('reads the first sheet and not the second, and names it', async () => {
+    const sheet = await read('10-two-sheets.xlsx');
+    expect(sheet.sheet).toBe('Manifest');
+    expect(sheet.headings[0]).toBe('MAWB');
+    expect(sheet.rowCount).toBe(6);
+  });
+
+  it("follows the workbook's tab order, not the order of the parts in the zip", async () => {
+    const reordered = rewritePart(fixture('10-two-sheets.xlsx'), 'xl/workbook.xml', (xml) =>
+      xml.replace(/(<sheet [^>]*name="Manifest"[^>]*\/>)(<sheet [^>]*name="Rates"[^>]*\/>)/, '$2$1'),
+    );
+    const sheet = await readWith(reordered, 'reordered.xlsx');
+    expect(sheet.sheet).toBe('Rates');
+    expect(sheet.headings).toEqual(['AWB', 'Destination', 'Rate per kg', 'Currency', 'Valid from']);
+    expect(sheet.rowCount).toBe(15);
+  });
+
+  it('refuses a workbook whose first tab is not a worksheet, rather than read another tab', async () => {
+    const chartFirst = rewritePart(fixture('01-basic.xlsx'), 'xl/workbook.xml', (xml) =>
+      xml.replace('<sheets>', '<sheets><sheet name="Chart1" sheetId="9" r:id="rId99"/>'),
+    );
+    expect(await refusalOf(readWith(chartFirst, 'chart.xlsx'))).toBe(
+      "The first sheet of 'chart.xlsx' is not a table of cells (a chart sheet, perhaps); move the manifest sheet to the front and send it again.",
+    );
+  });
+});
+
+describe('readXlsx keeps the journal bounded', () => {
+  it('keeps the first rows, streams through the rest and counts them, and says it truncated', async () => {
+    const sheet = await readWith(fixture('01-basic.xlsx'), '01-basic.xlsx', { maxRows: 3 });
+    expect([sheet.rows.length, sheet.rowCount, sheet.truncated]).toEqual([3, 10, true]);
+    expect(sheet.rows.map((row) => row[0])).toEqual(expected['01-basic.xlsx']?.waybills.slice(0, 3));
+  });
+});
+
+describe('readXlsx refuses, before exceljs parses anything when it can', () => {
+  it('refuses the zip bomb on its declared size, before the streaming reader parses a byte', async () => {
+    const reader = vi.spyOn(ExcelJS.stream.xlsx.WorkbookReader.prototype, 'parse');
+    try {
+      await refusalOf(read('17-zip-bomb.xlsx'));
+      expect(reader).not.toHaveBeenCalled();
+      await read('01-basic.xlsx');
+      expect(reader).toHaveBeenCalledTimes(1);
+    } finally {
+      reader.mockRestore();
+    }
+  });
+
+  it('refuses a workbook over a smaller limit, naming the limit', async () => {
+    const refusal = await refusalOf(readWith(fixture('01-basic.xlsx'), '01-basic.xlsx', { maxUnpackedBytes: 10_000 }));
+    expect(refusal).toBe(
+      "'01-basic.xlsx' unpacks to 20 kB, more than the 10 kB limit for one manifest; send a workbook holding only the manifest sheet, or split it into smaller files.",
+    );
+  });
+
+  it('refuses a part that unpacks past the size the zip declares for it', async () => {
+    const lying = zipParts(unzipParts(fixture('01-basic.xlsx')), { declare: { 'xl/worksheets/sheet1.xml': 100 } });
+    expect(await refusalOf(readWith(lying, 'lying.xlsx'))).toMatch(/^'lying\.xlsx' unpacks to more than the workbook itself declares/);
+  });
+
+  it('refuses a sheet whose XML is broken as damaged, rather than hanging or half-reading it', async () => {
+    const broken = rewritePart(fixture('01-basic.xlsx'), 'xl/worksheets/sheet1.xml', (xml) => xml.replace('</row>', '</rowx>'));
+    expect(await refusalOf(readWith(broken, 'broken.xlsx'))).toBe(
+      "'broken.xlsx' is damaged and cannot be opened. Open it in Excel, save it again and send the new copy.",
+    );
+  });
+
+  it('refuses a zip that holds no workbook', async () => {
+    const zip = zipParts([{ name: 'notes.txt', data: Buffer.from('hello') }]);
+    expect(await refusalOf(readWith(zip, 'archive.xlsx'))).toBe(
+      "'archive.xlsx' is not a spreadsheet: it is a zip archive with no workbook inside. Please send the manifest as an Excel workbook (.xlsx) or a CSV file.",
+    );
+  });
+});

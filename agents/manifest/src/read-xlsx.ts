@@ -1,0 +1,105 @@
+import { Readable } from 'node:stream';
+import { InputRefused } from '@learnables/runtime';
+import ExcelJS from 'exceljs';
+import { cellOf } from './cell-value.ts';
+import { checkUnpackedSize } from './check-unpacked-size.ts';
+import type { SheetRow } from './collect-table.ts';
+import { collectTable } from './collect-table.ts';
+import { refuse } from './refusals.ts';
+import type { Cell, ReadLimits, SheetInput } from './sheet-input.ts';
+import type { ZipEntry } from './zip-directory.ts';
+import { readZipDirectory } from './zip-directory.ts';
+
+type WorksheetReader = ExcelJS.stream.xlsx.WorksheetReader;
+type WorkbookReader = ExcelJS.stream.xlsx.WorkbookReader;
+
+const CHUNK = 64 * 1024;
+
+/**
+ * Styles are cached, not ignored: a date is stored as a number with a date format, and only
+ * styles.xml says which formats are dates. It is read once and does not grow with the rows.
+ */
+const READER_OPTIONS = { sharedStrings: 'cache', worksheets: 'emit', styles: 'cache', hyperlinks: 'ignore' } as const;
+
+/**
+ * An .xlsx manifest, streamed: the zip's directory is checked first (cut short, damaged, or
+ * unpacking past the limit are refused before any XML is parsed), then the first sheet in tab
+ * order is read row by row and only the rows kept are held in memory.
+ */
+export async function readXlsx(bytes: Uint8Array, filename: string | undefined, limits: ReadLimits): Promise<SheetInput> {
+  const entries = readZipDirectory(bytes, filename);
+  checkIsWorkbook(entries, filename);
+  await checkUnpackedSize(bytes, entries, limits.maxUnpackedBytes, filename);
+  try {
+    return await readFirstSheet(bytes, filename, limits);
+  } catch (error) {
+    if (error instanceof InputRefused) throw error;
+    throw refuse.damaged(filename, error);
+  }
+}
+
+function checkIsWorkbook(entries: readonly ZipEntry[], filename: string | undefined): void {
+  const names = new Set(entries.map((entry) => entry.name));
+  if (names.has('xl/workbook.xml')) return;
+  if (names.has('xl/workbook.bin')) throw refuse.binaryExcel(filename);
+  throw refuse.notAWorkbook(filename, 'a zip archive with no workbook inside');
+}
+
+async function readFirstSheet(bytes: Uint8Array, filename: string | undefined, limits: ReadLimits): Promise<SheetInput> {
+  const reader = new ExcelJS.stream.xlsx.WorkbookReader(chunked(bytes), READER_OPTIONS);
+  let input: SheetInput | undefined;
+  for await (const worksheet of reader) {
+    if (input === undefined && isFirstSheet(reader, worksheet)) {
+      const table = await collectTable(rowsOf(worksheet), limits.maxRows, { filename, csv: false });
+      input = { filename: filename ?? 'untitled.xlsx', format: 'xlsx', sheet: nameOf(worksheet) ?? null, ...table };
+    } else {
+      await skip(worksheet);
+    }
+  }
+  if (input === undefined) throw refuse.noWorksheet(filename);
+  return input;
+}
+
+/** Read an unwanted sheet to its end anyway: exceljs deletes a sheet's temporary file only then. */
+async function skip(worksheet: WorksheetReader): Promise<void> {
+  const rows = worksheet[Symbol.asyncIterator]();
+  while (!(await rows.next()).done);
+}
+
+function chunked(bytes: Uint8Array): Readable {
+  const buffer = Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength);
+  function* pieces(): Generator<Buffer> {
+    for (let at = 0; at < buffer.length; at += CHUNK) yield buffer.subarray(at, at + CHUNK);
+  }
+  return Readable.from(pieces(), { objectMode: false });
+}
+
+/** exceljs names a sheet it has matched to the workbook's list; its types do not say so. */
+function nameOf(worksheet: WorksheetReader): string | undefined {
+  const name: unknown = Reflect.get(worksheet, 'name');
+  return typeof name === 'string' ? name : undefined;
+}
+
+/**
+ * The first sheet in the workbook's tab order. When exceljs could not match a sheet to that
+ * list (the list came late in the zip, or is missing), the first sheet it yields is the best guess.
+ */
+function isFirstSheet(reader: WorkbookReader, worksheet: WorksheetReader): boolean {
+  const model: unknown = Reflect.get(reader, 'model');
+  const tabs = (model as Partial<ExcelJS.WorkbookModel> | undefined)?.sheets?.map((sheet) => sheet.name) ?? [];
+  const name = nameOf(worksheet);
+  return tabs.length === 0 || name === tabs[0] || name === undefined || !tabs.includes(name);
+}
+
+async function* rowsOf(worksheet: WorksheetReader): AsyncGenerator<SheetRow> {
+  for await (const row of worksheet) yield { number: row.number, cells: cellsOf(row) };
+}
+
+function cellsOf(row: ExcelJS.Row): Cell[] {
+  const values = row.values;
+  if (!Array.isArray(values)) return [];
+  const cells: Cell[] = [];
+  // exceljs puts column A at index 1; index 0 is always empty.
+  for (let at = 1; at < values.length; at++) cells.push(cellOf(values[at]));
+  return cells;
+}

@@ -1,0 +1,77 @@
+// `pnpm bench`: every benchmark of the project in one run, each a ratio or percentile measured in
+// that run, written as one results table with the machine into BENCHMARKS.md. Not part of `pnpm test`.
+import { spawnSync } from 'node:child_process';
+import { writeFileSync } from 'node:fs';
+import { cpus, totalmem } from 'node:os';
+import { fileURLToPath } from 'node:url';
+import pg from 'pg';
+
+const root = fileURLToPath(new URL('../../', import.meta.url));
+const pgAdmin = process.env.BENCH_PG_ADMIN_URL ?? 'postgres://postgres@127.0.0.1:5432/postgres';
+
+interface Benchmark {
+  readonly title: string;
+  readonly script: string;
+  readonly env?: Record<string, string>;
+}
+
+async function scratchDatabase(): Promise<{ url: string; drop: () => Promise<void> } | undefined> {
+  const name = `learnables_bench_${Date.now()}`;
+  const admin = new pg.Client({ connectionString: pgAdmin });
+  try {
+    await admin.connect();
+    await admin.query(`CREATE DATABASE ${name}`);
+  } catch (error) {
+    console.warn(`PostgreSQL benchmarks skipped: ${(error as Error).message}`);
+    return undefined;
+  } finally {
+    await admin.end().catch(() => undefined);
+  }
+  const url = new URL(pgAdmin);
+  url.pathname = `/${name}`;
+  return {
+    url: url.toString(),
+    async drop() {
+      const client = new pg.Client({ connectionString: pgAdmin });
+      await client.connect();
+      await client.query(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`);
+      await client.end();
+    },
+  };
+}
+
+const database = await scratchDatabase();
+const benchmarks: Benchmark[] = [
+  { title: 'Classification vs marks count: RE2 Set vs a loop of per-mark matches', script: 'agents/email/bench/classify.ts' },
+  { title: 'Lesson → effect latency, and version storage / resolve time', script: 'shared/authority/bench/run-all.ts', ...(database && { env: { BENCH_PG_URL: database.url } }) },
+  { title: 'Runtime overhead vs a bare SDK agent', script: 'shared/runtime/bench/overhead.ts' },
+  { title: 'Manifest streaming memory', script: 'agents/manifest/bench/stream-memory.ts' },
+];
+
+const sections: string[] = [];
+for (const benchmark of benchmarks) {
+  console.log(`\n▶ ${benchmark.title} (${benchmark.script})`);
+  const started = Date.now();
+  const run = spawnSync(process.execPath, ['--import', 'tsx', benchmark.script], {
+    cwd: root,
+    env: { ...process.env, ...benchmark.env },
+    encoding: 'utf8',
+    maxBuffer: 64 * 1024 * 1024,
+    stdio: ['ignore', 'pipe', 'inherit'],
+  });
+  process.stdout.write(run.stdout);
+  const seconds = Math.round((Date.now() - started) / 1000);
+  sections.push(
+    run.status === 0
+      ? `## ${benchmark.title}\n\n\`node --import tsx ${benchmark.script}\` (${seconds} s)\n${run.stdout.trim()}\n`
+      : `## ${benchmark.title}\n\n**Failed** (exit ${run.status}); see the command's output.\n`,
+  );
+}
+await database?.drop();
+
+const machine = `${cpus().length} × ${cpus()[0]?.model.trim() ?? 'unknown CPU'}, ${Math.round(totalmem() / 2 ** 30)} GiB RAM, Node ${process.version}, ${process.platform}/${process.arch}`;
+writeFileSync(
+  `${root}BENCHMARKS.md`,
+  `# Benchmarks\n\nProduced by \`pnpm bench\` on ${new Date().toISOString().slice(0, 10)}.\n\nMachine: ${machine}. PostgreSQL: ${database ? 'a scratch database on the local server (loopback)' : 'not available, skipped'}.\nThese are shared 2-core machines: compare ratios measured in one run, not absolute numbers across runs.\n\n${sections.join('\n')}`,
+);
+console.log(`\nwrote ${root}BENCHMARKS.md`);
