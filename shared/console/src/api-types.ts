@@ -1,0 +1,159 @@
+// The JSON the console's server answers on /api, shared by the server and the browser UI.
+// Types only: the UI imports them with `import type`, so nothing here reaches the bundle.
+import type { LessonOutcome, Reading } from '@learnables/protocol';
+
+/** Every error the console's server sends: a code for programs and a sentence for people. */
+export interface ApiError {
+  readonly error: string;
+  readonly message: string;
+  /** The lesson field (or form field) the sentence is about, when the refusal names one. */
+  readonly field?: string;
+}
+
+/** What an agent's card says it can be taught, read leniently: the UI renders `lessonFields` blind. */
+export interface LearnableView {
+  readonly collection: string;
+  readonly entry: string;
+  readonly teaches: string;
+  readonly how: string;
+  /** `rules`, `model` or `hybrid`; anything else is passed on as it is and promised nothing. */
+  readonly decidedBy: string;
+  /** Exactly as the card has them; the UI turns them into controls with `fieldsToRender`. */
+  readonly lessonFields: unknown;
+  /** The JSON-RPC method that reads a task again under the live version, if the agent offers one. */
+  readonly rereadMethod?: string;
+}
+
+export interface AgentView {
+  readonly id: string;
+  readonly url: string;
+  readonly reachable: boolean;
+  /** Why the agent cannot be used right now, as a sentence. */
+  readonly problem?: string;
+  readonly name?: string;
+  readonly description?: string;
+  /** Media types the agent reads, from its skills (or its defaults when no skill says). */
+  readonly accepts: readonly string[];
+  readonly learnable?: LearnableView;
+}
+
+/** A teach block as the question carried it. Only `collection`, `entries`, `entry`, `suggested`, `version` are read. */
+export interface TeachBlockView {
+  readonly collection: string;
+  readonly question?: string;
+  readonly entries: readonly { readonly key: string; readonly label: string }[];
+  readonly entry?: string;
+  readonly suggested?: unknown;
+  readonly version?: number;
+}
+
+export type TaskStateName = 'asking' | 'decided' | 'failed' | 'working' | 'canceled' | 'rejected' | 'other';
+
+/** One task as the console shows it: what the agent said, and what the learnables metadata adds. */
+export interface TaskView {
+  readonly agentId: string;
+  readonly agentName: string;
+  readonly taskId: string;
+  readonly contextId: string;
+  readonly state: TaskStateName;
+  /** When the task last changed state (ISO time). */
+  readonly at: string;
+  /** The agent's words: its question, or its answer. */
+  readonly said: string;
+  /** The agent's own summary of the input (`metadata.summary`), rendered blind. */
+  readonly summary?: unknown;
+  /** Present while the task asks, and kept from history once it has been answered. */
+  readonly teach?: TeachBlockView;
+  /** Which version of which collection decided a finished task. */
+  readonly versions?: Readonly<Record<string, number>>;
+  /** `rules` when nobody was asked, `operator` when a person answered. */
+  readonly decidedBy?: string;
+  readonly answeredBy?: string;
+}
+
+export interface QuestionsResponse {
+  readonly questions: readonly TaskView[];
+  readonly problems: readonly AgentProblem[];
+}
+
+export interface DecisionsResponse {
+  readonly decisions: readonly TaskView[];
+  readonly problems: readonly AgentProblem[];
+}
+
+export interface AgentProblem {
+  readonly agentId: string;
+  readonly message: string;
+}
+
+/** What the agent reads now, after a lesson, in its own words. */
+export interface ShowBack {
+  readonly readings?: Readonly<Record<string, Reading>>;
+  /** Why nothing could be read back, as a sentence. */
+  readonly problem?: string;
+}
+
+export interface AnswerRequest {
+  readonly entry: string;
+  /** Present when "remember this" is ticked. `value` holds the form's strings, untouched. */
+  readonly lesson?: { readonly value: Readonly<Record<string, string>>; readonly reason: string };
+}
+
+export interface AnswerResponse {
+  readonly task: TaskView;
+  readonly lesson?: LessonOutcome;
+  readonly showBack?: ShowBack;
+}
+
+export interface LessonRequest {
+  /** The entry the lesson extends when the question did not name one. */
+  readonly entry: string;
+  readonly value: Readonly<Record<string, string>>;
+  readonly reason: string;
+}
+
+export interface LessonResponse {
+  readonly lesson: LessonOutcome;
+  readonly showBack: ShowBack;
+}
+
+export interface CollectionView {
+  readonly collection: string;
+  readonly activeVersion: number | null;
+  /** The agents whose cards declare this collection, with what they promise a lesson does. */
+  readonly agents: readonly { readonly id: string; readonly name: string; readonly decidedBy: string }[];
+}
+
+export interface ActivationView {
+  readonly id: number;
+  readonly collection: string;
+  readonly version: number;
+  readonly kind: string;
+  readonly author: string;
+  readonly reason: string;
+  readonly audit: string;
+  readonly client: string;
+  /** Milliseconds since the epoch. */
+  readonly at: number;
+}
+
+export interface HistoryResponse {
+  readonly collection: string;
+  readonly activeVersion: number | null;
+  readonly activations: readonly ActivationView[];
+}
+
+export interface PeriodView {
+  readonly period: string;
+  readonly messages: number;
+  readonly questions: number;
+  readonly questionsPer100: number;
+}
+
+export interface StatsResponse {
+  readonly agents: readonly { readonly agentId: string; readonly name: string; readonly periods: readonly PeriodView[]; readonly problem?: string }[];
+}
+
+export interface SessionResponse {
+  readonly operator: string | null;
+}

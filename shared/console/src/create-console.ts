@@ -1,0 +1,86 @@
+import type { Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import express from 'express';
+import { AuthorityClient } from '@learnables/authority';
+import { AgentDirectory } from './agents/agent-directory.ts';
+import { apiRoutes } from './http/api-routes.ts';
+import { bundleUi } from './http/ui-assets.ts';
+
+export interface ConsoleOptions {
+  /** The agents the console serves, by base URL (the one `/.well-known/agent-card.json` is under). */
+  agents: readonly { url: string }[];
+  /** The authority lessons and rollbacks are written to, with a bearer token it accepts for writes. */
+  authority: { url: string; token: string };
+  /** Bearer token sent to the agents. Tasks are owner-scoped: the console sees the tasks of the identity this token maps to. */
+  agentToken?: string;
+  /** Default: a free port. */
+  port?: number;
+  /** Default: 127.0.0.1. */
+  host?: string;
+  /**
+   * Largest file accepted on Send. Default 25 MB: the agents' default body limit (40 MB) must
+   * still hold the file once it is base64-encoded into a message, which grows it by a third.
+   */
+  maxUploadBytes?: number;
+  log?: (message: string, error?: unknown) => void;
+}
+
+export interface RunningConsole {
+  readonly url: string;
+  readonly server: Server;
+  close(): Promise<void>;
+}
+
+const SECURITY_HEADERS = {
+  // Everything is served from here: no CDN, no inline script, nothing from the internet.
+  'content-security-policy': "default-src 'self'; img-src 'self' data:; style-src 'self'; script-src 'self'; connect-src 'self'; frame-ancestors 'none'",
+  'x-content-type-options': 'nosniff',
+  'referrer-policy': 'no-referrer',
+};
+
+/** Start the operator console: its UI, bundled at start, and its JSON API under /api. */
+export async function createConsole(options: ConsoleOptions): Promise<RunningConsole> {
+  const log = options.log ?? ((message: string, error?: unknown) => console.error(message, error ?? ''));
+  const directory = new AgentDirectory(options.agents, { ...(options.agentToken !== undefined && { token: options.agentToken }) });
+  const authority = new AuthorityClient({ url: options.authority.url, token: options.authority.token });
+  const ui = await bundleUi();
+
+  const app = express();
+  app.disable('x-powered-by');
+  app.use((_req, res, next) => {
+    res.set(SECURITY_HEADERS);
+    next();
+  });
+  app.get('/healthz', (_req, res) => {
+    res.json({ ok: true, agents: directory.agents.length });
+  });
+  app.use('/api', apiRoutes({ directory, authority, maxUploadBytes: options.maxUploadBytes ?? 25 * 1024 * 1024, log }));
+  app.get('/app.js', (_req, res) => {
+    res.type('text/javascript').set('cache-control', 'no-cache').send(ui.script);
+  });
+  app.get('/app.css', (_req, res) => {
+    res.type('text/css').set('cache-control', 'no-cache').send(ui.styles);
+  });
+  app.get('/', (_req, res) => {
+    res.type('html').set('cache-control', 'no-cache').send(ui.page);
+  });
+  app.use((req, res) => {
+    res.status(404).json({ error: 'not-found', message: `The console has no ${req.method} ${req.path}; open / for the console.` });
+  });
+
+  const server = app.listen(options.port ?? 0, options.host ?? '127.0.0.1');
+  await new Promise<void>((resolve, reject) => {
+    server.once('listening', resolve);
+    server.once('error', reject);
+  });
+  const { address, port } = server.address() as AddressInfo;
+  const host = address.includes(':') ? `[${address}]` : address;
+  return {
+    url: `http://${host}:${port}`,
+    server,
+    async close() {
+      server.closeAllConnections();
+      await new Promise<void>((resolve) => server.close(() => resolve()));
+    },
+  };
+}

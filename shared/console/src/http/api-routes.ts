@@ -1,0 +1,167 @@
+import type { NextFunction, Request, Response } from 'express';
+import express from 'express';
+import type { AuthorityClient } from '@learnables/authority';
+import type { AnswerRequest, LessonRequest } from '../api-types.ts';
+import type { AgentDirectory } from '../agents/agent-directory.ts';
+import { statsAcross } from '../agents/agent-stats.ts';
+import { ConsoleError } from '../console-error.ts';
+import { collectionsOf, historyOf, rollBack } from '../history/collections.ts';
+import { answerQuestion, teachOnTask } from '../lessons/answer-question.ts';
+import { agentsAccepting } from '../media/media-types.ts';
+import { decisionsAcross, questionsAcross, sendToAgent, taskOf } from '../tasks/agent-tasks.ts';
+import { operatorOf, requireOperator, signIn, signOut } from './session.ts';
+
+export interface ApiDeps {
+  readonly directory: AgentDirectory;
+  readonly authority: AuthorityClient;
+  readonly maxUploadBytes: number;
+  readonly log: (message: string, error?: unknown) => void;
+}
+
+const isObject = (value: unknown): value is Record<string, unknown> => typeof value === 'object' && value !== null && !Array.isArray(value);
+
+function text(body: unknown, name: string, sentence: string): string {
+  const value = isObject(body) ? body[name] : undefined;
+  if (typeof value !== 'string' || value.trim() === '') throw new ConsoleError(400, 'malformed', sentence, name);
+  return value;
+}
+
+/** The lesson form's values: strings keyed by field name, passed on exactly as typed. */
+function formValues(raw: unknown): Record<string, string> {
+  if (!isObject(raw) || !Object.values(raw).every((value) => typeof value === 'string')) {
+    throw new ConsoleError(400, 'malformed', 'A lesson value is the form’s fields, each a string, keyed by field name.');
+  }
+  return raw as Record<string, string>;
+}
+
+function answerRequest(body: unknown): AnswerRequest {
+  const entry = text(body, 'entry', 'Choose an answer first.');
+  const lesson = isObject(body) ? body.lesson : undefined;
+  if (lesson === undefined || lesson === null) return { entry };
+  return { entry, lesson: { value: formValues(isObject(lesson) ? lesson.value : undefined), reason: text(lesson, 'reason', 'Say why, so the history can tell the next person.') } };
+}
+
+function lessonRequest(body: unknown): LessonRequest {
+  return {
+    entry: isObject(body) && typeof body.entry === 'string' ? body.entry : '',
+    value: formValues(isObject(body) ? body.value : undefined),
+    reason: text(body, 'reason', 'Say why, so the history can tell the next person.'),
+  };
+}
+
+const sizeOf = (bytes: number) => (bytes < 1024 * 1024 ? `${Math.round(bytes / 1024)} kB` : `${Math.round((bytes / 1024 / 1024) * 10) / 10} MB`);
+
+/**
+ * The console's JSON API (documented in shared/console/README.md). Every error is
+ * `{ error, message, field? }` with a sentence a person can act on.
+ */
+export function apiRoutes(deps: ApiDeps): express.Router {
+  const { directory, authority } = deps;
+  const api = express.Router();
+  const json = express.json({ limit: '1mb' });
+
+  const handle =
+    (work: (req: Request, res: Response) => Promise<unknown>) =>
+    async (req: Request, res: Response): Promise<void> => {
+      try {
+        const result = await work(req, res);
+        if (!res.headersSent) res.json(result);
+      } catch (error) {
+        if (error instanceof ConsoleError) {
+          res.status(error.status).json(error.toJSON());
+          return;
+        }
+        deps.log(`console: ${req.method} ${req.path} failed`, error);
+        res.status(500).json({ error: 'internal', message: 'The console failed to handle this; nothing was written. See its log.' });
+      }
+    };
+
+  api.get('/session', handle(async (req) => ({ operator: operatorOf(req) ?? null })));
+  api.post('/session', json, handle(async (req, res) => ({ operator: signIn(res, isObject(req.body) ? req.body.name : undefined) })));
+  api.delete('/session', handle(async (_req, res) => {
+    signOut(res);
+    return { operator: null };
+  }));
+
+  api.get('/agents', handle(async () => ({ agents: await directory.views() })));
+  api.get('/questions', handle(async () => questionsAcross(directory)));
+  api.get('/decisions', handle(async (req) => decisionsAcross(directory, Math.min(100, Math.max(1, Number(req.query.limit) || 10)))));
+  api.get('/stats', handle(async () => statsAcross(directory)));
+
+  api.get(
+    '/agents/:agent/tasks/:task',
+    handle(async (req) => taskOf(await directory.connect(String(req.params.agent)), String(req.params.task))),
+  );
+  api.post(
+    '/agents/:agent/tasks/:task/answer',
+    json,
+    handle(async (req) => answerQuestion(deps, String(req.params.agent), String(req.params.task), answerRequest(req.body), requireOperator(req))),
+  );
+  api.post(
+    '/agents/:agent/tasks/:task/lessons',
+    json,
+    handle(async (req) => teachOnTask(deps, String(req.params.agent), String(req.params.task), lessonRequest(req.body), requireOperator(req))),
+  );
+
+  api.post(
+    '/agents/:agent/notes',
+    json,
+    handle(async (req) => {
+      requireOperator(req);
+      const note = text(req.body, 'text', 'Write something to send.');
+      const agent = await directory.connect(String(req.params.agent));
+      if (agentsAccepting([agent.view], 'text/plain').length === 0) {
+        throw new ConsoleError(415, 'unsupported-media-type', `${agent.card.name} does not read plain text; its card lists ${agent.view.accepts.join(', ') || 'nothing'}.`);
+      }
+      return { task: await sendToAgent(agent, [{ text: note }]) };
+    }),
+  );
+
+  api.post(
+    '/agents/:agent/files',
+    express.raw({ type: () => true, limit: deps.maxUploadBytes }),
+    handle(async (req) => {
+      requireOperator(req);
+      const filename = typeof req.query.filename === 'string' ? req.query.filename.trim() : '';
+      if (filename === '') throw new ConsoleError(400, 'malformed', 'Name the file (?filename=) so the agent knows what it is reading.');
+      const mediaType = (req.get('content-type') ?? '').split(';')[0]!.trim().toLowerCase();
+      const agent = await directory.connect(String(req.params.agent));
+      if (mediaType === '' || agentsAccepting([agent.view], mediaType).length === 0) {
+        throw new ConsoleError(415, 'unsupported-media-type', `${agent.card.name} does not read ${mediaType || 'files of unknown type'}; its card lists ${agent.view.accepts.join(', ') || 'nothing'}.`);
+      }
+      const bytes = Buffer.isBuffer(req.body) ? req.body : Buffer.alloc(0);
+      if (bytes.length === 0) throw new ConsoleError(400, 'malformed', `${filename} is empty; there is nothing to send.`);
+      return { task: await sendToAgent(agent, [{ raw: bytes.toString('base64'), mediaType, filename }]) };
+    }),
+  );
+
+  api.get('/collections', handle(async () => ({ collections: await collectionsOf(authority, directory) })));
+  api.get('/collections/:collection/history', handle(async (req) => historyOf(authority, String(req.params.collection))));
+  api.post(
+    '/collections/:collection/rollback',
+    json,
+    handle(async (req) => {
+      const operator = requireOperator(req);
+      const version = isObject(req.body) ? Number(req.body.version) : Number.NaN;
+      if (!Number.isInteger(version) || version < 1) throw new ConsoleError(400, 'malformed', 'Choose the version to roll back to.', 'version');
+      const reason = text(req.body, 'reason', 'Say why you roll back, so the history can tell the next person.');
+      return rollBack(authority, String(req.params.collection), version, reason, operator);
+    }),
+  );
+
+  api.use((req: Request, res: Response) => {
+    res.status(404).json({ error: 'not-found', message: `The console has no ${req.method} /api${req.path}. See shared/console/README.md for its API.` });
+  });
+  // body-parser drains a body over its limit before this answers, so the browser reads the 413.
+  api.use((error: { type?: string; message?: string; limit?: number }, _req: Request, res: Response, _next: NextFunction) => {
+    if (error.type === 'entity.too.large') {
+      res.status(413).json({ error: 'too-large', message: `That is larger than the console accepts (${sizeOf(error.limit ?? deps.maxUploadBytes)}); nothing was sent.` });
+    } else if (error.type === 'entity.parse.failed') {
+      res.status(400).json({ error: 'malformed', message: `The request is not valid JSON: ${error.message ?? 'parse error'}.` });
+    } else {
+      deps.log('console: request failed', error);
+      res.status(500).json({ error: 'internal', message: 'The console failed to handle this; nothing was written. See its log.' });
+    }
+  });
+  return api;
+}

@@ -1,0 +1,65 @@
+/// <reference lib="dom" />
+// A tiny element builder: the console draws everything with it, so no HTML string is ever parsed
+// and everything an agent says lands in the page as text.
+
+export type Child = Node | string | number | null | undefined | false | readonly Child[];
+type Listener = (event: Event) => void;
+export type Attributes = Record<string, string | number | boolean | null | undefined | Listener>;
+
+function append(parent: Node, children: readonly Child[]): void {
+  for (const child of children) {
+    if (child === null || child === undefined || child === false) continue;
+    if (Array.isArray(child)) append(parent, child as readonly Child[]);
+    else parent.appendChild(typeof child === 'object' ? (child as Node) : document.createTextNode(String(child)));
+  }
+}
+
+function apply(element: Element, attributes: Attributes | undefined): void {
+  for (const [name, value] of Object.entries(attributes ?? {})) {
+    if (value === null || value === undefined || value === false) continue;
+    if (typeof value === 'function') element.addEventListener(name.replace(/^on/, ''), value);
+    else if (name === 'value' && 'value' in element) (element as HTMLInputElement).value = String(value);
+    else if (name === 'checked' && element instanceof HTMLInputElement) element.checked = value === true;
+    else element.setAttribute(name, value === true ? '' : String(value));
+  }
+}
+
+/** An HTML element with attributes (`on…` are listeners) and children (strings become text). */
+export function h<K extends keyof HTMLElementTagNameMap>(tag: K, attributes?: Attributes, ...children: Child[]): HTMLElementTagNameMap[K] {
+  const element = document.createElement(tag);
+  apply(element, attributes);
+  append(element, children);
+  return element;
+}
+
+const SVG_NS = 'http://www.w3.org/2000/svg';
+
+/** An SVG element, for the charts the console draws itself. */
+export function s<K extends keyof SVGElementTagNameMap>(tag: K, attributes?: Attributes, ...children: Child[]): SVGElementTagNameMap[K] {
+  const element = document.createElementNS(SVG_NS, tag);
+  apply(element, attributes);
+  append(element, children);
+  return element;
+}
+
+/** Replace everything inside an element. */
+export function fill(parent: Element, ...children: Child[]): void {
+  parent.replaceChildren();
+  append(parent, children);
+}
+
+let ids = 0;
+/** A fresh id for tying labels, help and errors to their controls. */
+export const uniqueId = (prefix: string): string => `${prefix}-${++ids}`;
+
+/** A time as people read it, in the browser's own locale and zone. */
+export function when(at: string | number): string {
+  const date = new Date(at);
+  if (Number.isNaN(date.getTime())) return '';
+  return date.toLocaleString(undefined, { dateStyle: 'medium', timeStyle: 'short' });
+}
+
+export function timeElement(at: string | number): HTMLTimeElement {
+  const date = new Date(at);
+  return h('time', { datetime: Number.isNaN(date.getTime()) ? '' : date.toISOString() }, when(at));
+}

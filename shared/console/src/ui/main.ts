@@ -1,0 +1,141 @@
+/// <reference lib="dom" />
+import type { AgentView, QuestionsResponse, SessionResponse } from '../api-types.ts';
+import { ApiFailure, deleteJson, getJson } from './api.ts';
+import type { AppContext } from './app-context.ts';
+import { fill, h } from './dom.ts';
+import type { Route } from './routes.ts';
+import { routeOf } from './routes.ts';
+import { answerPage } from './views/answer-page.ts';
+import { dashboardPage } from './views/dashboard-page.ts';
+import { historyPage } from './views/history-page.ts';
+import { inboxPage } from './views/inbox-page.ts';
+import { errorNotice } from './views/notices.ts';
+import { sendPage } from './views/send-page.ts';
+import { signInPage } from './views/sign-in-page.ts';
+import { taskPage } from './views/task-page.ts';
+
+const NAV: readonly { readonly href: string; readonly label: string; readonly pages: readonly Route['page'][] }[] = [
+  { href: '#/', label: 'Questions', pages: ['inbox', 'question', 'task'] },
+  { href: '#/send', label: 'Send', pages: ['send'] },
+  { href: '#/history', label: 'History', pages: ['history'] },
+  { href: '#/dashboard', label: 'Dashboard', pages: ['dashboard'] },
+];
+
+const COUNT_EVERY_MS = 15_000;
+let countTimer: ReturnType<typeof setInterval> | undefined;
+
+function render(main: HTMLElement, ctx: AppContext, route: Route): Promise<void> {
+  switch (route.page) {
+    case 'inbox':
+      return inboxPage(main, ctx);
+    case 'question':
+      return answerPage(main, ctx, route.agentId, route.taskId);
+    case 'task':
+      return taskPage(main, route.agentId, route.taskId);
+    case 'history':
+      return historyPage(main, ctx, route.collection, route.version);
+    case 'dashboard':
+      return dashboardPage(main);
+    case 'send':
+      return sendPage(main, ctx);
+  }
+}
+
+function startApp(root: HTMLElement, operator: string): void {
+  let agents: { at: number; pending: Promise<readonly AgentView[]> } | undefined;
+  const badge = h('span', { class: 'badge count', hidden: true });
+  const links = NAV.map((item) => h('a', { href: item.href }, item.label, item.href === '#/' && badge));
+  // Following the link of the page already shown shows it afresh, as people expect of a link.
+  links.forEach((link, index) =>
+    link.addEventListener('click', (event) => {
+      if (location.hash === NAV[index]!.href || (NAV[index]!.href === '#/' && location.hash === '')) {
+        event.preventDefault();
+        void show();
+      }
+    }),
+  );
+  const main = h('main', { id: 'main', tabindex: -1 });
+  let shown = 0;
+
+  const ctx: AppContext = {
+    operator,
+    agents(fresh = false) {
+      if (fresh || !agents || Date.now() - agents.at > 10_000) {
+        const pending = getJson<{ agents: AgentView[] }>('/agents').then((body) => body.agents);
+        agents = { at: Date.now(), pending };
+        pending.catch(() => (agents = undefined));
+      }
+      return agents.pending;
+    },
+    navigate(hash) {
+      if (location.hash === hash || (hash === '#/' && location.hash === '')) void show();
+      else location.hash = hash;
+    },
+    refreshCount() {
+      void getJson<QuestionsResponse>('/questions')
+        .then(({ questions }) => {
+          badge.textContent = String(questions.length);
+          badge.hidden = questions.length === 0;
+          badge.setAttribute('aria-label', `${questions.length} waiting`);
+        })
+        .catch(() => undefined);
+    },
+  };
+
+  async function show(): Promise<void> {
+    const route = routeOf(location.hash);
+    const current = ++shown;
+    NAV.forEach((item, index) => links[index]!.toggleAttribute('aria-current', item.pages.includes(route.page)));
+    ctx.refreshCount();
+    main.setAttribute('aria-busy', 'true');
+    fill(main, h('p', { class: 'loading' }, 'Loading…'));
+    try {
+      await render(main, ctx, route);
+    } catch (error) {
+      if (current !== shown) return;
+      fill(main, h('h1', { tabindex: -1 }, 'This page could not be shown'), errorNotice(error instanceof ApiFailure ? error.message : String(error)));
+    }
+    if (current !== shown) return;
+    main.removeAttribute('aria-busy');
+    main.querySelector<HTMLElement>('h1')?.focus({ preventScroll: true });
+  }
+
+  const signOut = h('button', { type: 'button', class: 'link-button' }, 'Sign out');
+  signOut.addEventListener('click', () => {
+    void deleteJson('/session').then(() => start(root));
+  });
+  // The hash holds the route, so the skip link moves focus itself rather than by its href.
+  const skip = h('a', { href: '#/', class: 'skip-link' }, 'Skip to content');
+  skip.addEventListener('click', (event) => {
+    event.preventDefault();
+    main.focus();
+  });
+  fill(
+    root,
+    skip,
+    h(
+      'header',
+      { class: 'top' },
+      h('a', { href: '#/', class: 'brand' }, 'Learnables console'),
+      h('nav', { 'aria-label': 'Main' }, h('ul', {}, links.map((link) => h('li', {}, link)))),
+      h('p', { class: 'operator' }, 'Signed in as ', h('strong', {}, operator), ' ', signOut),
+    ),
+    main,
+  );
+  window.onhashchange = () => void show();
+  clearInterval(countTimer);
+  countTimer = setInterval(() => ctx.refreshCount(), COUNT_EVERY_MS);
+  void show();
+}
+
+async function start(root: HTMLElement): Promise<void> {
+  try {
+    const { operator } = await getJson<SessionResponse>('/session');
+    if (operator) startApp(root, operator);
+    else signInPage(root, () => void start(root));
+  } catch (error) {
+    fill(root, h('main', {}, h('h1', {}, 'The console cannot start'), errorNotice(error instanceof ApiFailure ? error.message : String(error))));
+  }
+}
+
+void start(document.getElementById('app')!);

@@ -1,0 +1,142 @@
+/// <reference lib="dom" />
+import type { AgentView, AnswerRequest, AnswerResponse, TaskView } from '../../api-types.ts';
+import { ApiFailure, getJson, postJson, segment } from '../api.ts';
+import type { AppContext } from '../app-context.ts';
+import { fill, h, timeElement, uniqueId } from '../dom.ts';
+import { lessonPromise } from '../honesty.ts';
+import { labelOf } from '../summary-items.ts';
+import { lessonFields } from './lesson-fields.ts';
+import type { LessonFields } from './lesson-fields.ts';
+import { errorNotice } from './notices.ts';
+import { showBackView } from './show-back.ts';
+import { summaryView } from './summary-view.ts';
+import { taskDetails } from './task-page.ts';
+
+function aboutPanel(task: TaskView): HTMLElement {
+  const summary = summaryView(task.summary);
+  return h('section', { class: 'card about', 'aria-labelledby': 'about-title' }, h('h2', { id: 'about-title' }, 'What it is about'), summary ?? h('p', { class: 'muted' }, 'The agent gave no summary of this message.'));
+}
+
+/** The question, its answers, and — when the card declares the extension — "remember this". */
+function answerForm(main: HTMLElement, ctx: AppContext, agent: AgentView | undefined, task: TaskView): HTMLFormElement {
+  const teach = task.teach;
+  const learnable = agent?.learnable;
+  const topErrors = h('div', { class: 'form-errors' });
+  const entryErrorId = uniqueId('entry-error');
+  const entryError = h('p', { class: 'field-error', id: entryErrorId, hidden: true });
+
+  const entries = teach?.entries ?? [];
+  const freeAnswer = entries.length === 0 ? h('input', { type: 'text', id: 'answer-text', name: 'answer-text', autocomplete: 'off', 'aria-describedby': entryErrorId }) : undefined;
+  const answerChoices = h(
+    'fieldset',
+    { class: 'entries' },
+    h('legend', {}, 'Answer'),
+    freeAnswer
+      ? [h('label', { for: 'answer-text' }, 'Your answer'), freeAnswer]
+      : entries.map((entry) => h('label', { class: 'choice' }, h('input', { type: 'radio', name: 'answer-entry', value: entry.key, 'aria-describedby': entryErrorId }), h('span', {}, entry.label))),
+    entryError,
+  );
+
+  let lesson: LessonFields | undefined;
+  let remember: HTMLInputElement | undefined;
+  let rememberSection: HTMLElement | undefined;
+  const submit = h('button', { type: 'submit', class: 'primary' }, 'Answer');
+  if (learnable && teach) {
+    lesson = lessonFields(learnable, teach);
+    const lessonBox = h(
+      'div',
+      { class: 'remember-body', hidden: true },
+      h('p', { class: 'honesty' }, lessonPromise(learnable.decidedBy)),
+      learnable.how !== '' && h('p', { class: 'how' }, h('span', { class: 'muted' }, 'How it decides today: '), learnable.how),
+      h(
+        'p',
+        { class: 'entry-note' },
+        teach.entry !== undefined
+          ? `The lesson teaches ${labelOf(learnable.entry || 'entry').toLowerCase()} “${entries.find((entry) => entry.key === teach.entry)?.label ?? teach.entry}”.`
+          : `The lesson goes to the ${learnable.entry || 'entry'} you choose as the answer.`,
+      ),
+      lesson.element,
+    );
+    const toggle = h('input', { type: 'checkbox', id: 'remember', name: 'remember' });
+    toggle.addEventListener('change', () => {
+      lessonBox.hidden = !toggle.checked;
+      lesson?.setRequired(toggle.checked);
+      submit.textContent = toggle.checked ? 'Answer and remember' : 'Answer';
+    });
+    remember = toggle;
+    rememberSection = h(
+      'fieldset',
+      { class: 'remember' },
+      h('legend', {}, 'For next time'),
+      h('label', { class: 'choice', for: 'remember' }, toggle, h('span', {}, h('strong', {}, 'Remember this'), ` and teach ${agent?.name ?? 'the agent'} ${learnable.teaches || 'this answer'}`)),
+      lessonBox,
+    );
+  }
+
+  const form = h(
+    'form',
+    { class: 'card answer-form' },
+    topErrors,
+    answerChoices,
+    rememberSection,
+    h('div', { class: 'actions' }, submit, h('a', { href: '#/', class: 'button-link' }, 'Back to questions')),
+  );
+
+  const clearErrors = () => {
+    topErrors.replaceChildren();
+    entryError.hidden = true;
+    lesson?.clearErrors();
+  };
+  const showEntryError = (message: string) => {
+    entryError.textContent = message;
+    entryError.hidden = false;
+    (form.querySelector<HTMLInputElement>('input[name="answer-entry"], #answer-text'))?.focus();
+  };
+
+  form.addEventListener('submit', (event) => {
+    event.preventDefault();
+    clearErrors();
+    const entry = freeAnswer ? freeAnswer.value.trim() : (form.querySelector<HTMLInputElement>('input[name="answer-entry"]:checked')?.value ?? '');
+    if (entry === '') {
+      showEntryError('Choose an answer first.');
+      return;
+    }
+    const request: AnswerRequest = {
+      entry,
+      ...(remember?.checked && lesson && { lesson: { value: lesson.values(), reason: lesson.reason() } }),
+    };
+    submit.disabled = true;
+    form.setAttribute('aria-busy', 'true');
+    void postJson<AnswerResponse>(`/agents/${segment(task.agentId)}/tasks/${segment(task.taskId)}/answer`, request)
+      .then((result) => {
+        ctx.refreshCount();
+        showBackView(main, ctx, { agent, question: task, entry, result, ...(request.lesson && { lastValues: request.lesson.value }) });
+      })
+      .catch((error: unknown) => {
+        submit.disabled = false;
+        form.removeAttribute('aria-busy');
+        const failure = error instanceof ApiFailure ? error.body : { error: 'internal', message: String(error) };
+        if (failure.field === 'entry') showEntryError(failure.message);
+        else if (!lesson?.showError(failure.field, failure.message)) {
+          topErrors.replaceChildren(errorNotice(failure.message));
+          topErrors.scrollIntoView({ block: 'nearest' });
+        }
+      });
+  });
+  return form;
+}
+
+export async function answerPage(main: HTMLElement, ctx: AppContext, agentId: string, taskId: string): Promise<void> {
+  const [task, agents] = await Promise.all([getJson<TaskView>(`/agents/${segment(agentId)}/tasks/${segment(taskId)}`), ctx.agents()]);
+  const agent = agents.find((candidate) => candidate.id === agentId);
+  if (task.state !== 'asking') {
+    fill(main, h('h1', { tabindex: -1 }, 'Already answered'), h('p', { class: 'lead' }, 'This question is no longer waiting. Here is how the task ended.'), taskDetails(task));
+    return;
+  }
+  fill(
+    main,
+    h('p', { class: 'eyebrow' }, `${task.agentName} asks`, ' · ', timeElement(task.at)),
+    h('h1', { tabindex: -1, class: 'question-title' }, task.said || task.teach?.question || 'The agent needs an answer.'),
+    h('div', { class: 'answer-layout' }, aboutPanel(task), answerForm(main, ctx, agent, task)),
+  );
+}

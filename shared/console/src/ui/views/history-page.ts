@@ -1,0 +1,132 @@
+/// <reference lib="dom" />
+import type { ActivationView, CollectionView, HistoryResponse } from '../../api-types.ts';
+import { ApiFailure, getJson, postJson, segment } from '../api.ts';
+import type { AppContext } from '../app-context.ts';
+import { fill, h, timeElement, uniqueId } from '../dom.ts';
+import { rollbackPromise } from '../honesty.ts';
+import { historyHref } from '../routes.ts';
+import { errorNotice } from './notices.ts';
+
+const COLUMNS = ['Version', 'Kind', 'Who', 'Why', 'What changed', 'When', 'Client', ''];
+
+function collectionNav(collections: readonly CollectionView[], current: string | undefined): HTMLElement {
+  return h(
+    'nav',
+    { class: 'tabs', 'aria-label': 'Collections' },
+    h(
+      'ul',
+      {},
+      collections.map((collection) =>
+        h(
+          'li',
+          {},
+          h(
+            'a',
+            { href: historyHref(collection.collection), 'aria-current': collection.collection === current ? 'page' : undefined },
+            collection.collection,
+            collection.activeVersion !== null && h('span', { class: 'muted' }, ` v${collection.activeVersion}`),
+          ),
+        ),
+      ),
+    ),
+  );
+}
+
+function rollbackForm(ctx: AppContext, collection: CollectionView, activation: ActivationView, close: () => void): HTMLElement {
+  const id = uniqueId('rollback-reason');
+  const reason = h('textarea', { id, name: 'rollback-reason', rows: 2, required: true, 'aria-describedby': `${id}-help` });
+  const errors = h('div', { class: 'form-errors' });
+  const confirm = h('button', { type: 'submit', class: 'danger' }, `Confirm rollback to v${activation.version}`);
+  const decidedBy = collection.agents[0]?.decidedBy ?? '';
+  const form = h(
+    'form',
+    { class: 'rollback-form' },
+    errors,
+    h('label', { for: id }, `Why roll ${collection.collection} back to version ${activation.version}?`),
+    reason,
+    h('p', { class: 'help', id: `${id}-help` }, `Recorded with your name (${ctx.operator}). ${rollbackPromise(decidedBy)}`),
+    h('div', { class: 'actions' }, confirm, h('button', { type: 'button', class: 'secondary', onclick: close }, 'Cancel')),
+  );
+  form.addEventListener('submit', (event) => {
+    event.preventDefault();
+    errors.replaceChildren();
+    confirm.disabled = true;
+    void postJson<ActivationView>(`/collections/${segment(collection.collection)}/rollback`, { version: activation.version, reason: reason.value })
+      .then((done) => ctx.navigate(historyHref(collection.collection, done.version)))
+      .catch((error: unknown) => {
+        confirm.disabled = false;
+        errors.replaceChildren(errorNotice(error instanceof ApiFailure ? error.message : String(error)));
+      });
+  });
+  return form;
+}
+
+function historyTable(ctx: AppContext, collection: CollectionView, history: HistoryResponse, highlight: number | undefined): HTMLElement {
+  const activeId = history.activations[0]?.id;
+  const highlighted = history.activations.find((activation) => activation.version === highlight)?.id;
+  const body = h('tbody', {});
+  for (const activation of history.activations) {
+    const isActive = activation.id === activeId;
+    const formRow = h('tr', { class: 'form-row', hidden: true }, h('td', { colspan: COLUMNS.length }));
+    const open = () => {
+      formRow.hidden = false;
+      const cell = formRow.firstElementChild!;
+      fill(cell, rollbackForm(ctx, collection, activation, () => {
+        formRow.hidden = true;
+        button?.focus();
+      }));
+      cell.querySelector('textarea')?.focus();
+    };
+    const button =
+      isActive || activation.version === history.activeVersion
+        ? undefined
+        : h('button', { type: 'button', class: 'secondary', onclick: open }, `Roll back to v${activation.version}`);
+    body.append(
+      h(
+        'tr',
+        { class: [isActive && 'active', activation.id === highlighted && 'highlight'].filter(Boolean).join(' ') || undefined, id: `activation-${activation.id}` },
+        h('td', {}, h('strong', {}, `v${activation.version}`), isActive && h('span', { class: 'badge' }, 'active')),
+        h('td', {}, activation.kind),
+        h('td', {}, activation.author),
+        h('td', {}, activation.reason),
+        h('td', {}, activation.audit),
+        h('td', {}, timeElement(activation.at)),
+        h('td', { class: 'muted' }, activation.client),
+        h('td', {}, button),
+      ),
+      formRow,
+    );
+  }
+  return h(
+    'table',
+    { class: 'data history' },
+    h('caption', {}, `Every activation of ${collection.collection}, newest first. Version ${history.activeVersion ?? '–'} is active.`),
+    h('thead', {}, h('tr', {}, COLUMNS.map((title) => h('th', { scope: 'col' }, title)))),
+    body,
+  );
+}
+
+export async function historyPage(main: HTMLElement, ctx: AppContext, wanted: string | undefined, highlight: number | undefined): Promise<void> {
+  const { collections } = await getJson<{ collections: CollectionView[] }>('/collections');
+  const current = wanted ?? collections[0]?.collection;
+  const collection = collections.find((candidate) => candidate.collection === current);
+  if (!collection) {
+    fill(
+      main,
+      h('h1', { tabindex: -1 }, 'History'),
+      collectionNav(collections, undefined),
+      current === undefined ? h('p', { class: 'card empty' }, 'The authority holds no collections yet.') : errorNotice(`The authority has no collection “${current}”.`),
+    );
+    return;
+  }
+  const history = await getJson<HistoryResponse>(`/collections/${segment(collection.collection)}/history`);
+  const users = collection.agents.map((agent) => `${agent.name} (decided by ${agent.decidedBy || 'unknown means'})`).join(', ');
+  fill(
+    main,
+    h('h1', { tabindex: -1 }, 'History'),
+    collectionNav(collections, collection.collection),
+    h('p', { class: 'lead' }, users !== '' ? `${collection.collection} is used by ${users}.` : `No configured agent declares ${collection.collection}.`),
+    h('div', { class: 'card table-card' }, historyTable(ctx, collection, history, highlight)),
+  );
+  if (highlight !== undefined) main.querySelector('tr.highlight')?.scrollIntoView({ block: 'center' });
+}

@@ -1,0 +1,192 @@
+// Reusable pieces for browser tests of the console: a real authority over HTTP, real learnable
+// agents on the runtime, the console itself, and Debian's Chromium driven by playwright-core.
+// Nothing here knows any agent's vocabulary: agents, kinds and seeds are handed in.
+import { randomUUID } from 'node:crypto';
+import { mkdirSync } from 'node:fs';
+import type { Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { SendMessageRequest } from '@a2a-js/sdk';
+import type { Task } from '@a2a-js/sdk';
+import type { Client } from '@a2a-js/sdk/client';
+import { ClientFactory, ClientFactoryOptions, JsonRpcTransportFactory } from '@a2a-js/sdk/client';
+import { Authority, AuthorityClient, authorityService, openStore } from '@learnables/authority';
+import { createConsole } from '@learnables/console';
+import type { RunningConsole } from '@learnables/console';
+import type { LearnableKind } from '@learnables/learnable';
+import { LEARNABLES_URI } from '@learnables/protocol';
+import { startLearnableAgent } from '@learnables/runtime';
+import type { LearnableAgent, RunningAgent } from '@learnables/runtime';
+import { scratchDir, wordListKind } from '@learnables/testing';
+import type { ScratchDir } from '@learnables/testing';
+import type { Browser, Locator, Page } from 'playwright-core';
+import { chromium } from 'playwright-core';
+
+/** Debian's Chromium; no browser is ever downloaded. */
+export const CHROMIUM_PATH = '/usr/bin/chromium';
+export const CHROMIUM_ARGS = ['--headless', '--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update', '--disable-sync'];
+export const VIEWPORT = { width: 1280, height: 800 };
+/** Where the README's screenshots are written. */
+export const SCREENSHOTS_DIR = new URL('../../docs/screenshots/', import.meta.url);
+
+/** The tokens of the stack: the console's bearer at the agents, and its writer's token at the authority. */
+export const AGENT_TOKEN = 'console-agent-token';
+export const AUTHORITY_TOKEN = 'console-authority-token';
+
+export async function launchBrowser(): Promise<Browser> {
+  return chromium.launch({ executablePath: CHROMIUM_PATH, args: CHROMIUM_ARGS });
+}
+
+export interface StackOptions {
+  /** The agents to start, in order; each is handed to the console. */
+  readonly agents: readonly LearnableAgent<unknown, unknown>[];
+  /** The learnable kinds the authority serves. Default: the word lists of @learnables/testing. */
+  readonly kinds?: readonly LearnableKind[];
+  /** Seed the collections. Default: lists alpha (no words) and beta (banana). */
+  readonly seed?: (authority: Authority) => Promise<unknown>;
+}
+
+export interface ConsoleStack {
+  readonly dir: ScratchDir;
+  readonly authority: { readonly url: string; readonly client: AuthorityClient };
+  readonly agents: readonly RunningAgent[];
+  readonly console: RunningConsole;
+  /** An SDK client with the console's token, so the tasks it creates are the ones the console sees. */
+  sdk(agent: RunningAgent): Promise<Client>;
+  close(): Promise<void>;
+}
+
+const quiet = () => undefined;
+
+async function startAuthority(dir: ScratchDir, kinds: readonly LearnableKind[], seed: (authority: Authority) => Promise<unknown>) {
+  const authority = new Authority({ store: await openStore(`${dir.path}/authority.db`), kinds });
+  await seed(authority);
+  const server: Server = authorityService({ authority, tokens: { [AUTHORITY_TOKEN]: 'console', 'agent-token': 'agent' }, log: quiet }).listen(0, '127.0.0.1');
+  await new Promise((resolve) => server.once('listening', resolve));
+  const url = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+  return {
+    url,
+    client: new AuthorityClient({ url, token: AUTHORITY_TOKEN }),
+    async close() {
+      server.closeAllConnections();
+      await new Promise((resolve) => server.close(resolve));
+      await authority.close();
+    },
+  };
+}
+
+/** Authority, agents and console, each on its own loopback port, with SQLite in a scratch folder. */
+export async function startConsoleStack(options: StackOptions): Promise<ConsoleStack> {
+  const dir = scratchDir('console-browser-');
+  const authority = await startAuthority(
+    dir,
+    options.kinds ?? [wordListKind()],
+    options.seed ?? ((a) => a.seed('lists', { alpha: { words: [] }, beta: { words: ['banana'] } }, 'lists.json')),
+  );
+  const agents = await Promise.all(
+    options.agents.map((agent, index) =>
+      startLearnableAgent(agent, {
+        store: `sqlite:${dir.path}/agent-${index}.db`,
+        authority: { url: authority.url, token: 'agent-token' },
+        users: { [AGENT_TOKEN]: 'console' },
+        log: quiet,
+      }),
+    ),
+  );
+  const running = await createConsole({
+    agents: agents.map((agent) => ({ url: agent.url })),
+    authority: { url: authority.url, token: AUTHORITY_TOKEN },
+    agentToken: AGENT_TOKEN,
+    log: quiet,
+  });
+  return {
+    dir,
+    authority,
+    agents,
+    console: running,
+    sdk: (agent) => sdkClient(agent.url, AGENT_TOKEN),
+    async close() {
+      await running.close();
+      await Promise.all(agents.map((agent) => agent.close()));
+      await authority.close();
+      dir.remove();
+    },
+  };
+}
+
+export async function sdkClient(agentUrl: string, token: string): Promise<Client> {
+  const authorized: typeof fetch = (input, init) => {
+    const headers = new Headers(init?.headers);
+    headers.set('authorization', `Bearer ${token}`);
+    headers.set('A2A-Extensions', LEARNABLES_URI);
+    return fetch(input, { ...init, headers });
+  };
+  return new ClientFactory(
+    ClientFactoryOptions.createFrom(ClientFactoryOptions.default, { transports: [new JsonRpcTransportFactory({ fetchImpl: authorized })] }),
+  ).createFromUrl(agentUrl);
+}
+
+/** Send text as a new task and return the task the agent answers with. */
+export async function sendText(client: Client, text: string): Promise<Task> {
+  const result = await client.sendMessage(SendMessageRequest.fromJSON({ message: { messageId: randomUUID(), role: 'ROLE_USER', parts: [{ text }] } }));
+  if (!('status' in result)) throw new Error('the agent answered with a message, not a task');
+  return result as Task;
+}
+
+/** A page at the console's size, signed in under a name. */
+export async function signedInPage(browser: Browser, consoleUrl: string, operator: string): Promise<Page> {
+  const page = await browser.newPage({ viewport: VIEWPORT });
+  await page.goto(consoleUrl);
+  await page.getByLabel('Your name').fill(operator);
+  await page.getByRole('button', { name: 'Sign in' }).click();
+  await page.getByRole('navigation', { name: 'Main' }).waitFor();
+  return page;
+}
+
+/** The inbox card of the question whose text (question or summary) contains `about`. */
+export async function questionCard(page: Page, about: string, timeoutMs = 10_000): Promise<Locator> {
+  const card = page.locator('li.question-card').filter({ hasText: about });
+  const until = Date.now() + timeoutMs;
+  await page.getByRole('link', { name: /^Questions/ }).click();
+  for (;;) {
+    await page.getByRole('heading', { name: 'Questions', level: 1 }).waitFor();
+    if ((await card.count()) > 0) return card.first();
+    if (Date.now() > until) throw new Error(`No question about "${about}" appeared in the inbox within ${timeoutMs} ms.`);
+    await page.waitForTimeout(200);
+    await page.getByRole('button', { name: 'Refresh' }).click();
+  }
+}
+
+export async function openQuestion(page: Page, about: string): Promise<void> {
+  const card = await questionCard(page, about);
+  await card.getByRole('link', { name: 'Answer' }).click();
+  await page.locator('form.answer-form').waitFor();
+}
+
+export interface AnswerOptions {
+  /** The label of the entry to answer with. */
+  readonly entry: string;
+  /** Tick "remember this", set these fields (by label; the rest keep their prefill) and give a reason. */
+  readonly remember?: { readonly reason: string; readonly fields?: Readonly<Record<string, string>> };
+}
+
+/** On an open question: choose the entry, optionally remember, and submit. */
+export async function answerQuestion(page: Page, options: AnswerOptions): Promise<void> {
+  const form = page.locator('form.answer-form');
+  await form.getByRole('radio', { name: options.entry, exact: true }).check();
+  if (options.remember) {
+    await form.getByRole('checkbox', { name: /^Remember this/ }).check();
+    for (const [label, value] of Object.entries(options.remember.fields ?? {})) await form.getByLabel(label, { exact: true }).fill(value);
+    await form.getByLabel('Why').fill(options.remember.reason);
+  }
+  await form.getByRole('button', { name: /^Answer/ }).click();
+}
+
+/**
+ * Save a screenshot for the README, when CONSOLE_SCREENSHOTS=1: a test run does not rewrite
+ * tracked pictures unless asked to.
+ */
+export async function screenshot(page: Page, name: string): Promise<void> {
+  if (process.env.CONSOLE_SCREENSHOTS !== '1') return;
+  mkdirSync(SCREENSHOTS_DIR, { recursive: true });
+  await page.screenshot({ path: new URL(`${name}.png`, SCREENSHOTS_DIR).pathname });
+}
