@@ -7,6 +7,7 @@ import { parseManifest } from './parse-parts.ts';
 import { COLLECTION, readManifest } from './read-manifest.ts';
 import type { ReadLimits, SheetInput } from './sheet-input.ts';
 import { XLSX_MEDIA_TYPE } from './sniff-format.ts';
+import { dateInFileName } from './file-date.ts';
 
 /** The card's promise. `manifest-agent.test.ts` holds the code to every clause of it. */
 export const HOW =
@@ -54,6 +55,7 @@ export function createManifestAgent(options: ManifestAgentOptions = {}): Learnab
     parse: (parts) => parseManifest(parts, options.limits),
     read: (input, pinned) => readManifest(input, mappingsOf(pinned)),
     answer: (input, pinned, question, answer) => answerManifest(input, mappingsOf(pinned), question, answer),
+    dateOf: (input) => dateInFileName(input.filename),
     summarize: (input) => ({ filename: input.filename, headings: input.headings, firstRows: input.rows.slice(0, 3) }),
   };
 }

@@ -1,0 +1,36 @@
+// `pnpm demo:compare`: the whole comparison by itself. Starts its own authority and both agents
+// in this process on a fresh temporary data folder for each run, replays the scenario with
+// learning on and then off, writes docs/scenario/results-on.json, results-off.json and the chart,
+// and prints both tables. Options: --weeks N, --quiet, --verbose, --no-write.
+import { relative } from 'node:path';
+import { parseArgs } from './args.ts';
+import { compareScenario } from './compare-scenario.ts';
+import { progressPrinter } from './progress.ts';
+import { formatComparison, formatSummary, formatTable, writeResults } from './report.ts';
+import { repoRoot } from '../config.ts';
+
+let args;
+try {
+  if (process.argv.some((arg) => arg.startsWith('--learning'))) throw new Error('pnpm demo:compare runs learning on and then off by itself; --learning is an option of pnpm demo.');
+  args = parseArgs(process.argv.slice(2));
+} catch (error) {
+  console.error((error as Error).message);
+  process.exit(2);
+}
+const printers = {
+  on: progressPrinter({ quiet: args.quiet, verbose: args.verbose, prefix: '[learning on]  ' }),
+  off: progressPrinter({ quiet: args.quiet, verbose: args.verbose, prefix: '[learning off] ' }),
+};
+const started = performance.now();
+const { on, off } = await compareScenario({ ...(args.weeks !== undefined && { weeks: args.weeks }), onProgress: (learning, event) => printers[learning](event) });
+
+for (const result of [on, off]) console.log(`\n${formatTable(result)}\n\n${formatSummary(result)}`);
+console.log(`\n${formatComparison(on, off)}`);
+if (args.write) {
+  writeResults(off);
+  const { chart } = writeResults(on);
+  console.log(`\nWrote ${relative(repoRoot, chart)}, results-on.json and results-off.json (${((performance.now() - started) / 1000).toFixed(1)} s in all).`);
+}
+const agrees = on.check.agrees && off.check.agrees;
+if (!agrees) console.error('\nThe replay and the agents do not count the same numbers; see the check lines above.');
+process.exit(agrees ? 0 : 1);

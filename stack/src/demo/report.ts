@@ -1,0 +1,91 @@
+// The numbers, for people: tables for the console, results files and the chart under docs/scenario.
+import { mkdirSync, readFileSync, readdirSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { repoRoot } from '../config.ts';
+import { drawChart } from './chart.ts';
+import type { Count, ScenarioResult } from './run-scenario.ts';
+
+export const DOCS_DIR = join(repoRoot, 'docs', 'scenario');
+export const CHART_FILE = 'questions-per-100.svg';
+
+const pad = (text: string | number, width: number) => String(text).padStart(width);
+const cell = (c: Count) => `${pad(c.messages, 4)} ${pad(c.questions, 4)} ${pad(c.per100.toFixed(1), 6)}`;
+
+/** The weekly table of one run: both agents together, then each agent. */
+export function formatTable(result: ScenarioResult): string {
+  const lines = [
+    `Questions per 100 messages, learning ${result.learning} (${result.scenario.from} to ${result.scenario.to}, ${result.scenario.messages} messages)`,
+    '',
+    '                    both agents       |  email agent         |  manifest agent',
+    'week  from         msgs  asked  /100  |  msgs asked   /100   |  msgs asked   /100   lessons',
+  ];
+  for (const w of result.weeks) {
+    lines.push(`${pad(w.week, 4)}  ${w.start}  ${pad(w.all.messages, 4)} ${pad(w.all.questions, 6)} ${pad(w.all.per100.toFixed(1), 6)}  |  ${cell(w.email)}     |  ${cell(w.manifest)}  ${pad(w.lessons, 7)}`);
+  }
+  const t = result.totals;
+  lines.push(`  all             ${pad(t.all.messages, 4)} ${pad(t.all.questions, 6)} ${pad(t.all.per100.toFixed(1), 6)}  |  ${cell(t.email)}     |  ${cell(t.manifest)}  ${pad(result.weeks.reduce((n, w) => n + w.lessons, 0), 7)}`);
+  return lines.join('\n');
+}
+
+/** Both runs side by side: the line that should fall, and the one that should not. */
+export function formatComparison(on: ScenarioResult, off: ScenarioResult): string {
+  const lines = ['Questions per 100 messages, both agents together', '', 'week  from        learning on  learning off'];
+  for (const w of on.weeks) {
+    const other = off.weeks.find((o) => o.week === w.week);
+    lines.push(`${pad(w.week, 4)}  ${w.start}  ${pad(w.all.per100.toFixed(1), 11)}  ${pad(other ? other.all.per100.toFixed(1) : '-', 12)}`);
+  }
+  return lines.join('\n');
+}
+
+/** What the replay did besides counting: lessons, problems, the check against the agents. */
+export function formatSummary(result: ScenarioResult): string {
+  const o = result.lessonOutcomes;
+  const lines: string[] = [];
+  if (result.learning === 'on') {
+    lines.push(
+      `Lessons: ${o.changed} new versions, ${o.unchanged} already known, ${o.refused} refused by the authority, ${o['no-suggestion']} questions without a suggestion, ${o.declined} answered but not remembered.`,
+    );
+  } else {
+    lines.push('Lessons: none (learning off: every question answered, nothing remembered).');
+  }
+  const misreads = result.problems.filter((p) => p.kind === 'misread').length;
+  const others = result.problems.filter((p) => p.kind !== 'misread');
+  lines.push(`Decided without asking, and wrong: ${misreads}.${others.length ? ` Other problems: ${others.length} (see the results file).` : ''}`);
+  for (const check of result.check.agents) {
+    const verdict = check.outcome === 'match' ? 'agrees' : check.outcome === 'totals' ? 'totals agree' : 'DISAGREES';
+    lines.push(`Check against the ${check.agent} agent's GET /learnables/stats?by=week (${check.url}): ${verdict}. ${check.sentence}`);
+  }
+  for (const warning of result.warnings) lines.push(`Warning: ${warning}`);
+  lines.push(`Took ${(result.durationMs / 1000).toFixed(1)} s.`);
+  return lines.join('\n');
+}
+
+/** Write `results-<learning>.json` and redraw the chart from every results file present. */
+export function writeResults(result: ScenarioResult, dir: string = DOCS_DIR): { results: string; chart: string } {
+  mkdirSync(dir, { recursive: true });
+  const results = join(dir, `results-${result.learning}.json`);
+  writeFileSync(results, `${JSON.stringify(result, null, 1)}\n`);
+  return { results, chart: writeChart(dir) };
+}
+
+const rank = (name: string) => (name === 'results-on.json' ? 0 : name === 'results-off.json' ? 1 : 2);
+
+export function loadResults(dir: string = DOCS_DIR): ScenarioResult[] {
+  let names: string[];
+  try {
+    names = readdirSync(dir);
+  } catch {
+    return [];
+  }
+  return names
+    .filter((name) => /^results-[\w-]+\.json$/.test(name))
+    .sort((a, b) => rank(a) - rank(b) || a.localeCompare(b))
+    .map((name) => JSON.parse(readFileSync(join(dir, name), 'utf8')) as ScenarioResult);
+}
+
+/** Draw every results-*.json in `dir` into one chart. Returns its path. */
+export function writeChart(dir: string = DOCS_DIR): string {
+  const path = join(dir, CHART_FILE);
+  writeFileSync(path, drawChart(loadResults(dir)));
+  return path;
+}

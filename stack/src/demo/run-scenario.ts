@@ -1,0 +1,334 @@
+/**
+ * The six-week replay: every message of fixtures/scenario/stream.json, in order, through the
+ * running agents with the A2A SDK's client. A simulated operator answers each question from the
+ * ground truth and — when learning is on — ticks "remember this" as a person would: the lesson
+ * posted to the authority is the teach block's suggestion, untouched.
+ *
+ * The replay counts what it observes (messages sent, questions received, by each message's own
+ * week) and checks its counts against the agents' own (`GET /learnables/stats?by=week`).
+ */
+import { readFileSync } from 'node:fs';
+import { basename, join } from 'node:path';
+import type { Task } from '@a2a-js/sdk';
+import type { Client } from '@a2a-js/sdk/client';
+import { AuthorityClient, AuthorityRefused } from '@learnables/authority';
+import type { LessonValue } from '@learnables/protocol';
+import { TeachBlockSchema } from '@learnables/protocol';
+import { LOCAL_DEV_TOKEN } from '../config.ts';
+import { answerTask, connectAgent, isAsking, isDone, resultOf, sendFile, statusText, teachBlockOf } from './scenario-client.ts';
+import type { PeriodNumbers, StatsCheck } from './stats-check.ts';
+import { checkAgent, countedBetween, statsByWeek } from './stats-check.ts';
+import type { Stream, StreamItem } from './stream.ts';
+import { DAY_MS, SCENARIO_DIR, loadStream, weekStart } from './stream.ts';
+
+export type Learning = 'on' | 'off';
+export type AgentName = 'email' | 'manifest';
+
+export interface RunScenarioOptions {
+  readonly emailAgentUrl?: string;
+  readonly manifestAgentUrl?: string;
+  readonly authorityUrl?: string;
+  /** Bearer token the agents accept (the operator's desk). */
+  readonly agentToken?: string;
+  /** Bearer token the authority accepts for lessons. */
+  readonly authorityToken?: string;
+  /** `on`: answers are remembered (lessons posted). `off`: answered, nothing remembered. Default `on`. */
+  readonly learning?: Learning;
+  /** Replay only the first N weeks. */
+  readonly weeks?: number;
+  /** Where stream.json and its files are. Default fixtures/scenario. */
+  readonly scenarioDir?: string;
+  /** Who the lessons say taught them. */
+  readonly taughtBy?: string;
+  /** Called as the replay goes: once at the start, per message, per finished week, at the end. */
+  readonly onProgress?: (event: ScenarioProgress) => void;
+  /** Stops the replay between two messages; the promise rejects with the signal's reason. */
+  readonly signal?: AbortSignal;
+  /** A sentence for the results, saying what the replay ran against. */
+  readonly stack?: string;
+}
+
+export interface Count {
+  readonly messages: number;
+  readonly questions: number;
+  /** Questions per 100 messages, one decimal. */
+  readonly per100: number;
+}
+
+export interface WeekNumbers {
+  readonly week: number;
+  /** The Monday the week starts on, `YYYY-MM-DD`. */
+  readonly start: string;
+  readonly all: Count;
+  readonly email: Count;
+  readonly manifest: Count;
+  /** Lessons that changed a definition during the week. */
+  readonly lessons: number;
+  /** Messages decided without asking, for a customer or a column other than the truth. */
+  readonly misreads: number;
+}
+
+export type LessonOutcome = 'changed' | 'unchanged' | 'refused' | 'no-suggestion' | 'declined';
+
+export interface LessonRecord {
+  readonly file: string;
+  readonly week: number;
+  readonly agent: AgentName;
+  readonly collection: string;
+  readonly entry: string;
+  /** The teach block's suggestion, exactly as the agent sent it (absent when it sent none). */
+  readonly suggested?: LessonValue;
+  /** The value posted; always the suggestion, untouched. Absent when nothing was posted. */
+  readonly posted?: LessonValue;
+  readonly outcome: LessonOutcome;
+  readonly version?: number;
+  /** The authority's audit sentence, its refusal, or why nothing was posted. */
+  readonly sentence?: string;
+}
+
+export interface Problem {
+  readonly file: string;
+  readonly week: number;
+  readonly agent: AgentName;
+  readonly kind: 'failed' | 'answer-not-taken' | 'misread' | 'bad-teach-block';
+  readonly sentence: string;
+}
+
+export type ScenarioProgress =
+  | { readonly kind: 'start'; readonly learning: Learning; readonly total: number; readonly weeks: number; readonly warnings: readonly string[] }
+  | {
+      readonly kind: 'message';
+      readonly index: number;
+      readonly total: number;
+      readonly week: number;
+      readonly agent: AgentName;
+      readonly file: string;
+      readonly asked: boolean;
+      readonly lesson?: LessonOutcome;
+    }
+  | { readonly kind: 'week'; readonly numbers: WeekNumbers }
+  | { readonly kind: 'done'; readonly result: ScenarioResult };
+
+export interface ScenarioResult {
+  readonly learning: Learning;
+  readonly scenario: { readonly from: string; readonly to: string; readonly weeks: number; readonly messages: number };
+  readonly stack: string;
+  readonly weeks: readonly WeekNumbers[];
+  readonly totals: { readonly all: Count; readonly email: Count; readonly manifest: Count };
+  readonly lessons: readonly LessonRecord[];
+  readonly lessonOutcomes: Readonly<Record<LessonOutcome, number>>;
+  readonly problems: readonly Problem[];
+  readonly check: StatsCheck;
+  /** Things the replay noticed before it started (e.g. definitions that already hold lessons). */
+  readonly warnings: readonly string[];
+  readonly durationMs: number;
+}
+
+export const SIMULATED_OPERATOR = 'simulated operator';
+export const SIMULATED_OPERATOR_EMAIL = 'simulated-operator@warehouse.example';
+
+/** The URLs and tokens of `pnpm start`, unless the environment says otherwise. */
+export function optionsFromEnv(env: NodeJS.ProcessEnv = process.env): Required<Pick<RunScenarioOptions, 'emailAgentUrl' | 'manifestAgentUrl' | 'authorityUrl' | 'agentToken' | 'authorityToken'>> {
+  return {
+    emailAgentUrl: env.EMAIL_AGENT_URL ?? 'http://127.0.0.1:4201',
+    manifestAgentUrl: env.MANIFEST_AGENT_URL ?? 'http://127.0.0.1:4202',
+    authorityUrl: env.AUTHORITY_URL ?? 'http://127.0.0.1:4100',
+    agentToken: env.AGENT_TOKEN ?? LOCAL_DEV_TOKEN,
+    authorityToken: env.AUTHORITY_TOKEN ?? LOCAL_DEV_TOKEN,
+  };
+}
+
+const per100 = (questions: number, messages: number) => (messages === 0 ? 0 : Math.round((questions / messages) * 1000) / 10);
+const count = (messages: number, questions: number): Count => ({ messages, questions, per100: per100(questions, messages) });
+const sameHeading = (a: string, b: string) => a.trim().toLowerCase() === b.trim().toLowerCase();
+
+class Tally {
+  messages = 0;
+  questions = 0;
+  add(asked: boolean) {
+    this.messages += 1;
+    if (asked) this.questions += 1;
+  }
+  get count(): Count {
+    return count(this.messages, this.questions);
+  }
+}
+
+/** Replay the scenario through the running agents. Resolves with the numbers it observed. */
+export async function runScenario(options: RunScenarioOptions = {}): Promise<ScenarioResult> {
+  const started = performance.now();
+  const defaults = optionsFromEnv({});
+  const learning = options.learning ?? 'on';
+  const urls = {
+    email: (options.emailAgentUrl ?? defaults.emailAgentUrl).replace(/\/+$/, ''),
+    manifest: (options.manifestAgentUrl ?? defaults.manifestAgentUrl).replace(/\/+$/, ''),
+  };
+  const agentToken = options.agentToken ?? defaults.agentToken;
+  const authority = new AuthorityClient({ url: options.authorityUrl ?? defaults.authorityUrl, token: options.authorityToken ?? defaults.authorityToken });
+  const dir = options.scenarioDir ?? SCENARIO_DIR;
+  const stream: Stream = loadStream(dir);
+  const weeks = Math.min(options.weeks ?? stream.weeks, stream.weeks);
+  if (!Number.isInteger(weeks) || weeks < 1) throw new RangeError(`--weeks must be a whole number from 1 to ${stream.weeks}; ${options.weeks} is not.`);
+  const items = stream.messages.filter((item) => item.week <= weeks);
+  const emit = options.onProgress ?? (() => undefined);
+
+  const warnings = await preflight(authority, learning);
+  const clients: Record<AgentName, Client> = { email: await connectAgent(urls.email, agentToken), manifest: await connectAgent(urls.manifest, agentToken) };
+  const before = { email: await statsByWeek(urls.email), manifest: await statsByWeek(urls.manifest) };
+  emit({ kind: 'start', learning, total: items.length, weeks, warnings });
+
+  const byWeek = new Map<number, { all: Tally; email: Tally; manifest: Tally; lessons: number; misreads: number }>();
+  const byPeriod: Record<AgentName, Map<string, Tally>> = { email: new Map(), manifest: new Map() };
+  const lessons: LessonRecord[] = [];
+  const problems: Problem[] = [];
+  const finishedWeeks: WeekNumbers[] = [];
+  const weekNumbers = (week: number): WeekNumbers => {
+    const tally = byWeek.get(week);
+    const start = new Date(Date.parse(stream.from) + (week - 1) * 7 * DAY_MS).toISOString().slice(0, 10);
+    return {
+      week,
+      start,
+      all: tally?.all.count ?? count(0, 0),
+      email: tally?.email.count ?? count(0, 0),
+      manifest: tally?.manifest.count ?? count(0, 0),
+      lessons: tally?.lessons ?? 0,
+      misreads: tally?.misreads ?? 0,
+    };
+  };
+
+  for (const [index, item] of items.entries()) {
+    options.signal?.throwIfAborted();
+    const tally = byWeek.get(item.week) ?? { all: new Tally(), email: new Tally(), manifest: new Tally(), lessons: 0, misreads: 0 };
+    byWeek.set(item.week, tally);
+    const client = clients[item.agent];
+    const problem = (kind: Problem['kind'], sentence: string) => problems.push({ file: item.file, week: item.week, agent: item.agent, kind, sentence });
+
+    const task = await sendFile(client, readFileSync(join(dir, item.file)), basename(item.file));
+    const asked = isAsking(task);
+    tally.all.add(asked);
+    tally[item.agent].add(asked);
+    const period = weekStart(item.date);
+    const periods = byPeriod[item.agent];
+    const inPeriod = periods.get(period) ?? new Tally();
+    inPeriod.add(asked);
+    periods.set(period, inPeriod);
+
+    let lesson: LessonRecord | undefined;
+    if (asked) {
+      const parsed = TeachBlockSchema.safeParse(teachBlockOf(task));
+      if (!parsed.success) problem('bad-teach-block', `The question carries no valid teach block: ${parsed.error.message}`);
+      const teach = parsed.success ? parsed.data : undefined;
+      const answer = item.agent === 'email' ? item.truth.entry : item.truth.column;
+      const answered = await answerTask(client, task, answer, SIMULATED_OPERATOR);
+      if (!isDone(answered)) problem('answer-not-taken', `Answered "${answer}"; the task is now ${answered.status?.state}: ${statusText(answered)}`);
+      if (learning === 'on' && teach) {
+        lesson = await remember(authority, item, teach, options.taughtBy ?? SIMULATED_OPERATOR_EMAIL);
+        lessons.push(lesson);
+        if (lesson.outcome === 'changed') tally.lessons += 1;
+      }
+    } else if (isDone(task)) {
+      const wrong = misread(item, task);
+      if (wrong) {
+        tally.misreads += 1;
+        problem('misread', wrong);
+      }
+    } else {
+      problem('failed', `The task ended ${task.status?.state}: ${statusText(task)}`);
+    }
+
+    emit({ kind: 'message', index: index + 1, total: items.length, week: item.week, agent: item.agent, file: item.file, asked, ...(lesson && { lesson: lesson.outcome }) });
+    const next = items[index + 1];
+    if (next === undefined || next.week !== item.week) {
+      const numbers = weekNumbers(item.week);
+      finishedWeeks.push(numbers);
+      emit({ kind: 'week', numbers });
+    }
+  }
+
+  const after = { email: await statsByWeek(urls.email), manifest: await statsByWeek(urls.manifest) };
+  const replayed = (agent: AgentName): PeriodNumbers[] =>
+    [...byPeriod[agent]].map(([p, t]) => ({ period: p, messages: t.messages, questions: t.questions })).sort((a, b) => a.period.localeCompare(b.period));
+  const agents = (['email', 'manifest'] as const).map((agent) => checkAgent(agent, urls[agent], replayed(agent), countedBetween(before[agent], after[agent])));
+  const sum = (agent: 'all' | AgentName) => {
+    const messages = finishedWeeks.reduce((n, w) => n + w[agent].messages, 0);
+    return count(messages, finishedWeeks.reduce((n, w) => n + w[agent].questions, 0));
+  };
+  const outcomes: Record<LessonOutcome, number> = { changed: 0, unchanged: 0, refused: 0, 'no-suggestion': 0, declined: 0 };
+  for (const lesson of lessons) outcomes[lesson.outcome] += 1;
+
+  const result: ScenarioResult = {
+    learning,
+    scenario: { from: stream.from, to: new Date(Date.parse(stream.from) + (weeks * 7 - 1) * DAY_MS).toISOString().slice(0, 10), weeks, messages: items.length },
+    stack: options.stack ?? `the running stack: email agent ${urls.email}, manifest agent ${urls.manifest}`,
+    weeks: finishedWeeks,
+    totals: { all: sum('all'), email: sum('email'), manifest: sum('manifest') },
+    lessons,
+    lessonOutcomes: outcomes,
+    problems,
+    check: { agrees: agents.every((a) => a.outcome === 'match'), agents },
+    warnings,
+    durationMs: Math.round(performance.now() - started),
+  };
+  emit({ kind: 'done', result });
+  return result;
+}
+
+/** Before replaying: is the stack in the state this run assumes? Sentences, not failures. */
+async function preflight(authority: AuthorityClient, learning: Learning): Promise<string[]> {
+  const { collections } = await authority.collections();
+  const warnings: string[] = [];
+  for (const { collection, activeVersion } of collections) {
+    if (activeVersion === null || activeVersion <= 1) continue;
+    const lessons = (await authority.history(collection, { limit: 500 })).activations.filter((a) => a.kind === 'lesson').length;
+    if (lessons === 0) continue;
+    warnings.push(
+      learning === 'off'
+        ? `${collection} already holds ${lessons} lesson(s) (active version ${activeVersion}): with learning off, this run measures those lessons, not the baseline. Run it against a fresh stack (delete data/), or use pnpm demo:compare.`
+        : `${collection} already holds ${lessons} lesson(s) (active version ${activeVersion}): week one will ask less than on a fresh stack.`,
+    );
+  }
+  return warnings;
+}
+
+/**
+ * "Remember this", as a person would tick it: the lesson is the teach block's suggestion, untouched,
+ * for the entry the answer named. A person does not remember a suggestion that says something else
+ * than their answer, nor a sender that writes for everyone (`remember: false` in the truth).
+ */
+async function remember(authority: AuthorityClient, item: StreamItem, teach: NonNullable<ReturnType<typeof TeachBlockSchema.safeParse>['data']>, taughtBy: string): Promise<LessonRecord> {
+  const entry = item.agent === 'email' ? item.truth.entry : (teach.entry ?? item.truth.entry);
+  const base = { file: item.file, week: item.week, agent: item.agent, collection: teach.collection, entry, ...(teach.suggested && { suggested: teach.suggested }) };
+  if (item.remember === false) return { ...base, outcome: 'declined', sentence: item.why ?? 'A person would not remember this one.' };
+  if (teach.suggested === undefined) return { ...base, outcome: 'no-suggestion', sentence: 'The question came with no suggestion, so there was nothing to confirm.' };
+  if (item.agent === 'manifest') {
+    const column = teach.suggested.column;
+    if (typeof column !== 'string' || !sameHeading(column, item.truth.column)) {
+      return { ...base, outcome: 'declined', sentence: `The suggestion reads ${JSON.stringify(teach.suggested)}, and the answer was the '${item.truth.column}' column.` };
+    }
+  }
+  const reason =
+    item.agent === 'email'
+      ? `Confirmed the suggestion while answering: mail from ${item.source} belongs to ${teach.entries.find((e) => e.key === entry)?.label ?? entry}.`
+      : `Confirmed the suggestion while answering: ${item.source} heads the ${entry} column '${item.truth.column}'.`;
+  try {
+    const outcome = await authority.postLesson({ collection: teach.collection, entry, value: teach.suggested, taughtBy, reason });
+    return { ...base, posted: teach.suggested, outcome: outcome.changed ? 'changed' : 'unchanged', version: outcome.version, sentence: outcome.audit };
+  } catch (error) {
+    if (error instanceof AuthorityRefused) return { ...base, posted: teach.suggested, outcome: 'refused', sentence: error.message };
+    throw error;
+  }
+}
+
+/** A decision made without asking that the truth disagrees with, in a sentence; undefined when right. */
+function misread(item: StreamItem, task: Task): string | undefined {
+  const result = resultOf(task);
+  if (item.agent === 'email') {
+    const customer = result?.customer;
+    return customer === item.truth.entry ? undefined : `Decided ${String(customer)} for a message of ${item.truth.entry}.`;
+  }
+  const columns = result?.columns as Record<string, string | null> | undefined;
+  const column = columns?.[item.truth.entry];
+  return typeof column === 'string' && sameHeading(column, item.truth.column)
+    ? undefined
+    : `Read ${item.truth.entry} from ${column === null || column === undefined ? 'no column' : `'${column}'`}; it is in '${item.truth.column}'.`;
+}

@@ -1,0 +1,75 @@
+// A whole stack in this process, on a fresh temporary data folder: the authority seeded from
+// fixtures/seeds, and both agents, each over real HTTP and SQLite — what `pnpm start` runs, minus
+// the console, with nothing learned yet.
+import { mkdtempSync, rmSync } from 'node:fs';
+import type { Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { Authority, authorityService, loadSeeds, openStore } from '@learnables/authority';
+import { emailAgent } from '@learnables/email-agent';
+import { manifestAgent } from '@learnables/manifest-agent';
+import type { RunningAgent } from '@learnables/runtime';
+import { startLearnableAgent } from '@learnables/runtime';
+import { LOCAL_DEV_TOKEN, repoRoot } from '../config.ts';
+import { learnableKinds } from '../kinds.ts';
+
+export interface ScenarioStack {
+  readonly authorityUrl: string;
+  readonly emailAgentUrl: string;
+  readonly manifestAgentUrl: string;
+  /** The token both agents and the authority accept. */
+  readonly token: string;
+  readonly dataDir: string;
+  /** What the agents logged (errors while reading, mostly). */
+  readonly logged: readonly string[];
+  close(): Promise<void>;
+}
+
+export async function startScenarioStack(options: { seedsDir?: string; token?: string } = {}): Promise<ScenarioStack> {
+  const token = options.token ?? LOCAL_DEV_TOKEN;
+  const dataDir = mkdtempSync(join(tmpdir(), 'learnables-scenario-'));
+  const logged: string[] = [];
+  const log = (message: string, error?: unknown) => logged.push(error ? `${message}: ${(error as Error).message ?? String(error)}` : message);
+  const opened: { close(): Promise<void> }[] = [];
+  try {
+    const authority = new Authority({ store: await openStore(`sqlite:${join(dataDir, 'authority.db')}`), kinds: learnableKinds });
+    opened.push(authority);
+    await loadSeeds(authority, options.seedsDir ?? join(repoRoot, 'fixtures', 'seeds'));
+    const server: Server = authorityService({ authority, tokens: { [token]: 'local' } }).listen(0, '127.0.0.1');
+    await new Promise((resolve, reject) => server.once('listening', resolve).once('error', reject));
+    opened.unshift({
+      close: async () => {
+        server.closeAllConnections();
+        await new Promise((resolve) => server.close(resolve));
+      },
+    });
+    const authorityUrl = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+    const agentOptions = (file: string) => ({
+      store: `sqlite:${join(dataDir, file)}`,
+      authority: { url: authorityUrl, token },
+      users: { [token]: 'operator-desk' },
+      log,
+    });
+    const email: RunningAgent = await startLearnableAgent(emailAgent, agentOptions('email-agent.db'));
+    opened.unshift(email);
+    const manifest: RunningAgent = await startLearnableAgent(manifestAgent, agentOptions('manifest-agent.db'));
+    opened.unshift(manifest);
+    return {
+      authorityUrl,
+      emailAgentUrl: email.url,
+      manifestAgentUrl: manifest.url,
+      token,
+      dataDir,
+      logged,
+      async close() {
+        for (const part of opened) await part.close();
+        rmSync(dataDir, { recursive: true, force: true });
+      },
+    };
+  } catch (error) {
+    for (const part of opened) await part.close().catch(() => undefined);
+    rmSync(dataDir, { recursive: true, force: true });
+    throw error;
+  }
+}

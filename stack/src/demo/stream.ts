@@ -1,0 +1,57 @@
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { repoRoot } from '../config.ts';
+
+/** Where `make-scenario.ts` writes the scenario, and where the runner reads it by default. */
+export const SCENARIO_DIR = join(repoRoot, 'fixtures', 'scenario');
+
+/** The email agent's truth: which customer (a key of fixtures/seeds/customers.json) it belongs to. */
+export interface EmailTruth {
+  readonly entry: string;
+}
+
+/** The manifest agent's truth: which column heading holds the field (`waybill`). */
+export interface ManifestTruth {
+  readonly entry: string;
+  readonly column: string;
+}
+
+/**
+ * One message of the stream, in the order it arrives. `truth` is what the simulated operator
+ * answers from. `remember: false` marks a question a person answers but would not turn into a
+ * rule (`why` says why): the sender writes for several customers, so its address proves nothing.
+ */
+export type StreamItem = {
+  readonly file: string;
+  /** The message's own date (email: its Date header; manifest: the day in its file name). */
+  readonly date: string;
+  /** 1-based week of the scenario the date falls in (weeks start on Monday, UTC). */
+  readonly week: number;
+  /** Who it is from: the sender's line, or the forwarder's name. */
+  readonly source: string;
+  readonly remember?: false;
+  readonly why?: string;
+} & ({ readonly agent: 'email'; readonly truth: EmailTruth } | { readonly agent: 'manifest'; readonly truth: ManifestTruth });
+
+export interface Stream {
+  readonly description: string;
+  /** The Monday of week 1 and the Sunday of the last week, `YYYY-MM-DD`. */
+  readonly from: string;
+  readonly to: string;
+  readonly weeks: number;
+  readonly messages: readonly StreamItem[];
+}
+
+export function loadStream(dir: string = SCENARIO_DIR): Stream {
+  return JSON.parse(readFileSync(join(dir, 'stream.json'), 'utf8')) as Stream;
+}
+
+export const DAY_MS = 86_400_000;
+
+/** The Monday (UTC) of the week `date` falls in, as `YYYY-MM-DD` — how the agents' ledgers group weeks. */
+export function weekStart(date: Date | string): string {
+  const at = typeof date === 'string' ? Date.parse(date) : date.getTime();
+  const day = Math.floor(at / DAY_MS) * DAY_MS;
+  const weekday = (new Date(day).getUTCDay() + 6) % 7;
+  return new Date(day - weekday * DAY_MS).toISOString().slice(0, 10);
+}
