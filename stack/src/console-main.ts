@@ -4,7 +4,9 @@
 // token the authority accepts for writes), CONSOLE_AGENT_TOKEN (a token the agents accept; the
 // console sees the tasks of the identity it maps to).
 import { createConsole } from '@learnables/console';
+import type { ReplayAction } from '@learnables/console';
 import { LOCAL_DEV_TOKEN, portFrom } from './config.ts';
+import { runScenario } from './demo/run-scenario.ts';
 
 const agents = (process.env.CONSOLE_AGENTS ?? `${process.env.EMAIL_AGENT_URL ?? 'http://127.0.0.1:4201'},${process.env.MANIFEST_AGENT_URL ?? 'http://127.0.0.1:4202'}`)
   .split(',')
@@ -12,10 +14,43 @@ const agents = (process.env.CONSOLE_AGENTS ?? `${process.env.EMAIL_AGENT_URL ?? 
   .filter((url) => url !== '')
   .map((url) => ({ url }));
 
+const authorityUrl = process.env.AUTHORITY_URL ?? 'http://127.0.0.1:4100';
+const agentToken = process.env.CONSOLE_AGENT_TOKEN ?? LOCAL_DEV_TOKEN;
+const authorityToken = process.env.CONSOLE_AUTHORITY_TOKEN ?? LOCAL_DEV_TOKEN;
+
+// The dashboard's button: the six-week scenario, replayed through these agents with a simulated
+// operator, as `pnpm demo` does. Its messages count in their own weeks, so the chart draws them.
+const replay: ReplayAction = {
+  label: 'Replay the six-week scenario',
+  description:
+    'Sends six weeks of dated messages to the agents; a simulated operator answers every question from the ground truth and ticks “remember this”. Run it once, on a fresh stack: the line below should fall week by week.',
+  async run(report, signal) {
+    const result = await runScenario({
+      ...(process.env.EMAIL_AGENT_URL && { emailAgentUrl: process.env.EMAIL_AGENT_URL }),
+      ...(process.env.MANIFEST_AGENT_URL && { manifestAgentUrl: process.env.MANIFEST_AGENT_URL }),
+      authorityUrl,
+      agentToken,
+      authorityToken,
+      signal,
+      onProgress: (event) => {
+        if (event.kind === 'start') report(`Replaying ${event.total} messages over ${event.weeks} weeks.${event.warnings.map((w) => ` ${w}`).join('')}`);
+        if (event.kind === 'week') {
+          const { week, start, all, lessons } = event.numbers;
+          report(`week ${week} (from ${start}): ${all.messages} messages, ${all.questions} questions = ${all.per100} per 100; ${lessons} lessons`);
+        }
+      },
+    });
+    const first = result.weeks[0]?.all.per100;
+    const last = result.weeks.at(-1)?.all.per100;
+    return `Done: ${result.scenario.messages} messages; questions per 100 went from ${first} in week 1 to ${last} in week ${result.weeks.length}.`;
+  },
+};
+
 const running = await createConsole({
+  replay,
   agents,
-  authority: { url: process.env.AUTHORITY_URL ?? 'http://127.0.0.1:4100', token: process.env.CONSOLE_AUTHORITY_TOKEN ?? LOCAL_DEV_TOKEN },
-  agentToken: process.env.CONSOLE_AGENT_TOKEN ?? LOCAL_DEV_TOKEN,
+  authority: { url: authorityUrl, token: authorityToken },
+  agentToken,
   port: portFrom(process.env.CONSOLE_PORT, 4300, 'CONSOLE_PORT'),
   host: process.env.CONSOLE_HOST ?? '127.0.0.1',
 });

@@ -5,6 +5,8 @@ import { AuthorityClient } from '@learnables/authority';
 import { AgentDirectory } from './agents/agent-directory.ts';
 import { apiRoutes } from './http/api-routes.ts';
 import { bundleUi } from './http/ui-assets.ts';
+import type { ReplayAction } from './http/replay-job.ts';
+import { replayRoutes } from './http/replay-job.ts';
 
 export interface ConsoleOptions {
   /** The agents the console serves, by base URL (the one `/.well-known/agent-card.json` is under). */
@@ -22,6 +24,8 @@ export interface ConsoleOptions {
    * still hold the file once it is base64-encoded into a message, which grows it by a third.
    */
   maxUploadBytes?: number;
+  /** A job offered as a button on the dashboard (the composition root passes the scenario replay). */
+  replay?: ReplayAction;
   log?: (message: string, error?: unknown) => void;
 }
 
@@ -54,6 +58,7 @@ export async function createConsole(options: ConsoleOptions): Promise<RunningCon
   app.get('/healthz', (_req, res) => {
     res.json({ ok: true, agents: directory.agents.length });
   });
+  app.use('/api/replay', express.json(), replayRoutes(options.replay, log));
   app.use('/api', apiRoutes({ directory, authority, maxUploadBytes: options.maxUploadBytes ?? 25 * 1024 * 1024, log }));
   app.get('/app.js', (_req, res) => {
     res.type('text/javascript').set('cache-control', 'no-cache').send(ui.script);

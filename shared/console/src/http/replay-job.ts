@@ -1,0 +1,76 @@
+import type { Request, Response, Router } from 'express';
+import express from 'express';
+
+/**
+ * A long job the composition root may hand the console — e.g. replaying a scenario through the
+ * agents — run at most once at a time, with its progress kept for the page to poll.
+ */
+export interface ReplayAction {
+  /** What the button says, e.g. "Replay the six-week scenario". */
+  readonly label: string;
+  /** A sentence saying what it does, shown beside the button. */
+  readonly description: string;
+  run(report: (line: string) => void, signal: AbortSignal): Promise<string>;
+}
+
+export interface ReplayState {
+  readonly available: boolean;
+  readonly label?: string;
+  readonly description?: string;
+  readonly running: boolean;
+  readonly lines: readonly string[];
+  readonly summary?: string;
+  readonly problem?: string;
+}
+
+export function replayRoutes(action: ReplayAction | undefined, log: (message: string, error?: unknown) => void): Router {
+  const router = express.Router();
+  let running = false;
+  let lines: string[] = [];
+  let summary: string | undefined;
+  let problem: string | undefined;
+  const stop = new AbortController();
+
+  const state = (): ReplayState => ({
+    available: action !== undefined,
+    ...(action && { label: action.label, description: action.description }),
+    running,
+    lines: lines.slice(-200),
+    ...(summary !== undefined && { summary }),
+    ...(problem !== undefined && { problem }),
+  });
+
+  router.get('/', (_req: Request, res: Response) => {
+    res.json(state());
+  });
+
+  router.post('/', (_req: Request, res: Response) => {
+    if (!action) {
+      res.status(404).json({ error: 'not-found', message: 'This console was started without a scenario to replay.' });
+      return;
+    }
+    if (running) {
+      res.status(409).json({ error: 'conflict', message: 'The scenario is already being replayed; wait for it to finish.' });
+      return;
+    }
+    running = true;
+    lines = [];
+    summary = undefined;
+    problem = undefined;
+    void action
+      .run((line) => lines.push(line), stop.signal)
+      .then((done) => {
+        summary = done;
+      })
+      .catch((error: unknown) => {
+        log('console: the replay failed', error);
+        problem = `The replay stopped: ${error instanceof Error ? error.message : String(error)}`;
+      })
+      .finally(() => {
+        running = false;
+      });
+    res.status(202).json(state());
+  });
+
+  return router;
+}
