@@ -84,7 +84,12 @@ export async function startLearnableAgent<Input, Result>(
   const port = (server.address() as AddressInfo).port;
   const url = (options.publicUrl ?? `http://${host}:${port}`).replace(/\/+$/, '');
   const card = agentCardFor(agent, url);
-  const requestHandler = new DefaultRequestHandler(card, taskStore, new LearnablesExecutor(deps));
+  // A question may wait hours for a person. The SDK would keep each waiting task's event bus in
+  // memory until then (for SubscribeToTask); with many questions open that is memory that only
+  // grows. An answer arrives as a new message and gets a new bus, so none is kept.
+  const requestHandler = new DefaultRequestHandler(card, taskStore, new LearnablesExecutor(deps), undefined, undefined, undefined, undefined, undefined, {
+    keepBusAliveStates: [],
+  });
 
   const users = options.users ?? {};
   const userOf = async (req: Request): Promise<User> => {
