@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { CustomerMarks } from '@learnables/email-agent';
 import { ColumnMapping } from '@learnables/manifest-agent';
+import { WeightLimit } from '@learnables/threshold-agent';
 import type { Learnable } from '@learnables/learnable';
 import { UnlearnableValue, absorbLesson, defineCollection } from '@learnables/learnable';
 import type { Lesson, LessonValue } from '@learnables/protocol';
@@ -107,6 +108,7 @@ describe('the lesson value is opaque to everything but its learnable', () => {
   for (const [name, build, entry, value] of [
     ['CustomerMarks', customers, 'northgate', { pattern: 'billing@origin\\.example', where: 'from' }],
     ['ColumnMapping', mappings, 'waybill', { column: 'Air Waybill No' }],
+    ['WeightLimit', () => defineCollection('weight-limits', [new WeightLimit('furniture', 'Furniture')]), 'furniture', { maxKg: '30' }],
   ] as const) {
     it(`no layer but ${name} itself reads a key of the value`, () => {
       const { watched, outsideReads, trust } = watchValue({ ...value });

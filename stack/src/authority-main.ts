@@ -1,6 +1,7 @@
 // Runs the authority on its own: `pnpm authority`. Configuration is by environment (see README).
 import { join } from 'node:path';
 import { Authority, authorityService, loadSeeds, openStore } from '@learnables/authority';
+import { seedsFolder as thresholdSeeds } from '@learnables/threshold-agent';
 import { learnableKinds } from './kinds.ts';
 import { LOCAL_DEV_TOKEN, parseTokens, portFrom, repoRoot } from './config.ts';
 
@@ -11,7 +12,8 @@ const seeds = process.env.SEEDS_DIR ?? join(repoRoot, 'fixtures', 'seeds');
 const tokens = parseTokens(process.env.AUTHORITY_TOKENS);
 
 const authority = new Authority({ store: await openStore(storeUrl), kinds: learnableKinds });
-const seeded = await loadSeeds(authority, seeds);
+// The example agents' seeds live in fixtures/; the worked example keeps its own beside its code.
+const seeded = [...(await loadSeeds(authority, seeds)), ...(await loadSeeds(authority, thresholdSeeds))];
 const server = authorityService({ authority, tokens }).listen(port, host, () => {
   const address = server.address();
   const bound = typeof address === 'object' && address ? address.port : port;

@@ -1,6 +1,6 @@
 // Runs the console on its own: `pnpm console`. Configuration is by environment:
 // CONSOLE_PORT (4300), CONSOLE_HOST (127.0.0.1), CONSOLE_AGENTS (comma-separated agent URLs;
-// default EMAIL_AGENT_URL and MANIFEST_AGENT_URL), AUTHORITY_URL, CONSOLE_AUTHORITY_TOKEN (a
+// default EMAIL_AGENT_URL, MANIFEST_AGENT_URL and THRESHOLD_AGENT_URL), AUTHORITY_URL, CONSOLE_AUTHORITY_TOKEN (a
 // token the authority accepts for writes), CONSOLE_AGENT_TOKEN (a token the agents accept; the
 // console sees the tasks of the identity it maps to).
 import { createConsole } from '@learnables/console';
@@ -8,7 +8,7 @@ import type { ReplayAction } from '@learnables/console';
 import { LOCAL_DEV_TOKEN, portFrom } from './config.ts';
 import { runScenario } from './demo/run-scenario.ts';
 
-const agents = (process.env.CONSOLE_AGENTS ?? `${process.env.EMAIL_AGENT_URL ?? 'http://127.0.0.1:4201'},${process.env.MANIFEST_AGENT_URL ?? 'http://127.0.0.1:4202'}`)
+const agents = (process.env.CONSOLE_AGENTS ?? `${process.env.EMAIL_AGENT_URL ?? 'http://127.0.0.1:4201'},${process.env.MANIFEST_AGENT_URL ?? 'http://127.0.0.1:4202'},${process.env.THRESHOLD_AGENT_URL ?? 'http://127.0.0.1:4203'}`)
   .split(',')
   .map((url) => url.trim())
   .filter((url) => url !== '')

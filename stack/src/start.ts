@@ -16,6 +16,7 @@ interface Service {
 const authorityPort = portFrom(process.env.AUTHORITY_PORT, 4100, 'AUTHORITY_PORT');
 const emailPort = portFrom(process.env.EMAIL_AGENT_PORT, 4201, 'EMAIL_AGENT_PORT');
 const manifestPort = portFrom(process.env.MANIFEST_AGENT_PORT, 4202, 'MANIFEST_AGENT_PORT');
+const thresholdPort = portFrom(process.env.THRESHOLD_AGENT_PORT, 4203, 'THRESHOLD_AGENT_PORT');
 const consolePort = portFrom(process.env.CONSOLE_PORT, 4300, 'CONSOLE_PORT');
 const local = (port: number, path = '') => `http://127.0.0.1:${port}${path}`;
 
@@ -23,6 +24,7 @@ const services: Service[] = [
   { name: 'authority', entry: 'authority-main.ts', health: local(authorityPort, '/healthz'), show: local(authorityPort) },
   { name: 'email agent', entry: 'email-agent-main.ts', health: local(emailPort, '/healthz'), show: local(emailPort, '/.well-known/agent-card.json') },
   { name: 'manifest agent', entry: 'manifest-agent-main.ts', health: local(manifestPort, '/healthz'), show: local(manifestPort, '/.well-known/agent-card.json') },
+  { name: 'threshold agent', entry: 'threshold-agent-main.ts', health: local(thresholdPort, '/healthz'), show: local(thresholdPort, '/.well-known/agent-card.json') },
   { name: 'console', entry: 'console-main.ts', health: local(consolePort, '/healthz'), show: local(consolePort) },
 ].filter((service) => existsSync(fileURLToPath(new URL(`./${service.entry}`, import.meta.url))));
 
@@ -31,6 +33,7 @@ const env = {
   AUTHORITY_URL: process.env.AUTHORITY_URL ?? local(authorityPort),
   EMAIL_AGENT_URL: process.env.EMAIL_AGENT_URL ?? local(emailPort),
   MANIFEST_AGENT_URL: process.env.MANIFEST_AGENT_URL ?? local(manifestPort),
+  THRESHOLD_AGENT_URL: process.env.THRESHOLD_AGENT_URL ?? local(thresholdPort),
 };
 
 const children: ChildProcess[] = [];

@@ -5,7 +5,7 @@ import { describe, expect, it } from 'vitest';
 
 // The console renders every agent blind, so no agent's vocabulary may appear in its source. The
 // words are spelled backwards here so that this file, which must name them, does not contain them.
-const FORBIDDEN = ['nrettap', 'erehw', 'nmuloc', 'remotsuc', 'sremotsuc', 'sgnippam', 'lliybaw', 'liame', 'tsefinam', 'etaghtron'].map((word) =>
+const FORBIDDEN = ['nrettap', 'erehw', 'nmuloc', 'remotsuc', 'sremotsuc', 'sgnippam', 'lliybaw', 'liame', 'tsefinam', 'etaghtron', 'gkxam', 'lecrap', 'slecrap'].map((word) =>
   [...word].reverse().join(''),
 );
 const WHOLE_WORD = new RegExp(`\\b(${FORBIDDEN.join('|')})\\b`, 'gi');

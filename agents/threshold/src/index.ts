@@ -1,0 +1,7 @@
+export { WeightLimit, weightLimitKind, HEAVIEST_PARCEL_KG } from './weight-limit.ts';
+export type { WeightLimitState } from './weight-limit.ts';
+export { thresholdAgent, HOW, VERDICTS } from './threshold-agent.ts';
+export type { ParcelCheck } from './threshold-agent.ts';
+export { parseParcel } from './parse-parcel.ts';
+export type { Parcel } from './parse-parcel.ts';
+export { seedsFolder } from './seeds-folder.ts';

@@ -1,0 +1,76 @@
+import { describe, expect, it } from 'vitest';
+import { UnlearnableValue } from '@learnables/learnable';
+import type { LessonValue } from '@learnables/protocol';
+import { WeightLimit, weightLimitKind } from './weight-limit.ts';
+
+/** The refusal a learnable throws; fails the test if the value was taken. */
+function refusalOf(value: LessonValue): UnlearnableValue {
+  try {
+    furniture().learn(value);
+  } catch (error) {
+    expect(error).toBeInstanceOf(UnlearnableValue);
+    return error as UnlearnableValue;
+  }
+  throw new Error('expected a refusal, and the value was taken');
+}
+
+const furniture = (maxKg: number | null = null) => new WeightLimit('furniture', 'Furniture', maxKg);
+
+describe('WeightLimit', () => {
+  it('sets a limit given as a number', () => {
+    const { next, changed } = furniture().learn({ maxKg: 30 });
+    expect(changed).toBe(true);
+    expect(next).toEqual(furniture(30));
+  });
+
+  it.each(['30', ' 30 ', '30 kg', '30KG', '30.0'])('takes %j, as a text box sends it, for 30', (typed) => {
+    expect(furniture().learn({ maxKg: typed }).next).toEqual(furniture(30));
+  });
+
+  it('knows a limit it already has, typed or not: nothing changes', () => {
+    const before = furniture(30);
+    expect(before.learn({ maxKg: 30 })).toEqual({ next: before, changed: false });
+    expect(before.learn({ maxKg: '30' }).next).toBe(before);
+  });
+
+  it('replaces a limit with another, tighter or looser, and leaves the old entry as it was', () => {
+    const before = furniture(30);
+    expect(before.learn({ maxKg: 25 })).toEqual({ next: furniture(25), changed: true });
+    expect(before.learn({ maxKg: 40.5 })).toEqual({ next: furniture(40.5), changed: true });
+    expect(before.maxKg).toBe(30);
+  });
+
+  it('says what it learned: furniture parcels over 30 kg get a second check', () => {
+    expect(furniture().describes({ maxKg: 30 })).toBe('furniture parcels over 30 kg get a second check');
+    expect(furniture().describes({ maxKg: '30' })).toBe('furniture parcels over 30 kg get a second check');
+  });
+
+  it.each([
+    [{ maxKg: 'thirty' }, '"thirty" is not a weight in kilograms; give it in figures, e.g. 30.', 'maxKg'],
+    [{ maxKg: '30,5' }, '"30,5" is not a weight in kilograms; give it in figures, e.g. 30.', 'maxKg'],
+    [{ maxKg: true }, 'true is not a weight in kilograms; give it in figures, e.g. 30.', 'maxKg'],
+    [{ maxKg: [30] }, '[30] is not a weight in kilograms; give it in figures, e.g. 30.', 'maxKg'],
+    [{}, 'A weight limit needs maxKg, in kilograms.', 'maxKg'],
+    [{ maxKg: '  ' }, 'A weight limit needs maxKg, in kilograms.', 'maxKg'],
+    [{ maxKg: 0 }, 'A limit of 0 kg would send every parcel to a second check; give a weight above 0 kg.', 'maxKg'],
+    [{ maxKg: '-5' }, 'A limit of -5 kg would send every parcel to a second check; give a weight above 0 kg.', 'maxKg'],
+    [{ maxKg: 30000 }, 'A limit of 30000 kg is more than any parcel weighs; give one of at most 1000 kg.', 'maxKg'],
+    [{ maxKg: 30, reason: 'heavy' }, 'A weight limit takes maxKg; "reason" is not one.', 'reason'],
+  ])('refuses %j in its own words, naming the field', (value, sentence, field) => {
+    const refusal = refusalOf(value);
+    expect(refusal.message).toBe(sentence);
+    expect(refusal.field).toBe(field);
+  });
+
+  it('comes back from storage as it went in, with a limit and without', () => {
+    for (const limit of [furniture(), furniture(30)]) {
+      expect(weightLimitKind.fromState('furniture', JSON.parse(JSON.stringify(limit.toState())))).toEqual(limit);
+    }
+  });
+
+  it('refuses a seed whose limit is not a number, rather than comparing weights with text', () => {
+    expect(() => weightLimitKind.fromState('tyres', { label: 'Tyres', maxKg: '30' })).toThrow(
+      'weight-limits: "tyres" needs a label and a maxKg that is a number of kilograms or null.',
+    );
+  });
+});

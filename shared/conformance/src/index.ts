@@ -1,0 +1,13 @@
+export { checkAgent } from './check-agent.ts';
+export type { CheckOptions, Report } from './check-agent.ts';
+export { CHECKS, CHECK_IDS, SECTIONS } from './catalog.ts';
+export type { CheckId, CheckResult, Section, Status } from './catalog.ts';
+export { formatReport, formatCheck } from './report.ts';
+export { isSentence, REFUSAL_CODES } from './refusal-checks.ts';
+export { validate } from './validate.ts';
+export type { SchemaName, Verdict } from './validate.ts';
+export { startFakeAgent, describeFakeAgent, suggestFor, UNKNOWN_FIELD } from './fake-agent.ts';
+export type { FakeAgentOptions, RunningFakeAgent } from './fake-agent.ts';
+export { evaluateChecklist, formatChecklist, canonical } from './checklist.ts';
+export type { Checklist, ChecklistItem, ClientCall, ItemStatus } from './checklist.ts';
+export { main, USAGE } from './cli.ts';

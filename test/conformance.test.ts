@@ -1,0 +1,439 @@
+// The conformance kit (shared/conformance) against our own agents, against deliberately broken
+// ones, and its fake agent against a good and a bad client.
+import { execFile, spawn } from 'node:child_process';
+import { randomUUID } from 'node:crypto';
+import { createServer } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { fileURLToPath } from 'node:url';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { emailAgent } from '@learnables/email-agent';
+import { manifestAgent } from '@learnables/manifest-agent';
+import { LEARNABLES_URI, fieldsToRender, prefillFields } from '@learnables/protocol';
+import type { CheckId, Report, RunningFakeAgent } from '../shared/conformance/src/index.ts';
+import { CHECK_IDS, checkAgent, isSentence, startFakeAgent } from '../shared/conformance/src/index.ts';
+import type { LoopStack } from './support/loop-stack.ts';
+import { startLoop } from './support/loop-stack.ts';
+
+const BIN = fileURLToPath(new URL('../shared/conformance/bin/learnables-check.mjs', import.meta.url));
+const fixturePath = (path: string) => fileURLToPath(new URL(`../fixtures/${path}`, import.meta.url));
+
+/** Run the CLI as a child process; resolves with its exit code and output. */
+function cli(args: string[]): Promise<{ code: number; stdout: string; stderr: string }> {
+  return new Promise((resolve) => {
+    execFile(process.execPath, [BIN, ...args], { timeout: 60_000, maxBuffer: 10 * 1024 * 1024 }, (error, stdout, stderr) => {
+      const code = error && typeof (error as { code?: unknown }).code === 'number' ? (error as { code: number }).code : error ? -1 : 0;
+      resolve({ code, stdout, stderr });
+    });
+  });
+}
+
+const notPassed = (report: Report) => report.checks.filter((c) => c.status !== 'PASS').map((c) => `${c.status} ${c.id}: ${c.reason}`);
+const failedIds = (report: Report) => report.checks.filter((c) => c.status === 'FAIL').map((c) => c.id);
+
+const ourAgents = [
+  {
+    name: 'email agent',
+    agent: emailAgent,
+    collection: 'customers',
+    input: fixturePath('email/northgate-billing-prealert.eml'),
+    answer: ['--answer', 'northgate'],
+  },
+  { name: 'manifest agent', agent: manifestAgent, collection: 'mappings', input: fixturePath('manifests/08-air-waybill-no.xlsx'), answer: [] },
+] as const;
+
+describe.each(ourAgents)('learnables-check against our $name', ({ agent, collection, input, answer }) => {
+  let stack: LoopStack;
+  beforeAll(async () => {
+    stack = await startLoop(agent as never);
+  });
+  afterAll(async () => stack.close());
+
+  it('passes every check, called as a function, and rolls back what it taught', async () => {
+    const report = await checkAgent(stack.agent.url, {
+      inputFile: input,
+      token: 'console-token',
+      authority: { url: stack.authority.url, token: 'console-token' },
+      ...(answer.length > 0 && { answer: answer[1] }),
+    });
+    expect(notPassed(report)).toEqual([]);
+    expect(report.counts).toEqual({ pass: CHECK_IDS.length, fail: 0, skip: 0 });
+    expect(report.ok).toBe(true);
+    // It taught the suggestion to test pinning, then rolled the collection back to where it was.
+    expect(report.notes.join(' ')).toContain(`Rolled ${collection} back to version 1`);
+    expect((await stack.authority.client.active(collection)).version).toBe(1);
+  });
+
+  it('passes every check from the command line, with --json and exit code 0', async () => {
+    const run = await cli([stack.agent.url, '--input', input, '--token', 'console-token', '--authority', stack.authority.url, '--authority-token', 'console-token', ...answer, '--json']);
+    expect(run.stderr).toBe('');
+    const report = JSON.parse(run.stdout) as Report;
+    expect(notPassed(report)).toEqual([]);
+    expect(report.counts.pass).toBe(CHECK_IDS.length);
+    expect(run.code).toBe(0);
+  });
+
+  it('says SKIP, not PASS, for the input-dependent checks when no input makes the agent ask', async () => {
+    const report = await checkAgent(stack.agent.url, { token: 'console-token' });
+    const skipped = report.checks.filter((c) => c.status === 'SKIP');
+    expect(skipped.map((c) => c.section)).toEqual(expect.arrayContaining(['question', 'reread', 'pinning']));
+    expect(skipped.every((c) => c.section === 'question' || c.section === 'reread' || c.section === 'pinning')).toBe(true);
+    expect(skipped[0]!.reason).toMatch(/none of the card's examples .* made the agent ask .*give --input or --text/);
+    expect(report.checks.find((c) => c.id === 'card.declaration')?.status).toBe('PASS');
+    expect(report.ok).toBe(true); // nothing failed; but nothing input-dependent passed either
+  });
+});
+
+// ---------------------------------------------------------------------------------------------
+// Broken agents: the fake agent (itself a conforming agent on our runtime) behind a hand-written
+// express front that breaks one rule each. The kit must name exactly that rule.
+
+interface Hooks {
+  card?(card: Record<string, unknown>): void;
+  /** Answer a JSON-RPC call, or return undefined to pass it on; `forward` passes it on unchanged and returns the upstream's JSON. */
+  rpc?(body: { id?: unknown; method?: string; params?: Record<string, unknown> }, forward: () => Promise<unknown>, caller: { authorization?: string }): Promise<unknown> | undefined;
+  /** Drop the A2A-Extensions echo from every response. */
+  noEcho?: boolean;
+}
+
+/** A hand-written front (plain node:http) that passes everything to `upstream` but what its hooks change. */
+async function brokenFront(upstream: string, hooks: Hooks): Promise<{ url: string; close(): Promise<void> }> {
+  let url = '';
+  const server = createServer((req, res) => {
+    void (async () => {
+      const chunks: Buffer[] = [];
+      for await (const chunk of req) chunks.push(chunk as Buffer);
+      const raw = Buffer.concat(chunks);
+      const headers: Record<string, string> = {};
+      for (const name of ['content-type', 'a2a-version', 'a2a-extensions', 'authorization']) {
+        const value = req.headers[name];
+        if (typeof value === 'string') headers[name] = value;
+      }
+      let upstreamHeaders = new Headers();
+      const reply = (status: number, body: string | Buffer) => {
+        const out: Record<string, string> = {};
+        for (const name of ['content-type', 'a2a-extensions']) {
+          const value = upstreamHeaders.get(name);
+          if (value !== null && !(hooks.noEcho && name === 'a2a-extensions')) out[name] = value;
+        }
+        res.writeHead(status, { 'content-type': 'application/json', ...out }).end(body);
+      };
+      const path = req.url ?? '/';
+      const pass = async () => {
+        const method = req.method ?? 'GET';
+        const answer = await fetch(`${upstream}${path}`, { method, headers, ...(method !== 'GET' && method !== 'HEAD' && { body: new Uint8Array(raw) }) });
+        upstreamHeaders = answer.headers;
+        return answer;
+      };
+      if (req.method === 'GET' && path.startsWith('/.well-known/agent-card.json')) {
+        const card = JSON.parse((await (await pass()).text()).split(upstream).join(url)) as Record<string, unknown>;
+        hooks.card?.(card);
+        reply(200, JSON.stringify(card));
+        return;
+      }
+      if (req.method === 'POST' && path === '/a2a/jsonrpc' && hooks.rpc) {
+        const body = JSON.parse(raw.toString('utf8')) as Parameters<NonNullable<Hooks['rpc']>>[0];
+        const hooked = hooks.rpc(body, async () => (await pass()).json(), { ...(headers.authorization && { authorization: headers.authorization }) });
+        if (hooked) {
+          reply(200, JSON.stringify(await hooked));
+          return;
+        }
+      }
+      const answer = await pass();
+      reply(answer.status, Buffer.from(await answer.arrayBuffer()));
+    })();
+  });
+  server.listen(0, '127.0.0.1');
+  await new Promise((resolve) => server.once('listening', resolve));
+  url = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+  return {
+    url,
+    async close() {
+      server.closeAllConnections();
+      await new Promise((resolve) => server.close(resolve));
+    },
+  };
+}
+
+type Json = Record<string, unknown>;
+const learnablesEntry = (card: Json) => ((card.capabilities as Json).extensions as Json[]).find((e) => e.uri === LEARNABLES_URI)!;
+
+let upstream = '';
+const upstreamOf = () => upstream;
+
+const broken: { name: string; hooks: Hooks; fails: CheckId[]; says: RegExp }[] = [
+  {
+    name: 'a card that says required: true',
+    hooks: { card: (card) => void (learnablesEntry(card).required = true) },
+    fails: ['card.required-false'],
+    says: /expected required: false on the learnables entry, got required: true/i,
+  },
+  {
+    name: 'a card whose declaration has no how and a choice without choices',
+    hooks: {
+      card: (card) => {
+        const params = learnablesEntry(card).params as Json;
+        delete params.how;
+        (params.lessonFields as Json[]).push({ name: 'shade', label: 'Shade', kind: 'choice' });
+      },
+    },
+    // A choice without choices still renders (as a text box): fieldsToRender never drops a field.
+    fails: ['card.declaration', 'card.how', 'card.lesson-fields'],
+    says: /the zod schema says how is missing.*schemas\/declaration\.json says .*how/i,
+  },
+  {
+    name: 'an agent that never echoes A2A-Extensions',
+    hooks: { noEcho: true },
+    fails: ['activation.jsonrpc-send', 'activation.jsonrpc-get', 'activation.rest-send', 'activation.extension-method'],
+    says: /expected A2A-Extensions: https:\/\/rsaxb\.com\/a2a\/learnables\/v1 in the response to an activated SendMessage, got no A2A-Extensions header/i,
+  },
+  {
+    name: 'a reread that creates a task',
+    hooks: {
+      rpc: (body, forward, caller) => {
+        if (body.method !== 'learnables/reread') return undefined;
+        return (async () => {
+          // The side effect: a task nobody asked for, in the caller's own scope.
+          await fetch(`${upstreamOf()}/a2a/jsonrpc`, {
+            method: 'POST',
+            headers: { 'content-type': 'application/json', 'A2A-Version': '1.0', ...caller },
+            body: JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'SendMessage', params: { message: { messageId: randomUUID(), role: 'ROLE_USER', parts: [{ text: 'a side effect of reread' }] } } }),
+          });
+          return forward();
+        })();
+      },
+    },
+    fails: ['reread.no-task'],
+    says: /expected ListTasks totalSize to stay \d+ across reread, got \d+: reread created a task/i,
+  },
+  {
+    name: 'an answer that reports the live version instead of the pinned one',
+    hooks: {
+      rpc: (body, forward) => {
+        const message = body.params?.message as { taskId?: string } | undefined;
+        if (body.method !== 'SendMessage' || !message?.taskId) return undefined;
+        return (async () => {
+          const json = (await forward()) as { result?: { task?: { status?: { message?: { metadata?: Json } } } } };
+          const meta = json.result?.task?.status?.message?.metadata?.[LEARNABLES_URI] as { versions?: Record<string, number> } | undefined;
+          for (const key of Object.keys(meta?.versions ?? {})) meta!.versions![key]! += 1;
+          return json;
+        })();
+      },
+    },
+    fails: ['pinning.asked-version'],
+    says: /expected metadata\[URI\]\.versions\.swatches = 1 \(the version the task was asked at\).*"versions":\{"swatches":2\}/i,
+  },
+  {
+    name: 'a teach method that refuses with a bare status phrase',
+    hooks: {
+      rpc: (body) => {
+        if (body.method !== 'learnables/teach' || body.params?.taughtBy !== undefined) return undefined;
+        return Promise.resolve({ jsonrpc: '2.0', id: body.id, error: { code: -32602, message: 'Invalid params' } });
+      },
+    },
+    fails: ['refusals.teach-malformed'],
+    says: /its message "Invalid params" is not a sentence a person can act on; its data nothing is not a Refusal/i,
+  },
+];
+
+describe('learnables-check against deliberately broken agents', () => {
+  let fake: RunningFakeAgent;
+  beforeAll(async () => {
+    fake = await startFakeAgent();
+    upstream = fake.url;
+  });
+  afterAll(async () => fake.close());
+
+  it('passes the fake agent itself, unbroken, from its card example alone', async () => {
+    const report = await checkAgent(fake.url, { token: fake.token, authority: { url: fake.authorityUrl, token: fake.token } });
+    expect(notPassed(report)).toEqual([]);
+  });
+
+  it.each(broken)('names the broken rule: $name', async ({ hooks, fails, says }) => {
+    const front = await brokenFront(fake.url, hooks);
+    try {
+      const report = await checkAgent(front.url, { token: fake.token, authority: { url: fake.authorityUrl, token: fake.token } });
+      expect(failedIds(report)).toEqual(fails);
+      const reasons = report.checks.filter((c) => c.status === 'FAIL').map((c) => c.reason);
+      expect(reasons.some((reason) => says.test(reason)), reasons.join('\n')).toBe(true);
+      expect(report.ok).toBe(false);
+      // Everything else still passes: the kit does not cascade one broken rule into many.
+      expect(report.counts.skip).toBe(0);
+    } finally {
+      await front.close();
+    }
+  });
+
+  it('teaches through --authority when the agent offers no teach method, and skips (never passes) what it cannot test without one', async () => {
+    const front = await brokenFront(fake.url, { card: (card) => void delete ((learnablesEntry(card).params as Json).methods as Json).teach });
+    try {
+      const viaAuthority = await checkAgent(front.url, { token: fake.token, authority: { url: fake.authorityUrl, token: fake.token } });
+      expect(notPassed(viaAuthority)).toEqual([]);
+      expect(viaAuthority.checks.find((c) => c.id === 'question.suggestion-accepted')?.reason).toContain(`via POST ${fake.authorityUrl}/v1/lessons`);
+      expect(viaAuthority.checks.find((c) => c.id === 'refusals.teach-malformed')?.reason).toMatch(/^The authority refused the malformed lesson with HTTP 400/);
+
+      const nowhere = await checkAgent(front.url, { token: fake.token });
+      const skipped = nowhere.checks.filter((c) => c.status === 'SKIP').map((c) => c.id);
+      expect(skipped).toEqual(['question.suggestion-accepted', 'pinning.new-version', 'pinning.answer-completes', 'pinning.asked-version', 'pinning.reread-live', 'refusals.teach-malformed']);
+      expect(nowhere.checks.find((c) => c.id === 'question.suggestion-accepted')?.reason).toMatch(/no teach method and no --authority was given/);
+      expect(nowhere.ok).toBe(true);
+    } finally {
+      await front.close();
+    }
+  });
+
+  it('exits 1 from the command line, naming the failed check', async () => {
+    const front = await brokenFront(fake.url, broken[0]!.hooks);
+    try {
+      const run = await cli([front.url, '--token', fake.token, '--authority', fake.authorityUrl, '--authority-token', fake.token]);
+      expect(run.code).toBe(1);
+      expect(run.stdout).toMatch(/^ {2}FAIL {2}card\.required-false +Expected required: false on the learnables entry, got required: true\. \[§1\.2\]$/m);
+      expect(run.stdout).toMatch(/^FAIL: card\.required-false\.$/m);
+    } finally {
+      await front.close();
+    }
+  });
+
+  it('exits 1 when the agent cannot be reached, and 2 on bad usage', async () => {
+    const unreachable = await checkAgent('http://127.0.0.1:9', { timeoutMs: 5000 });
+    expect(failedIds(unreachable)).toEqual(['card.fetch']);
+    expect((await cli([])).code).toBe(2);
+  });
+});
+
+describe('isSentence: what counts as a refusal a person can act on', () => {
+  it('takes sentences and refuses bare codes and status phrases', () => {
+    expect(isSentence('That lesson cannot be read: value must be an object.')).toBe(true);
+    expect(isSentence('"billing@origin\\.example(" is not a usable pattern: missing )')).toBe(true);
+    for (const bare of ['400', 'Bad Request', 'Invalid params', 'error', '', 'HTTP 422 Unprocessable Entity']) expect(isSentence(bare), bare).toBe(false);
+  });
+});
+
+// ---------------------------------------------------------------------------------------------
+// The fake agent: a client checklist. A minimal client, good or bad, straight on the wire.
+
+interface ClientStyle {
+  /** Drop lesson fields whose kind the client does not know (breaks SPEC §1.7). */
+  readonly dropUnknownKinds?: boolean;
+  /** Post the lesson to the embedded authority instead of the agent's teach method. */
+  readonly viaAuthority?: boolean;
+  readonly activate?: boolean;
+}
+
+async function runClient(fake: RunningFakeAgent, note: string, style: ClientStyle = {}) {
+  const headers = {
+    'content-type': 'application/json',
+    'A2A-Version': '1.0',
+    authorization: `Bearer ${fake.token}`,
+    ...((style.activate ?? true) && { 'A2A-Extensions': LEARNABLES_URI }),
+  };
+  const card = (await (await fetch(`${fake.url}/.well-known/agent-card.json`, { headers })).json()) as Json;
+  const declaration = learnablesEntry(card).params as { lessonFields: unknown[]; methods: { reread: { jsonrpc: string }; teach: { jsonrpc: string } } };
+  const endpoint = String((card.supportedInterfaces as Json[]).find((i) => i.protocolBinding === 'JSONRPC' && i.protocolVersion === '1.0')!.url);
+  const rpc = async (method: string, params: unknown) =>
+    (await (await fetch(endpoint, { method: 'POST', headers, body: JSON.stringify({ jsonrpc: '2.0', id: randomUUID(), method, params }) })).json()) as { result?: Json; error?: { message: string } };
+
+  // Ask; the teach block comes with the question.
+  const sent = await rpc('SendMessage', { message: { messageId: randomUUID(), role: 'ROLE_USER', parts: [{ text: note }] } });
+  const task = sent.result!.task as { id: string; contextId: string; status: { state: string; message: { metadata: Json } } };
+  expect(task.status.state).toBe('TASK_STATE_INPUT_REQUIRED');
+  const block = task.status.message.metadata[LEARNABLES_URI] as { collection: string; entries: { key: string }[]; suggested: Json };
+  const entry = block.entries[0]!.key;
+
+  // Answer on the same task, then render the form blind, prefilled from the suggestion, and post it untouched.
+  await rpc('SendMessage', { message: { messageId: randomUUID(), role: 'ROLE_USER', taskId: task.id, contextId: task.contextId, parts: [{ data: { entry } }] } });
+  const fields = fieldsToRender(declaration.lessonFields).filter((f) => !style.dropUnknownKinds || f.declaredKind === 'text' || f.declaredKind === 'choice');
+  const lesson = { collection: block.collection, entry, value: prefillFields(fields, block.suggested), taughtBy: 'dana@client.example', reason: 'she knows this note' };
+  const taught = style.viaAuthority
+    ? ((await (await fetch(`${fake.authorityUrl}/v1/lessons`, { method: 'POST', headers, body: JSON.stringify(lesson) })).json()) as Json)
+    : await rpc(declaration.methods.teach.jsonrpc, lesson);
+
+  // Show back what the lesson changed.
+  const reread = await rpc(declaration.methods.reread.jsonrpc, { taskId: task.id });
+  return { taught, reread };
+}
+
+describe('the fake agent: a client checklist as code', () => {
+  let fake: RunningFakeAgent;
+  beforeAll(async () => {
+    fake = await startFakeAgent();
+  });
+  afterAll(async () => fake.close());
+
+  it('starts with every item pending, at /checklist and /checklist.txt', async () => {
+    fake.reset();
+    const json = (await (await fetch(`${fake.url}/checklist`)).json()) as { ok: boolean; items: { status: string }[] };
+    expect(json.ok).toBe(false);
+    expect(json.items.map((i) => i.status)).toEqual(['PENDING', 'PENDING', 'PENDING', 'PENDING', 'PENDING']);
+    expect(await (await fetch(fake.checklistUrl)).text()).toContain('PENDING  rendered-unknown-kind');
+  });
+
+  it('passes a good client on every item: it activates, answers, renders the colour field, posts the suggestion untouched, rereads', async () => {
+    fake.reset();
+    const { taught, reread } = await runClient(fake, 'Pale green, like sea glass');
+    expect(taught.result).toMatchObject({ changed: true });
+    expect(reread.result).toMatchObject({ swatch: { settled: true } });
+    const checklist = fake.checklist();
+    expect(checklist.items.map((i) => `${i.id} ${i.status}`)).toEqual([
+      'activated PASS',
+      'answered-on-task PASS',
+      'rendered-unknown-kind PASS',
+      'value-untouched PASS',
+      'reread-after-teach PASS',
+    ]);
+    expect(checklist.ok).toBe(true);
+    const text = await (await fetch(fake.checklistUrl)).text();
+    expect(text).toContain("PASS     rendered-unknown-kind  Every lesson carried 'tint' (kind 'colour', which no client knows), so the client rendered it.");
+    expect(text).toContain('PASS: the client did everything on the list.');
+  });
+
+  it('passes a good client that posts its lesson to the embedded authority instead', async () => {
+    fake.reset();
+    const { taught } = await runClient(fake, 'Burnt orange, like a brick', { viaAuthority: true });
+    expect(taught).toMatchObject({ changed: true });
+    expect(fake.checklist().ok).toBe(true);
+    expect(fake.checklist().calls.find((c) => c.kind === 'lesson')).toMatchObject({ via: 'authority POST /v1/lessons' });
+  });
+
+  it('fails a client that drops the field of a kind it does not know, and the agent refuses its lesson in its own words', async () => {
+    fake.reset();
+    const { taught } = await runClient(fake, 'Slate grey, like a roof', { dropUnknownKinds: true });
+    expect((taught as { error?: { message: string } }).error?.message).toContain("the 'tint' field (kind 'colour') was left out");
+    const items = Object.fromEntries(fake.checklist().items.map((i) => [i.id, i]));
+    expect(items['rendered-unknown-kind']).toMatchObject({
+      status: 'FAIL',
+      reason: "1 of 1 lessons had no 'tint': the client skipped the field of kind 'colour' instead of rendering it as a text input.",
+    });
+    expect(items['activated']?.status).toBe('PASS');
+    expect(fake.checklist().ok).toBe(false);
+  });
+
+  it('fails a client that never activates the extension', async () => {
+    fake.reset();
+    await runClient(fake, 'Midnight blue, like ink', { activate: false });
+    const items = Object.fromEntries(fake.checklist().items.map((i) => [i.id, i.status]));
+    expect(items).toMatchObject({ activated: 'FAIL', 'rendered-unknown-kind': 'PASS', 'value-untouched': 'PASS' });
+  });
+
+  it('runs from the command line: learnables-check --fake-agent prints where it is and serves the checklist', async () => {
+    const child = spawn(process.execPath, [BIN, '--fake-agent', '--json'], { stdio: ['ignore', 'pipe', 'pipe'] });
+    try {
+      const first = await new Promise<string>((resolve, reject) => {
+        let out = '';
+        child.stdout.on('data', (chunk: Buffer) => {
+          out += chunk.toString();
+          if (out.includes('\n')) resolve(out.slice(0, out.indexOf('\n')));
+        });
+        child.once('exit', (code) => reject(new Error(`the fake agent exited (${String(code)}) before it was ready`)));
+      });
+      const started = JSON.parse(first) as { url: string; authorityUrl: string; token: string; checklistUrl: string };
+      expect(started.checklistUrl).toBe(`${started.url}/checklist.txt`);
+      expect(await (await fetch(started.checklistUrl)).text()).toContain('learnables fake agent: client checklist');
+      const card = (await (await fetch(`${started.url}/.well-known/agent-card.json`, { headers: { 'A2A-Version': '1.0' } })).json()) as Json;
+      expect((learnablesEntry(card).params as { lessonFields: unknown[] }).lessonFields).toContainEqual({ name: 'tint', label: 'Tint', kind: 'colour', help: expect.any(String) as string });
+    } finally {
+      const exited = new Promise((resolve) => child.once('exit', resolve));
+      child.kill('SIGTERM');
+      expect(await exited).toBe(0);
+    }
+  });
+});
