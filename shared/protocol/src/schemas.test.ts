@@ -12,6 +12,7 @@ const emailDeclaration = {
     { name: 'pattern', label: 'Text that gives it away', kind: 'text' },
     { name: 'where', label: 'Where to look', kind: 'choice', choices: ['from', 'subject'], default: 'from' },
   ],
+  methods: { reread: { jsonrpc: 'learnables/reread', rest: '/learnables:reread' } },
 };
 
 describe('the published JSON Schemas', () => {
@@ -39,6 +40,11 @@ describe('the declaration', () => {
     const blank = DeclarationSchema.safeParse({ ...emailDeclaration, how: '   ' });
     expect(blank.success).toBe(false);
     expect(explainInvalid(blank.error!)).toBe('how must not be empty');
+  });
+
+  it('names where reread is served: a declaration without methods is refused', () => {
+    const { methods: _, ...withoutMethods } = emailDeclaration;
+    expect(explainInvalid(DeclarationSchema.safeParse(withoutMethods).error!)).toBe('methods is missing');
   });
 
   it('accepts only rules, model or hybrid as decidedBy', () => {

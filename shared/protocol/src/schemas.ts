@@ -32,8 +32,7 @@ export const DeclarationSchema = z.object({
   lessonFields: z.array(LessonFieldSchema).min(1, 'a declaration needs at least one lesson field'),
   methods: z
     .object({ reread: MethodNamesSchema, teach: MethodNamesSchema.optional() })
-    .optional()
-    .meta({ description: 'Where the extension methods are served; absent means the agent offers none.' }),
+    .meta({ description: 'Where the extension methods are served: reread always, teach when the agent offers it.' }),
 });
 
 /** The card entry itself: `required` is always false, so clients that ignore it lose nothing. */
