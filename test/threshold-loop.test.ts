@@ -1,38 +1,19 @@
 import { randomUUID } from 'node:crypto';
-import type { Server } from 'node:http';
-import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { SendMessageRequest, TaskState } from '@a2a-js/sdk';
 import type { Task } from '@a2a-js/sdk';
 import type { Client } from '@a2a-js/sdk/client';
 import { ClientFactory, ClientFactoryOptions, JsonRpcTransportFactory, RestTransportFactory } from '@a2a-js/sdk/client';
-import { Authority, AuthorityClient, authorityService, loadSeeds, openStore } from '@learnables/authority';
 import { LEARNABLES_URI, fieldsToRender } from '@learnables/protocol';
 import type { RunningAgent } from '@learnables/runtime';
 import { startLearnableAgent } from '@learnables/runtime';
 import { scratchDir } from '@learnables/testing';
 import type { ScratchDir } from '@learnables/testing';
-// A relative path to the package's face until test/package.json depends on @learnables/threshold-agent.
-import { seedsFolder, thresholdAgent, weightLimitKind } from '../agents/threshold/src/index.ts';
-import { answer, reread, said, sendText } from './support/loop-stack.ts';
+import { seedsFolder, thresholdAgent, weightLimitKind } from '@learnables/threshold-agent';
+import { answer, reread, said, sendText, startSeededAuthority } from './support/loop-stack.ts';
 
 /** An authority serving only the threshold agent's kind, seeded from its own folder, over real HTTP on SQLite. */
-async function startThresholdAuthority(dir: ScratchDir) {
-  const authority = new Authority({ store: await openStore(`sqlite:${dir.path}/authority.db`), kinds: [weightLimitKind] });
-  expect(await loadSeeds(authority, seedsFolder)).toEqual(['weight-limits']);
-  const server: Server = authorityService({ authority, tokens: { 'agent-token': 'agent', 'console-token': 'console' } }).listen(0, '127.0.0.1');
-  await new Promise((resolve) => server.once('listening', resolve));
-  const url = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
-  return {
-    url,
-    client: new AuthorityClient({ url, token: 'console-token' }),
-    async close() {
-      server.closeAllConnections();
-      await new Promise((resolve) => server.close(resolve));
-      await authority.close();
-    },
-  };
-}
+const startThresholdAuthority = (dir: ScratchDir) => startSeededAuthority(dir, { kinds: [weightLimitKind], seeds: [seedsFolder] });
 
 async function sendParcel(client: Client, parcel: { category: string; weightKg: number }): Promise<Task> {
   const result = await client.sendMessage(

@@ -4,10 +4,10 @@ import { spawnSync } from 'node:child_process';
 import { writeFileSync } from 'node:fs';
 import { cpus, totalmem } from 'node:os';
 import { fileURLToPath } from 'node:url';
-import pg from 'pg';
+import { scratchPostgres } from '@learnables/testing';
+import type { ScratchDatabase } from '@learnables/testing';
 
 const root = fileURLToPath(new URL('../../', import.meta.url));
-const pgAdmin = process.env.BENCH_PG_ADMIN_URL ?? 'postgres://postgres@127.0.0.1:5432/postgres';
 
 interface Benchmark {
   readonly title: string;
@@ -15,29 +15,13 @@ interface Benchmark {
   readonly env?: Record<string, string>;
 }
 
-async function scratchDatabase(): Promise<{ url: string; drop: () => Promise<void> } | undefined> {
-  const name = `learnables_bench_${Date.now()}`;
-  const admin = new pg.Client({ connectionString: pgAdmin });
+async function scratchDatabase(): Promise<ScratchDatabase | undefined> {
   try {
-    await admin.connect();
-    await admin.query(`CREATE DATABASE ${name}`);
+    return await scratchPostgres('learnables_bench');
   } catch (error) {
     console.warn(`PostgreSQL benchmarks skipped: ${(error as Error).message}`);
     return undefined;
-  } finally {
-    await admin.end().catch(() => undefined);
   }
-  const url = new URL(pgAdmin);
-  url.pathname = `/${name}`;
-  return {
-    url: url.toString(),
-    async drop() {
-      const client = new pg.Client({ connectionString: pgAdmin });
-      await client.connect();
-      await client.query(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`);
-      await client.end();
-    },
-  };
 }
 
 const database = await scratchDatabase();

@@ -11,16 +11,27 @@ import { Authority, AuthorityClient, authorityService, loadSeeds, openStore } fr
 import { LEARNABLES_URI } from '@learnables/protocol';
 import type { LearnableAgent, RunningAgent } from '@learnables/runtime';
 import { startLearnableAgent } from '@learnables/runtime';
+import type { LearnableKind } from '@learnables/learnable';
 import { learnableKinds } from '@learnables/stack';
+import { seedsFolder as thresholdSeeds } from '@learnables/threshold-agent';
 import { scratchDir } from '@learnables/testing';
 import type { ScratchDir } from '@learnables/testing';
 
 export const fixture = (path: string): Buffer => readFileSync(fileURLToPath(new URL(`../../fixtures/${path}`, import.meta.url)));
 
-/** The authority over real HTTP on SQLite, seeded from fixtures/seeds, serving both agents' kinds. */
-export async function startSeededAuthority(dir: ScratchDir) {
-  const authority = new Authority({ store: await openStore(`sqlite:${dir.path}/authority.db`), kinds: learnableKinds });
-  await loadSeeds(authority, fileURLToPath(new URL('../../fixtures/seeds/', import.meta.url)));
+export interface AuthorityChoice {
+  /** The learnable kinds served. Default: every agent's (the stack's). */
+  readonly kinds?: readonly LearnableKind[];
+  /** Seed folders, loaded in order. Default: fixtures/seeds and the threshold agent's own. */
+  readonly seeds?: readonly string[];
+}
+
+/** The authority over real HTTP on SQLite, seeded, serving the agents' kinds. */
+export async function startSeededAuthority(dir: ScratchDir, choice: AuthorityChoice = {}) {
+  const authority = new Authority({ store: await openStore(`sqlite:${dir.path}/authority.db`), kinds: choice.kinds ?? learnableKinds });
+  for (const folder of choice.seeds ?? [fileURLToPath(new URL('../../fixtures/seeds/', import.meta.url)), thresholdSeeds]) {
+    await loadSeeds(authority, folder);
+  }
   const server: Server = authorityService({ authority, tokens: { 'agent-token': 'agent', 'console-token': 'console' } }).listen(0, '127.0.0.1');
   await new Promise((resolve) => server.once('listening', resolve));
   const url = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;

@@ -1,16 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { UnlearnableValue } from '@learnables/learnable';
-
-/** The sentence a learnable refuses with; fails the test if it does not refuse with UnlearnableValue. */
-function refusalOf(attempt: () => unknown): string {
-  try {
-    attempt();
-  } catch (error) {
-    expect(error).toBeInstanceOf(UnlearnableValue);
-    return (error as UnlearnableValue).message;
-  }
-  throw new Error('expected a refusal, and the value was taken');
-}
+import { refusalOf } from '@learnables/testing';
 import { ColumnMapping, columnMappingKind } from './column-mapping.ts';
 
 const waybill = () => new ColumnMapping('waybill', 'Waybill number', ['AWB', 'Waybill No'], true);
