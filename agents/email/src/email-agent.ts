@@ -83,8 +83,8 @@ export function createEmailAgent(options: EmailAgentOptions = {}): LearnableAgen
       ],
     },
     kinds: [customerMarksKind],
-    // A 30 MB email grows by a third in base64, plus the JSON around it.
-    bodyLimit: '42mb',
+    // A 40 MB email grows by a third in base64, plus the JSON around it.
+    bodyLimit: '56mb',
 
     parse: emailFromParts,
 

@@ -8,7 +8,8 @@ import type { EmailAttachment, EmailInput, EmailSender } from './email-input.ts'
 import { messageFields } from './message-fields.ts';
 
 /** The largest message read; a 25 MB mailbox limit plus room for headers and encoding. */
-export const LARGEST_EMAIL = 30 * 1024 * 1024;
+/** Room for a 25 MB attachment, which MIME's base64 grows to about 34 MB. */
+export const LARGEST_EMAIL = 40 * 1024 * 1024;
 /** Forwarded messages inside forwarded messages are read this deep, and no deeper. */
 const DEEPEST_FORWARD = 3;
 

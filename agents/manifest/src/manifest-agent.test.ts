@@ -21,7 +21,7 @@ async function readUnder(file: string, definition: Definition<ColumnMapping> = s
 describe('the card', () => {
   it('declares the mappings collection, one field per entry, decided by rules, taught by a column heading', () => {
     const { declaration } = manifestAgent;
-    expect(DeclarationSchema.parse(declaration)).toEqual(declaration);
+    expect(DeclarationSchema.omit({ methods: true }).parse(declaration)).toEqual(declaration);
     expect(declaration).toEqual({
       collection: 'mappings',
       entry: 'field',

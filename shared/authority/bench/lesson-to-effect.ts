@@ -9,12 +9,16 @@ import { AuthorityClient } from '../src/index.ts';
 import { percentile, report } from './report.ts';
 
 async function serve(storeUrl: string) {
-  const port = 4900 + Math.floor(Math.random() * 90);
-  const server = spawn(process.execPath, ['--import', 'tsx', fileURLToPath(new URL('./serve.ts', import.meta.url)), storeUrl, String(port)], {
+  const server = spawn(process.execPath, ['--import', 'tsx', fileURLToPath(new URL('./serve.ts', import.meta.url)), storeUrl, '0'], {
     stdio: ['ignore', 'pipe', 'inherit'],
   });
-  await new Promise<void>((resolve, reject) => {
-    server.stdout.on('data', (chunk: Buffer) => chunk.toString().includes('ready') && resolve());
+  const port = await new Promise<number>((resolve, reject) => {
+    let output = '';
+    server.stdout.on('data', (chunk: Buffer) => {
+      output += chunk.toString();
+      const ready = /ready (\d+)/.exec(output);
+      if (ready) resolve(Number(ready[1]));
+    });
     server.once('exit', (code) => reject(new Error(`bench authority exited with ${code}`)));
   });
   return { url: `http://127.0.0.1:${port}`, server };
@@ -40,13 +44,19 @@ export async function lessonToEffect(storeUrl: string, lessons = 300, replicas: 
         onActivation: (activation) => seen.set(activation.version, performance.now()),
       });
     });
+    // Words new to this run: a lesson already known publishes nothing, and there would be no event to see.
+    const run = Math.random().toString(36).slice(2, 8);
     const sent: number[] = [];
     const answered: number[] = [];
     for (let i = 0; i < lessons; i += 1) {
       const started = performance.now();
-      const outcome = await client.postLesson({ collection: 'lists', entry: 'alpha', value: { word: `w${i}` }, taughtBy: 'bench', reason: 'bench' });
+      const outcome = await client.postLesson({ collection: 'lists', entry: 'alpha', value: { word: `${run}-${i}` }, taughtBy: 'bench', reason: 'bench' });
       answered.push(performance.now() - started);
-      while (!seen.has(outcome.version)) await new Promise((r) => setImmediate(r));
+      const deadline = performance.now() + 10_000;
+      while (!seen.has(outcome.version)) {
+        if (performance.now() > deadline) throw new Error(`the subscriber never saw version ${outcome.version}`);
+        await new Promise((r) => setTimeout(r, 0));
+      }
       sent.push(seen.get(outcome.version)! - started);
     }
     stop.abort();

@@ -2,7 +2,10 @@
 import { wordListKind } from '@learnables/testing';
 import { Authority, authorityService, openStore } from '../src/index.ts';
 
-const [storeUrl = 'sqlite::memory:', port = '4900'] = process.argv.slice(2);
+const [storeUrl = 'sqlite::memory:', port = '0'] = process.argv.slice(2);
 const authority = new Authority({ store: await openStore(storeUrl), kinds: [wordListKind()] });
 await authority.seed('lists', { alpha: { words: [] } }, 'bench');
-authorityService({ authority, tokens: { bench: 'bench' } }).listen(Number(port), '127.0.0.1', () => console.log('ready'));
+const server = authorityService({ authority, tokens: { bench: 'bench' } }).listen(Number(port), '127.0.0.1', () => {
+  const address = server.address();
+  console.log(`ready ${typeof address === 'object' && address ? address.port : port}`);
+});
