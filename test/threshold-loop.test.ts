@@ -3,17 +3,10 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { SendMessageRequest, TaskState } from '@a2a-js/sdk';
 import type { Task } from '@a2a-js/sdk';
 import type { Client } from '@a2a-js/sdk/client';
-import { ClientFactory, ClientFactoryOptions, JsonRpcTransportFactory, RestTransportFactory } from '@a2a-js/sdk/client';
 import { LEARNABLES_URI, fieldsToRender } from '@learnables/protocol';
-import type { RunningAgent } from '@learnables/runtime';
-import { startLearnableAgent } from '@learnables/runtime';
-import { scratchDir } from '@learnables/testing';
-import type { ScratchDir } from '@learnables/testing';
 import { seedsFolder, thresholdAgent, weightLimitKind } from '@learnables/threshold-agent';
-import { answer, reread, said, sendText, startSeededAuthority } from './support/loop-stack.ts';
-
-/** An authority serving only the threshold agent's kind, seeded from its own folder, over real HTTP on SQLite. */
-const startThresholdAuthority = (dir: ScratchDir) => startSeededAuthority(dir, { kinds: [weightLimitKind], seeds: [seedsFolder] });
+import type { LoopStack } from './support/loop-stack.ts';
+import { answer, reread, said, sendText, startLoop } from './support/loop-stack.ts';
 
 async function sendParcel(client: Client, parcel: { category: string; weightKg: number }): Promise<Task> {
   const result = await client.sendMessage(
@@ -31,37 +24,16 @@ const postLessonOverHttp = (url: string, path: string, value: Record<string, unk
   });
 
 describe('the threshold agent, the whole loop over HTTP, on the same runtime and authority paths as the others', () => {
-  let dir: ScratchDir;
-  let authority: Awaited<ReturnType<typeof startThresholdAuthority>>;
-  let agent: RunningAgent;
-  let client: Client;
+  let stack: LoopStack;
+  let authority: LoopStack['authority'];
+  let agent: LoopStack['agent'];
+  let client: LoopStack['client'];
 
   beforeAll(async () => {
-    dir = scratchDir('threshold-loop-');
-    authority = await startThresholdAuthority(dir);
-    agent = await startLearnableAgent(thresholdAgent, {
-      store: `sqlite:${dir.path}/agent.db`,
-      authority: { url: authority.url, token: 'agent-token' },
-      users: { 'console-token': 'console' },
-      log: () => undefined,
-    });
-    const withToken: typeof fetch = (input, init) => {
-      const headers = new Headers(init?.headers);
-      headers.set('authorization', 'Bearer console-token');
-      headers.set('A2A-Extensions', LEARNABLES_URI);
-      return fetch(input, { ...init, headers });
-    };
-    client = await new ClientFactory(
-      ClientFactoryOptions.createFrom(ClientFactoryOptions.default, {
-        transports: [new JsonRpcTransportFactory({ fetchImpl: withToken }), new RestTransportFactory({ fetchImpl: withToken })],
-      }),
-    ).createFromUrl(agent.url);
+    stack = await startLoop(thresholdAgent, { kinds: [weightLimitKind], seeds: [seedsFolder] });
+    ({ authority, agent, client } = stack);
   });
-  afterAll(async () => {
-    await agent.close();
-    await authority.close();
-    dir.remove();
-  });
+  afterAll(async () => stack.close());
 
   it('asks about furniture, learns the limit "30" typed in a text box, and checks the next heavy parcel without asking', async () => {
     // The card declares a field of kind "number"; a client draws it as a text box.

@@ -55,9 +55,9 @@ export interface LoopStack {
 }
 
 /** An authority and one agent, each over real HTTP and SQLite, and the SDK's client for the agent. */
-export async function startLoop<Input, Result>(agent: LearnableAgent<Input, Result>): Promise<LoopStack> {
+export async function startLoop<Input, Result>(agent: LearnableAgent<Input, Result>, choice: AuthorityChoice = {}): Promise<LoopStack> {
   const dir = scratchDir('loop-');
-  const authority = await startSeededAuthority(dir);
+  const authority = await startSeededAuthority(dir, choice);
   const running = await startLearnableAgent(agent, {
     store: `sqlite:${dir.path}/agent.db`,
     authority: { url: authority.url, token: 'agent-token' },
