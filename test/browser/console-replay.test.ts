@@ -39,17 +39,19 @@ describe('the replay button on the dashboard', () => {
     await consoleApp?.close();
   });
 
-  it('runs the job once, shows its progress and its outcome', async () => {
+  it('runs the job once for a signed-in operator, shows its progress and its outcome', async () => {
     const page = await signedInPage(browser, consoleApp.url, 'dana');
     await page.getByRole('link', { name: 'Dashboard' }).click();
     await page.getByRole('button', { name: 'Replay the test scenario' }).click();
-    await expect.poll(() => page.locator('.replay-log').textContent()).toBe('week 1: 10 messages, 5 questions');
+    await expect.poll(() => page.locator('.replay-log').textContent()).toBe('Started by dana.\nweek 1: 10 messages, 5 questions');
     expect(await page.getByRole('button', { name: 'Replay the test scenario' }).isDisabled()).toBe(true);
-    const second = await fetch(`${consoleApp.url}/api/replay`, { method: 'POST' });
+    const anonymous = await fetch(`${consoleApp.url}/api/replay`, { method: 'POST' });
+    expect(anonymous.status).toBe(401);
+    const second = await fetch(`${consoleApp.url}/api/replay`, { method: 'POST', headers: { cookie: 'learnables-operator=sam' } });
     expect(second.status).toBe(409);
     release();
     await expect.poll(() => page.locator('.replay-summary').textContent()).toBe('Done: from 50 to 10 per 100.');
-    expect(await page.locator('.replay-log').textContent()).toBe('week 1: 10 messages, 5 questions\nweek 2: 10 messages, 1 question');
+    expect(await page.locator('.replay-log').textContent()).toBe('Started by dana.\nweek 1: 10 messages, 5 questions\nweek 2: 10 messages, 1 question');
     expect(runs).toBe(1);
   });
 });

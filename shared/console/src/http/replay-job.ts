@@ -1,5 +1,6 @@
 import type { Request, Response, Router } from 'express';
 import express from 'express';
+import { operatorOf } from './session.ts';
 
 /**
  * A long job the composition root may hand the console — e.g. replaying a scenario through the
@@ -44,7 +45,11 @@ export function replayRoutes(action: ReplayAction | undefined, log: (message: st
     res.json(state());
   });
 
-  router.post('/', (_req: Request, res: Response) => {
+  router.post('/', (req: Request, res: Response) => {
+    if (!operatorOf(req)) {
+      res.status(401).json({ error: 'not-signed-in', message: 'Sign in with your name first: the replay teaches the agents, and every change records who started it.' });
+      return;
+    }
     if (!action) {
       res.status(404).json({ error: 'not-found', message: 'This console was started without a scenario to replay.' });
       return;
@@ -57,6 +62,7 @@ export function replayRoutes(action: ReplayAction | undefined, log: (message: st
     lines = [];
     summary = undefined;
     problem = undefined;
+    lines.push(`Started by ${operatorOf(req)}.`);
     void action
       .run((line) => lines.push(line), stop.signal)
       .then((done) => {
