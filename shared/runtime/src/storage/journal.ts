@@ -2,7 +2,7 @@ import type { Kysely } from 'kysely';
 import type { RuntimeTables } from './tables.ts';
 
 /**
- * The step journal. `step` runs a step once per task: if the task already recorded that step,
+ * The step journal. `forTask(id).step(name, compute)` runs a step once per task: if the task already recorded that step,
  * its recorded result is returned and the step is not run again. That is what lets a task
  * resumed after a crash continue exactly where it stopped, on the version it pinned — and it is
  * also why re-running one task can never show the effect of a lesson: it replays.
@@ -14,7 +14,7 @@ export class Journal {
     private readonly dieAfterStep: string | undefined = process.env.LEARNABLES_DIE_AFTER_STEP,
   ) {}
 
-  async recorded<T>(taskId: string, step: string): Promise<T | undefined> {
+  private async recorded<T>(taskId: string, step: string): Promise<T | undefined> {
     const row = await this.db
       .selectFrom('learnables_journal')
       .select('result')
@@ -32,10 +32,6 @@ export class Journal {
     return new TaskJournal(this, taskId, new Map(rows.map((row) => [row.step, JSON.parse(row.result) as unknown])));
   }
 
-  async step<T>(taskId: string, step: string, compute: () => Promise<T> | T): Promise<T> {
-    return (await this.forTask(taskId)).step(step, compute);
-  }
-
   /** Record a step's result, unless one is recorded already; answers the result that counts. */
   async record<T>(taskId: string, step: string, result: T): Promise<T> {
     const json = JSON.stringify(result ?? null);
@@ -49,11 +45,6 @@ export class Journal {
     if (inserted) return JSON.parse(json) as T;
     // Another replica recorded the same step first; its result is the one that counts.
     return (await this.recorded<T>(taskId, step)) as T;
-  }
-
-  async steps(taskId: string): Promise<string[]> {
-    const rows = await this.db.selectFrom('learnables_journal').select('step').where('task_id', '=', taskId).orderBy('at').execute();
-    return rows.map((row) => row.step);
   }
 
   async count(): Promise<number> {
