@@ -11,7 +11,10 @@ const storeUrl = process.env.AUTHORITY_STORE ?? `sqlite:${join(repoRoot, 'data',
 const seeds = process.env.SEEDS_DIR ?? join(repoRoot, 'fixtures', 'seeds');
 const tokens = parseTokens(process.env.AUTHORITY_TOKENS);
 
-const authority = new Authority({ store: await openStore(storeUrl), kinds: learnableKinds });
+const store = await openStore(storeUrl);
+// The store listens again by itself; the operator should still know the feed had a gap.
+store.onFeedError((error) => console.error(`authority: the change feed lost its connection and is reconnecting: ${error.message}`));
+const authority = new Authority({ store, kinds: learnableKinds });
 // The example agents' seeds live in fixtures/; the worked example keeps its own beside its code.
 const seeded = [...(await loadSeeds(authority, seeds)), ...(await loadSeeds(authority, thresholdSeeds))];
 const server = authorityService({ authority, tokens }).listen(port, host, () => {
