@@ -1,4 +1,4 @@
-import type { Definition, LearnableKind } from '@learnables/learnable';
+import type { Definition, Learnable, LearnableKind } from '@learnables/learnable';
 import { MalformedLesson, UnknownCollection, absorbLesson, defineCollection } from '@learnables/learnable';
 import type { Lesson, LessonOutcome } from '@learnables/protocol';
 import { LessonSchema, explainInvalid } from '@learnables/protocol';
@@ -87,7 +87,11 @@ export class Authority {
       const answer = { collection: lesson.collection, entry: lesson.entry, audit: absorbed.audit };
       if (!absorbed.changed) return { outcome: { ...answer, changed: false, version: active.version } };
       const version = (await tx.latestVersion()) + 1;
-      await tx.publish(version, active.version, changedEntries(current, absorbed.definition));
+      const next = absorbed.definition;
+      await tx.publish(version, active.version, changedEntries(current, next), {
+        size: next.entries.length,
+        entries: () => next.entries.map((entry) => ({ key: entry.key, state: entry.toState() })),
+      });
       await this.afterPublish?.(lesson.collection, version);
       await tx.activate({
         version,
@@ -153,6 +157,44 @@ export class Authority {
   private async resolveWith(reader: VersionReader, collection: string, version: number): Promise<VersionedDefinition> {
     const cached = this.cache.get(collection, version);
     if (cached) return cached;
+    const lineage = await reader.snapshotLineage(collection, version);
+    const definition =
+      (lineage && (await this.resolveFromSnapshot(reader, collection, version, lineage))) ??
+      (await this.resolveByWalking(reader, collection, version));
+    this.cache.set(collection, version, definition);
+    return definition;
+  }
+
+  /**
+   * From the newest version of the lineage already in memory, or else from the lineage's snapshot,
+   * apply the deltas of the versions after it: a bounded amount of reading however long the chain
+   * behind the snapshot. Undefined if the snapshot is missing (then walk the whole chain).
+   */
+  private async resolveFromSnapshot(
+    reader: VersionReader,
+    collection: string,
+    version: number,
+    lineage: readonly number[],
+  ): Promise<VersionedDefinition | undefined> {
+    const kind = this.kindOf(collection);
+    let at = lineage.length - 1;
+    while (at >= 0 && !this.cache.has(collection, lineage[at]!)) at -= 1;
+    let entries: Map<string, Learnable>;
+    if (at >= 0) {
+      entries = new Map(this.cache.get(collection, lineage[at]!)!.entries.map((entry) => [entry.key, entry]));
+    } else {
+      const snapshot = await reader.snapshot(collection, lineage[0]!);
+      if (!snapshot) return undefined;
+      entries = new Map(snapshot.map((stored) => [stored.key, kind.fromState(stored.key, stored.state)]));
+      at = 0;
+    }
+    const pending = lineage.slice(at + 1);
+    applyDeltas(kind, entries, pending, await reader.deltas(collection, pending));
+    return { ...defineCollection(collection, [...entries.values()]), version };
+  }
+
+  /** The way before snapshots (and for versions written before them): the whole ancestry. */
+  private async resolveByWalking(reader: VersionReader, collection: string, version: number): Promise<VersionedDefinition> {
     const lineage = await this.cache.lineage(reader, collection, version);
     if (lineage === undefined) throw new UnknownVersion(collection, version, this.cache.newestKnown(collection));
     // Start from the nearest ancestor already resolved, then apply each later version's delta.
@@ -166,19 +208,25 @@ export class Authority {
       }
     }
     const pending = base ? lineage.slice(startAt) : lineage;
-    const deltas = await reader.deltas(collection, pending);
-    const kind = this.kindOf(collection);
     const entries = new Map(base?.entries.map((entry) => [entry.key, entry]));
-    for (const step of pending) {
-      for (const stored of deltas.get(step) ?? []) entries.set(stored.key, kind.fromState(stored.key, stored.state));
-    }
-    const definition: VersionedDefinition = { ...defineCollection(collection, [...entries.values()]), version };
-    this.cache.set(collection, version, definition);
-    return definition;
+    applyDeltas(this.kindOf(collection), entries, pending, await reader.deltas(collection, pending));
+    return { ...defineCollection(collection, [...entries.values()]), version };
   }
 
   async close(): Promise<void> {
     await this.store.close();
+  }
+}
+
+/** Apply each version's changed entries in lineage order (oldest first). */
+function applyDeltas(
+  kind: LearnableKind,
+  entries: Map<string, Learnable>,
+  pending: readonly number[],
+  deltas: Map<number, StoredEntry[]>,
+): void {
+  for (const step of pending) {
+    for (const stored of deltas.get(step) ?? []) entries.set(stored.key, kind.fromState(stored.key, stored.state));
   }
 }
 

@@ -23,6 +23,11 @@ export class VersionCache {
     return hit;
   }
 
+  /** Whether a version is in memory, without counting as a use. */
+  has(collection: string, version: number): boolean {
+    return this.definitions.has(`${collection}@${version}`);
+  }
+
   set(collection: string, version: number, definition: VersionedDefinition): void {
     const key = `${collection}@${version}`;
     this.definitions.delete(key);

@@ -46,7 +46,16 @@ export interface LearnableKind<L extends Learnable = Learnable> {
 export function deepFreeze<T>(value: T): T {
   if (typeof value === 'object' && value !== null && !Object.isFrozen(value)) {
     Object.freeze(value);
-    for (const key of Reflect.ownKeys(value)) deepFreeze((value as Record<PropertyKey, unknown>)[key]);
+    // The same keys as Reflect.ownKeys (names and symbols, enumerable or not), but several times
+    // faster in V8, and arrays by index rather than a string per element: freezing a
+    // 10,000-entry definition cost more than reading it from storage.
+    if (Array.isArray(value)) {
+      for (let i = 0; i < value.length; i += 1) deepFreeze(value[i]);
+      return value;
+    }
+    const object = value as Record<PropertyKey, unknown>;
+    for (const name of Object.getOwnPropertyNames(object)) deepFreeze(object[name]);
+    for (const symbol of Object.getOwnPropertySymbols(object)) deepFreeze(object[symbol]);
   }
   return value;
 }

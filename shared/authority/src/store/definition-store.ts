@@ -62,6 +62,20 @@ export interface VersionReader {
   versions(collection: string, sinceVersion?: number): Promise<VersionRecord[]>;
   /** The entries each of the given versions changed. */
   deltas(collection: string, versions: readonly number[]): Promise<Map<number, StoredEntry[]>>;
+  /**
+   * The lineage of `version` back to its nearest snapshot, oldest first (the snapshot's version
+   * first, `version` last); at most a bounded number of steps. Undefined when the version is
+   * unknown or was written before snapshots existed: then walk `versions` instead.
+   */
+  snapshotLineage(collection: string, version: number): Promise<number[] | undefined>;
+  /** Every entry of a version that holds a snapshot; undefined if it holds none. */
+  snapshot(collection: string, version: number): Promise<StoredEntry[] | undefined>;
+}
+
+/** The whole of a version being published, in case the store decides to snapshot it. */
+export interface FullVersion {
+  readonly size: number;
+  entries(): readonly StoredEntry[];
 }
 
 /** Operations available while a collection's write lock is held. */
@@ -70,6 +84,7 @@ export interface StoreWriter extends VersionReader {
   /** The highest version number ever published in the collection (not necessarily active). */
   latestVersion(): Promise<number>;
   versionExists(version: number): Promise<boolean>;
-  publish(version: number, parent: number, changed: readonly StoredEntry[]): Promise<void>;
+  /** Store a version's delta; every so often also a snapshot of all of it (`full`). */
+  publish(version: number, parent: number, changed: readonly StoredEntry[], full: FullVersion): Promise<void>;
   activate(activation: Omit<NewActivation, 'collection'>): Promise<Activation>;
 }

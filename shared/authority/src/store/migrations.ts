@@ -56,6 +56,28 @@ const migrations = (engine: Engine): Record<string, Migration> => ({
         .execute();
     },
   },
+  // Snapshots: every so often a version also stores all its entries (compressed, in one row), so
+  // resolving any version reads one snapshot and a bounded number of deltas instead of walking
+  // the whole chain back to the seed. `base` is the nearest snapshotted version on a version's
+  // lineage (itself when it holds one), `since_base` the delta rows written since that snapshot.
+  // Versions written before this migration have neither and are resolved by walking the chain.
+  '2026-12-01-001-snapshots': {
+    async up(db: Kysely<unknown>) {
+      await db.schema.alterTable('authority_versions').addColumn('base', 'integer').execute();
+      await db.schema.alterTable('authority_versions').addColumn('since_base', 'integer').execute();
+      await db.schema
+        .createTable('authority_snapshots')
+        .addColumn('collection', 'text', (c) => c.notNull())
+        .addColumn('version', 'integer', (c) => c.notNull())
+        .addColumn('entries', 'text', (c) => c.notNull())
+        .addPrimaryKeyConstraint('authority_snapshots_pk', ['collection', 'version'])
+        .addForeignKeyConstraint('authority_snapshots_version_fk', ['collection', 'version'], 'authority_versions', [
+          'collection',
+          'version',
+        ])
+        .execute();
+    },
+  },
 });
 
 export const authorityMigrations = (engine: Engine): MigrationProvider => ({

@@ -11,7 +11,7 @@ import type { AuthorityTables } from './tables.ts';
  * store; otherwise a SQLite file — `sqlite:./data/authority.db`, `file:…` or a plain path —
  * created with its folder on first use.
  */
-export async function openStore(url: string): Promise<SqlStore> {
+export async function openStore(url: string, options: { snapshotEvery?: (size: number) => number } = {}): Promise<SqlStore> {
   if (/^postgres(ql)?:\/\//.test(url)) {
     const pool = new pg.Pool({ connectionString: url, max: 10 });
     // An idle connection dropped by the server (restart, failover) must not crash the process;
@@ -19,6 +19,7 @@ export async function openStore(url: string): Promise<SqlStore> {
     pool.on('error', () => undefined);
     const db = new Kysely<AuthorityTables>({ dialect: new PostgresDialect({ pool }) });
     return SqlStore.open({
+      ...options,
       engine: 'postgres',
       db,
       listener: async () => {
@@ -38,5 +39,5 @@ export async function openStore(url: string): Promise<SqlStore> {
   database.pragma('busy_timeout = 5000');
   database.pragma('foreign_keys = ON');
   const db = new Kysely<AuthorityTables>({ dialect: new SqliteDialect({ database }) });
-  return SqlStore.open({ engine: 'sqlite', db, file });
+  return SqlStore.open({ ...options, engine: 'sqlite', db, file });
 }

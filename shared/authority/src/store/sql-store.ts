@@ -6,6 +6,7 @@ import type {
   Activation,
   ActivationKind,
   DefinitionStore,
+  FullVersion,
   NewActivation,
   StoreWriter,
   StoredEntry,
@@ -16,6 +17,14 @@ import { authorityMigrations } from './migrations.ts';
 import type { AuthorityTables } from './tables.ts';
 
 type Db = Kysely<AuthorityTables> | Transaction<AuthorityTables>;
+
+/**
+ * When a version also stores a snapshot: once more delta rows than this have been written on its
+ * lineage since the last snapshot. A snapshot costs about `size` rows, so snapshots add at most
+ * 8 rows of storage per changed entry (storage stays proportional to the changes), and resolving
+ * any version reads one snapshot plus at most size/8 (at least 64) delta rows.
+ */
+export const snapshotEvery = (size: number): number => Math.max(64, Math.ceil(size / 16));
 
 /** The Postgres channel activations are announced on, so every replica hears every write. */
 const CHANNEL = 'learnables_activations';
@@ -52,6 +61,8 @@ export interface SqlStoreOptions {
   listener?: () => Promise<pg.Client>;
   /** SQLite only: the database file, so writers in one process queue instead of blocking. */
   file?: string;
+  /** How many delta rows after a snapshot call for the next one (tests make it small). */
+  snapshotEvery?: (size: number) => number;
 }
 
 /**
@@ -83,6 +94,7 @@ export class SqlStore implements DefinitionStore {
   private readonly db: Kysely<AuthorityTables>;
   private readonly file: string;
   private readonly events = new EventEmitter();
+  private readonly snapshotEvery: (size: number) => number;
   private listenClient: pg.Client | undefined;
   private closing = false;
 
@@ -90,6 +102,7 @@ export class SqlStore implements DefinitionStore {
     this.engine = options.engine;
     this.db = options.db;
     this.file = options.file ?? ':memory:';
+    this.snapshotEvery = options.snapshotEvery ?? snapshotEvery;
     this.events.setMaxListeners(0);
   }
 
@@ -141,6 +154,14 @@ export class SqlStore implements DefinitionStore {
 
   deltas(collection: string, versions: readonly number[]): Promise<Map<number, StoredEntry[]>> {
     return readDeltas(this.db, collection, versions);
+  }
+
+  snapshotLineage(collection: string, version: number): Promise<number[] | undefined> {
+    return readSnapshotLineage(this.db, collection, version);
+  }
+
+  snapshot(collection: string, version: number): Promise<StoredEntry[] | undefined> {
+    return readSnapshot(this.db, collection, version);
   }
 
   async latestActivation(collection: string): Promise<Activation | undefined> {
@@ -200,6 +221,8 @@ export class SqlStore implements DefinitionStore {
     return {
       versions: (name, since) => readVersions(db, name, since),
       deltas: (name, versions) => readDeltas(db, name, versions),
+      snapshotLineage: (name, version) => readSnapshotLineage(db, name, version),
+      snapshot: (name, version) => readSnapshot(db, name, version),
       latestActivation: () => readLatestActivation(db, collection),
       latestVersion: async () => {
         const row = await db
@@ -216,7 +239,22 @@ export class SqlStore implements DefinitionStore {
           .where('collection', '=', collection)
           .where('version', '=', version)
           .executeTakeFirst()) !== undefined,
-      publish: (version, parent, changed) => insertVersion(db, collection, version, parent, changed),
+      publish: async (version, parent, changed, full) => {
+        const from = await db
+          .selectFrom('authority_versions')
+          .select(['base', 'since_base'])
+          .where('collection', '=', collection)
+          .where('version', '=', parent)
+          .executeTakeFirst();
+        const since = (from?.since_base ?? 0) + changed.length;
+        // A parent from before snapshots (no base) gets its lineage a snapshot now.
+        if (from?.base == null || since > this.snapshotEvery(full.size)) {
+          await insertVersion(db, collection, version, parent, changed, { base: version, since: 0 });
+          await insertSnapshot(db, collection, version, full.entries());
+        } else {
+          await insertVersion(db, collection, version, parent, changed, { base: from.base, since });
+        }
+      },
       activate: async (activation) => {
         const stored = await insertActivation(db, { ...activation, collection });
         if (this.engine === 'postgres') await sql`select pg_notify(${CHANNEL}, ${JSON.stringify(stored)})`.execute(db);
@@ -239,7 +277,8 @@ export class SqlStore implements DefinitionStore {
         .executeTakeFirst();
       // Another replica seeding at the same moment wins; we keep what it wrote.
       if (Number(inserted.numInsertedOrUpdatedRows ?? 0n) === 0) return undefined;
-      await insertVersion(tx, collection, 1, null, entries);
+      await insertVersion(tx, collection, 1, null, entries, { base: 1, since: 0 });
+      await insertSnapshot(tx, collection, 1, entries);
       const stored = await insertActivation(tx, { ...activation, collection, version: 1, kind: 'seed' });
       if (this.engine === 'postgres') await sql`select pg_notify(${CHANNEL}, ${JSON.stringify(stored)})`.execute(tx);
       return stored;
@@ -299,6 +338,43 @@ async function readDeltas(db: Db, collection: string, versions: readonly number[
   return out;
 }
 
+/** See `VersionReader.snapshotLineage`: one recursive query up the parents to the base. */
+async function readSnapshotLineage(db: Db, collection: string, version: number): Promise<number[] | undefined> {
+  const { rows } = await sql<{ version: number; base: number | null }>`
+    with recursive chain(version, parent, base) as (
+      select version, parent, base from authority_versions where collection = ${collection} and version = ${version}
+      union all
+      select v.version, v.parent, v.base from authority_versions v
+        join chain c on v.collection = ${collection} and v.version = c.parent
+        where c.version <> c.base
+    )
+    select version, base from chain order by version`.execute(db);
+  // A parent is always older than its child, so by number the lineage runs base … version.
+  const base = rows.at(-1)?.base;
+  if (base == null) return undefined;
+  const lineage = rows.map((row) => row.version);
+  return lineage[0] === base && lineage.at(-1) === version ? lineage : undefined;
+}
+
+async function readSnapshot(db: Db, collection: string, version: number): Promise<StoredEntry[] | undefined> {
+  const row = await db
+    .selectFrom('authority_snapshots')
+    .select('entries')
+    .where('collection', '=', collection)
+    .where('version', '=', version)
+    .executeTakeFirst();
+  if (!row) return undefined;
+  // Two parallel arrays rather than a pair per entry: a third fewer objects to parse. Not
+  // compressed: inflating cost more of a cold resolve than the bytes saved are worth.
+  const [keys, states] = JSON.parse(row.entries) as [string[], unknown[]];
+  return keys.map((key, i) => ({ key, state: states[i] }));
+}
+
+async function insertSnapshot(db: Db, collection: string, version: number, entries: readonly StoredEntry[]): Promise<void> {
+  const json = JSON.stringify([entries.map((entry) => entry.key), entries.map((entry) => entry.state)]);
+  await db.insertInto('authority_snapshots').values({ collection, version, entries: json }).execute();
+}
+
 async function readLatestActivation(db: Db, collection: string): Promise<Activation | undefined> {
   const row = await db
     .selectFrom('authority_activations')
@@ -316,8 +392,12 @@ async function insertVersion(
   version: number,
   parent: number | null,
   changed: readonly StoredEntry[],
+  lineage: { base: number; since: number },
 ): Promise<void> {
-  await db.insertInto('authority_versions').values({ collection, version, parent, created_at: Date.now() }).execute();
+  await db
+    .insertInto('authority_versions')
+    .values({ collection, version, parent, created_at: Date.now(), base: lineage.base, since_base: lineage.since })
+    .execute();
   for (let start = 0; start < changed.length; start += 500) {
     await db
       .insertInto('authority_entries')

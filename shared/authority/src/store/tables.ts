@@ -3,7 +3,18 @@ import type { Generated } from 'kysely';
 /** The authority's tables. A version stores only the entries it changed (its delta). */
 export interface AuthorityTables {
   authority_collections: { name: string; created_at: number };
-  authority_versions: { collection: string; version: number; parent: number | null; created_at: number };
+  authority_versions: {
+    collection: string;
+    version: number;
+    parent: number | null;
+    created_at: number;
+    /** The nearest version on this one's lineage holding a snapshot (null: written before snapshots). */
+    base: number | null;
+    /** Delta rows written on the lineage since `base`. */
+    since_base: number | null;
+  };
+  /** Every entry of a version, as JSON `[[key, …], [state, …]]`; see `snapshotEvery`. */
+  authority_snapshots: { collection: string; version: number; entries: string };
   authority_entries: { collection: string; version: number; entry_key: string; state: string };
   authority_activations: {
     id: Generated<number>;

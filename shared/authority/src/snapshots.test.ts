@@ -1,0 +1,137 @@
+import Database from 'better-sqlite3';
+import fc from 'fast-check';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { wordListKind } from '@learnables/testing';
+import { Authority } from './authority.ts';
+import { engines } from './engines.test-support.ts';
+import type { DefinitionStore } from './store/definition-store.ts';
+import { openStore } from './store/open-store.ts';
+
+// Snapshots are a faster way to resolve a version; these tests hold it to giving exactly what
+// walking the whole chain of deltas from the seed gives, for every version of generated histories
+// with branches (lessons after rollbacks).
+
+type Step = { teach: number; word: string } | { rollbackTo: number };
+
+const steps = fc.array(
+  fc.oneof(
+    { weight: 5, arbitrary: fc.record({ teach: fc.nat({ max: 5 }), word: fc.constantFrom('a', 'b', 'c', 'd', 'e', 'f', 'g') }) },
+    { weight: 1, arbitrary: fc.record({ rollbackTo: fc.double({ min: 0, max: 1, noNaN: true }) }) },
+  ),
+  { minLength: 1, maxLength: 40 },
+);
+
+/** The same store, but offering no snapshots: the authority walks every version's chain. */
+const withoutSnapshots = (store: DefinitionStore): DefinitionStore =>
+  new Proxy(store, {
+    get(target, property) {
+      if (property === 'snapshotLineage') return async () => undefined;
+      const value = Reflect.get(target, property, target) as unknown;
+      return typeof value === 'function' ? value.bind(target) : value;
+    },
+  });
+
+const readings = async (authority: Authority, collection: string, version: number) =>
+  (await authority.resolve(collection, version)).entries.map((entry) => [entry.key, JSON.stringify(entry.toState())]);
+
+describe.each(engines)('snapshot resolve on $name', (engine) => {
+  let url: string;
+  let dispose: () => Promise<void>;
+  let run = 0;
+  beforeAll(async () => {
+    ({ url, dispose } = await engine.fresh());
+  });
+  afterAll(async () => dispose());
+
+  const play = async (collection: string, history: readonly Step[]) => {
+    const kinds = [wordListKind(collection)];
+    const writer = new Authority({ store: await openStore(url, { snapshotEvery: () => 2 }), kinds });
+    try {
+      await writer.seed(collection, { e0: { words: [] }, e1: { words: ['x'] }, e2: { words: [] } }, 'test');
+      let newest = 1;
+      for (const step of history) {
+        if ('teach' in step) {
+          const outcome = await writer.absorb(
+            { collection, entry: `e${step.teach % 3}`, value: { word: step.word }, taughtBy: 'dana', reason: 'test' },
+            'test',
+          );
+          newest = Math.max(newest, outcome.version);
+        } else {
+          const version = 1 + Math.floor(step.rollbackTo * (newest - 1));
+          await writer.rollback(collection, { version, author: 'sam', reason: 'test' }, 'test');
+        }
+      }
+      return { kinds, newest };
+    } finally {
+      await writer.close();
+    }
+  };
+
+  it('gives every version of a generated history exactly as walking the whole chain does', async () => {
+    await fc.assert(
+      fc.asyncProperty(steps, async (history) => {
+        const collection = `lists${(run += 1)}`;
+        const { kinds, newest } = await play(collection, history);
+        const snapshots = new Authority({ store: await openStore(url), kinds });
+        const walking = new Authority({ store: withoutSnapshots(await openStore(url)), kinds });
+        try {
+          // Cold for each version: a cache would hand back what the first path resolved.
+          for (let version = newest; version >= 1; version -= 1) {
+            const fresh = new Authority({ store: await openStore(url), kinds, cacheSize: 1 });
+            try {
+              const expected = await readings(walking, collection, version);
+              expect(await readings(fresh, collection, version)).toEqual(expected);
+              expect(await readings(snapshots, collection, version)).toEqual(expected);
+            } finally {
+              await fresh.close();
+            }
+          }
+        } finally {
+          await snapshots.close();
+          await walking.close();
+        }
+      }),
+      { numRuns: engine.name === 'SQLite' ? 25 : 8 },
+    );
+  }, 120_000);
+
+  it('reads one snapshot and a bounded number of deltas, however long the chain behind it', async () => {
+    const collection = `long${(run += 1)}`;
+    const history = Array.from({ length: 60 }, (_, i) => ({ teach: i, word: `w${i}` }));
+    const { kinds } = await play(collection, history);
+    const store = await openStore(url);
+    try {
+      const lineage = await store.snapshotLineage(collection, 61);
+      // every 2 delta rows a snapshot: the lineage is the snapshot's version and at most two more
+      expect(lineage?.at(-1)).toBe(61);
+      expect(lineage!.length).toBeLessThanOrEqual(3);
+      expect(await store.snapshot(collection, lineage![0]!)).toHaveLength(3);
+      const authority = new Authority({ store, kinds });
+      expect(await readings(authority, collection, 61)).toContainEqual(['e0', JSON.stringify({ words: ['w0', 'w3', 'w6', 'w9', 'w12', 'w15', 'w18', 'w21', 'w24', 'w27', 'w30', 'w33', 'w36', 'w39', 'w42', 'w45', 'w48', 'w51', 'w54', 'w57'] })]);
+    } finally {
+      await store.close();
+    }
+  });
+
+  it.runIf(engine.name === 'SQLite')('resolves versions written before snapshots by walking, and snapshots the next one', async () => {
+    const collection = `legacy${(run += 1)}`;
+    const { kinds } = await play(collection, [{ teach: 0, word: 'a' }, { teach: 1, word: 'b' }, { teach: 0, word: 'c' }]);
+    const file = new Database(url.replace(/^sqlite:/, ''));
+    file.prepare('delete from authority_snapshots where collection = ?').run(collection);
+    file.prepare('update authority_versions set base = null, since_base = null where collection = ?').run(collection);
+    file.close();
+    const authority = new Authority({ store: await openStore(url), kinds });
+    try {
+      expect(await authority.store.snapshotLineage(collection, 4)).toBeUndefined();
+      expect(await readings(authority, collection, 4)).toEqual([
+        ['e0', JSON.stringify({ words: ['a', 'c'] })],
+        ['e1', JSON.stringify({ words: ['x', 'b'] })],
+        ['e2', JSON.stringify({ words: [] })],
+      ]);
+      await authority.absorb({ collection, entry: 'e2', value: { word: 'd' }, taughtBy: 'dana', reason: 'test' }, 'test');
+      expect(await authority.store.snapshotLineage(collection, 5)).toEqual([5]);
+    } finally {
+      await authority.close();
+    }
+  });
+});
