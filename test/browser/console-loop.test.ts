@@ -60,14 +60,16 @@ describe('the console, through a browser: the whole teach loop', () => {
 
     // The inbox shows it, newest first, with the agent's summary rendered blind.
     const card = await questionCard(page, 'kiwi salad');
-    await expect.poll(() => page.locator('li.question-card').first().textContent()).toContain('kiwi salad');
-    expect(await card.locator('dl.summary dt').allTextContents()).toEqual(['Text']);
-    expect(await card.locator('dl.summary dd').allTextContents()).toEqual(['kiwi salad']);
-    expect(await page.locator('li.question-card').count()).toBe(11);
+    await expect.poll(() => page.locator('li.question-row').first().textContent()).toContain('kiwi salad');
+    expect(await card.locator('.row-agent').textContent()).toBe('Word list agent');
+    expect(await card.locator('.row-about').textContent()).toBe('kiwi salad');
+    expect(await card.locator('.row-question').textContent()).toBe('Which list does this text belong to?');
+    expect(await card.locator('.row-waiting').textContent()).toBe('waiting under a minute');
+    expect(await page.locator('li.question-row').count()).toBe(11);
     await screenshot(page, 'inbox');
 
     // The form is drawn from the card and prefilled from the suggestion.
-    await card.getByRole('link', { name: 'Answer' }).click();
+    await card.locator('a.row-link').click();
     const form = page.locator('form.answer-form');
     await expect.poll(() => page.locator('h1').textContent()).toBe('Which list does this text belong to?');
     expect(await form.getByRole('radio').count()).toBe(2);
@@ -95,7 +97,7 @@ describe('the console, through a browser: the whole teach loop', () => {
     expect(await page.locator('.send-result a.version-link').textContent()).toBe('lists v2');
     await page.getByRole('link', { name: 'Questions' }).click();
     await page.locator('.recent table').waitFor();
-    expect(await page.locator('li.question-card').filter({ hasText: 'kiwi tart' }).count()).toBe(0);
+    expect(await page.locator('li.question-row').filter({ hasText: 'kiwi tart' }).count()).toBe(0);
     expect(await page.locator('.recent tbody tr').first().textContent()).toContain('lists v2');
 
     // The decided task links to the history of the version that decided it; roll back from there.

@@ -5,6 +5,7 @@ import { AuthorityClient } from '@learnables/authority';
 import { AgentDirectory } from './agents/agent-directory.ts';
 import { apiRoutes } from './http/api-routes.ts';
 import { bundleUi } from './http/ui-assets.ts';
+import { LiveQuestions } from './tasks/live-questions.ts';
 import type { ReplayAction } from './http/replay-job.ts';
 import { replayRoutes } from './http/replay-job.ts';
 
@@ -26,6 +27,8 @@ export interface ConsoleOptions {
   maxUploadBytes?: number;
   /** A job offered as a button on the dashboard (the composition root passes the scenario replay). */
   replay?: ReplayAction;
+  /** How often the agents are asked what changed while a console tab is open. Default 2 s. */
+  livePollMs?: number;
   log?: (message: string, error?: unknown) => void;
 }
 
@@ -48,6 +51,7 @@ export async function createConsole(options: ConsoleOptions): Promise<RunningCon
   const directory = new AgentDirectory(options.agents, { ...(options.agentToken !== undefined && { token: options.agentToken }) });
   const authority = new AuthorityClient({ url: options.authority.url, token: options.authority.token });
   const ui = await bundleUi();
+  const live = new LiveQuestions(directory, { ...(options.livePollMs !== undefined && { pollMs: options.livePollMs }) });
 
   const app = express();
   app.disable('x-powered-by');
@@ -59,7 +63,7 @@ export async function createConsole(options: ConsoleOptions): Promise<RunningCon
     res.json({ ok: true, agents: directory.agents.length });
   });
   app.use('/api/replay', express.json(), replayRoutes(options.replay, log));
-  app.use('/api', apiRoutes({ directory, authority, maxUploadBytes: options.maxUploadBytes ?? 25 * 1024 * 1024, log }));
+  app.use('/api', apiRoutes({ directory, authority, live, maxUploadBytes: options.maxUploadBytes ?? 25 * 1024 * 1024, log }));
   app.get('/app.js', (_req, res) => {
     res.type('text/javascript').set('cache-control', 'no-cache').send(ui.script);
   });
@@ -84,6 +88,7 @@ export async function createConsole(options: ConsoleOptions): Promise<RunningCon
     url: `http://${host}:${port}`,
     server,
     async close() {
+      live.stop();
       server.closeAllConnections();
       await new Promise<void>((resolve) => server.close(() => resolve()));
     },

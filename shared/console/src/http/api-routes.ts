@@ -8,12 +8,16 @@ import { ConsoleError } from '../console-error.ts';
 import { collectionsOf, historyOf, rollBack } from '../history/collections.ts';
 import { answerQuestion, teachOnTask } from '../lessons/answer-question.ts';
 import { agentsAccepting } from '../media/media-types.ts';
+import type { LiveQuestions } from '../tasks/live-questions.ts';
 import { decisionsAcross, questionsAcross, sendToAgent, taskOf } from '../tasks/agent-tasks.ts';
+import { liveEvents } from './live-events.ts';
 import { operatorOf, requireOperator, signIn, signOut } from './session.ts';
 
 export interface ApiDeps {
   readonly directory: AgentDirectory;
   readonly authority: AuthorityClient;
+  /** The waiting questions kept current for open tabs; told to look again after the console changes something. */
+  readonly live: LiveQuestions;
   readonly maxUploadBytes: number;
   readonly log: (message: string, error?: unknown) => void;
 }
@@ -61,10 +65,12 @@ export function apiRoutes(deps: ApiDeps): express.Router {
   const json = express.json({ limit: '1mb' });
 
   const handle =
-    (work: (req: Request, res: Response) => Promise<unknown>) =>
+    (work: (req: Request, res: Response) => Promise<unknown>, changes = false) =>
     async (req: Request, res: Response): Promise<void> => {
       try {
         const result = await work(req, res);
+        // An answer or a new message changes what is waiting: open tabs hear of it now, not at the next look.
+        if (changes) deps.live.nudge();
         if (!res.headersSent) res.json(result);
       } catch (error) {
         if (error instanceof ConsoleError) {
@@ -85,6 +91,7 @@ export function apiRoutes(deps: ApiDeps): express.Router {
 
   api.get('/agents', handle(async () => ({ agents: await directory.views() })));
   api.get('/questions', handle(async () => questionsAcross(directory)));
+  api.get('/events', liveEvents(deps.live));
   api.get('/decisions', handle(async (req) => decisionsAcross(directory, Math.min(100, Math.max(1, Number(req.query.limit) || 10)))));
   api.get('/stats', handle(async () => statsAcross(directory)));
 
@@ -95,12 +102,12 @@ export function apiRoutes(deps: ApiDeps): express.Router {
   api.post(
     '/agents/:agent/tasks/:task/answer',
     json,
-    handle(async (req) => answerQuestion(deps, String(req.params.agent), String(req.params.task), answerRequest(req.body), requireOperator(req))),
+    handle(async (req) => answerQuestion(deps, String(req.params.agent), String(req.params.task), answerRequest(req.body), requireOperator(req)), true),
   );
   api.post(
     '/agents/:agent/tasks/:task/lessons',
     json,
-    handle(async (req) => teachOnTask(deps, String(req.params.agent), String(req.params.task), lessonRequest(req.body), requireOperator(req))),
+    handle(async (req) => teachOnTask(deps, String(req.params.agent), String(req.params.task), lessonRequest(req.body), requireOperator(req)), true),
   );
 
   api.post(
@@ -114,7 +121,7 @@ export function apiRoutes(deps: ApiDeps): express.Router {
         throw new ConsoleError(415, 'unsupported-media-type', `${agent.card.name} does not read plain text; its card lists ${agent.view.accepts.join(', ') || 'nothing'}.`);
       }
       return { task: await sendToAgent(agent, [{ text: note }]) };
-    }),
+    }, true),
   );
 
   api.post(
@@ -132,7 +139,7 @@ export function apiRoutes(deps: ApiDeps): express.Router {
       const bytes = Buffer.isBuffer(req.body) ? req.body : Buffer.alloc(0);
       if (bytes.length === 0) throw new ConsoleError(400, 'malformed', `${filename} is empty; there is nothing to send.`);
       return { task: await sendToAgent(agent, [{ raw: bytes.toString('base64'), mediaType, filename }]) };
-    }),
+    }, true),
   );
 
   api.get('/collections', handle(async () => ({ collections: await collectionsOf(authority, directory) })));

@@ -6,13 +6,14 @@ import type { AgentDirectory, ConnectedAgent } from '../agents/agent-directory.t
 import { ConsoleError } from '../console-error.ts';
 import { newestFirst, taskViewOf, wordsOf } from './task-view.ts';
 
-const PAGE_SIZE = 100;
+export const PAGE_SIZE = 100;
 /** Enough pages for any inbox a person could work through; beyond it the oldest wait for the next look. */
 const MAX_PAGES = 10;
 
 const nameOf = (agent: ConnectedAgent) => ({ id: agent.id, name: agent.card.name });
 
-async function listByState(agent: ConnectedAgent, status: TaskState, limit: number): Promise<TaskView[]> {
+/** Tasks of one state on one agent, newest first, up to `limit`. */
+export async function listByState(agent: ConnectedAgent, status: TaskState, limit: number): Promise<TaskView[]> {
   const views: TaskView[] = [];
   let pageToken = '';
   for (let page = 0; page < MAX_PAGES && views.length < limit; page++) {

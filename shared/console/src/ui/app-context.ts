@@ -1,4 +1,4 @@
-import type { AgentView } from '../api-types.ts';
+import type { AgentView, QuestionsResponse } from '../api-types.ts';
 
 /** What every view is handed: who is signed in, the agents' cards, and ways to move on. */
 export interface AppContext {
@@ -7,6 +7,11 @@ export interface AppContext {
   agents(fresh?: boolean): Promise<readonly AgentView[]>;
   /** Go to a route, e.g. `#/history/lists/2`. */
   navigate(hash: string): void;
-  /** Count the questions again, for the badge in the navigation. */
-  refreshCount(): void;
+  /** The waiting questions as last streamed, if any arrived yet. */
+  latestQuestions(): QuestionsResponse | undefined;
+  /**
+   * Follow the waiting questions while the current page is shown: the listener hears the latest
+   * at once and every change after; leaving the page stops it.
+   */
+  watchQuestions(listener: (snapshot: QuestionsResponse) => void): void;
 }

@@ -1,6 +1,7 @@
 /// <reference lib="dom" />
 // A tiny element builder: the console draws everything with it, so no HTML string is ever parsed
 // and everything an agent says lands in the page as text.
+import { ago, waited } from './relative-time.ts';
 
 export type Child = Node | string | number | null | undefined | false | readonly Child[];
 type Listener = (event: Event) => void;
@@ -59,7 +60,18 @@ export function when(at: string | number): string {
   return date.toLocaleString(undefined, { dateStyle: 'medium', timeStyle: 'short' });
 }
 
-export function timeElement(at: string | number): HTMLTimeElement {
+/** A time as "4 min ago" (or "waiting 4 min"), the exact time on hover; redrawn by `refreshRelativeTimes`. */
+export function timeElement(at: string | number, style: 'ago' | 'waited' = 'ago'): HTMLTimeElement {
   const date = new Date(at);
-  return h('time', { datetime: Number.isNaN(date.getTime()) ? '' : date.toISOString() }, when(at));
+  if (Number.isNaN(date.getTime())) return h('time', {});
+  return h('time', { datetime: date.toISOString(), title: when(at), class: `relative ${style}` }, (style === 'ago' ? ago : waited)(date.getTime(), Date.now()));
+}
+
+/** Redraw every relative time on the page, so "just now" does not stay "just now". */
+export function refreshRelativeTimes(): void {
+  const now = Date.now();
+  for (const element of Array.from(document.querySelectorAll<HTMLTimeElement>('time.relative'))) {
+    const at = Date.parse(element.dateTime);
+    if (!Number.isNaN(at)) element.textContent = (element.classList.contains('waited') ? waited : ago)(at, now);
+  }
 }

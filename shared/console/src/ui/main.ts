@@ -1,8 +1,10 @@
 /// <reference lib="dom" />
-import type { AgentView, QuestionsResponse, SessionResponse } from '../api-types.ts';
+import type { AgentView, SessionResponse } from '../api-types.ts';
 import { ApiFailure, deleteJson, getJson } from './api.ts';
 import type { AppContext } from './app-context.ts';
-import { fill, h } from './dom.ts';
+import { fill, h, refreshRelativeTimes } from './dom.ts';
+import type { LiveQuestions } from './live.ts';
+import { openLiveQuestions } from './live.ts';
 import type { Route } from './routes.ts';
 import { routeOf } from './routes.ts';
 import { answerPage } from './views/answer-page.ts';
@@ -21,8 +23,11 @@ const NAV: readonly { readonly href: string; readonly label: string; readonly pa
   { href: '#/dashboard', label: 'Dashboard', pages: ['dashboard'] },
 ];
 
-const COUNT_EVERY_MS = 15_000;
-let countTimer: ReturnType<typeof setInterval> | undefined;
+const TITLE = 'Learnables console';
+/** Relative times ("4 min") are redrawn this often. */
+const TICK_MS = 30_000;
+let live: LiveQuestions | undefined;
+let tick: ReturnType<typeof setInterval> | undefined;
 
 function render(main: HTMLElement, ctx: AppContext, route: Route): Promise<void> {
   switch (route.page) {
@@ -56,6 +61,18 @@ function startApp(root: HTMLElement, operator: string): void {
   );
   const main = h('main', { id: 'main', tabindex: -1 });
   let shown = 0;
+  // Listeners of the page on show; dropped when another page is shown.
+  let pageWatchers: (() => void)[] = [];
+
+  live?.close();
+  live = openLiveQuestions();
+  live.subscribe(({ questions }) => {
+    badge.textContent = String(questions.length);
+    badge.hidden = questions.length === 0;
+    badge.setAttribute('aria-label', `${questions.length} waiting`);
+    // The count in the tab's title, so a clerk sees work arrive from another tab.
+    document.title = questions.length > 0 ? `(${questions.length}) ${TITLE}` : TITLE;
+  });
 
   const ctx: AppContext = {
     operator,
@@ -71,14 +88,9 @@ function startApp(root: HTMLElement, operator: string): void {
       if (location.hash === hash || (hash === '#/' && location.hash === '')) void show();
       else location.hash = hash;
     },
-    refreshCount() {
-      void getJson<QuestionsResponse>('/questions')
-        .then(({ questions }) => {
-          badge.textContent = String(questions.length);
-          badge.hidden = questions.length === 0;
-          badge.setAttribute('aria-label', `${questions.length} waiting`);
-        })
-        .catch(() => undefined);
+    latestQuestions: () => live?.latest(),
+    watchQuestions(listener) {
+      if (live) pageWatchers.push(live.subscribe(listener));
     },
   };
 
@@ -86,7 +98,8 @@ function startApp(root: HTMLElement, operator: string): void {
     const route = routeOf(location.hash);
     const current = ++shown;
     NAV.forEach((item, index) => links[index]!.toggleAttribute('aria-current', item.pages.includes(route.page)));
-    ctx.refreshCount();
+    for (const stop of pageWatchers) stop();
+    pageWatchers = [];
     main.setAttribute('aria-busy', 'true');
     fill(main, h('p', { class: 'loading' }, 'Loading…'));
     try {
@@ -102,6 +115,9 @@ function startApp(root: HTMLElement, operator: string): void {
 
   const signOut = h('button', { type: 'button', class: 'link-button' }, 'Sign out');
   signOut.addEventListener('click', () => {
+    live?.close();
+    live = undefined;
+    document.title = TITLE;
     void deleteJson('/session').then(() => start(root));
   });
   // The hash holds the route, so the skip link moves focus itself rather than by its href.
@@ -123,8 +139,8 @@ function startApp(root: HTMLElement, operator: string): void {
     main,
   );
   window.onhashchange = () => void show();
-  clearInterval(countTimer);
-  countTimer = setInterval(() => ctx.refreshCount(), COUNT_EVERY_MS);
+  clearInterval(tick);
+  tick = setInterval(refreshRelativeTimes, TICK_MS);
   void show();
 }
 

@@ -11,6 +11,7 @@ import { errorNotice } from './notices.ts';
 import { showBackView } from './show-back.ts';
 import { summaryView } from './summary-view.ts';
 import { taskDetails } from './task-page.ts';
+import { taskHref } from '../routes.ts';
 
 function aboutPanel(task: TaskView): HTMLElement {
   const summary = summaryView(task.summary);
@@ -18,7 +19,15 @@ function aboutPanel(task: TaskView): HTMLElement {
 }
 
 /** The question, its answers, and — when the card declares the extension — "remember this". */
-function answerForm(main: HTMLElement, ctx: AppContext, agent: AgentView | undefined, task: TaskView): HTMLFormElement {
+interface AnswerForm {
+  readonly form: HTMLFormElement;
+  /** True from the moment this form sends its answer: the question leaving the list is then no surprise. */
+  sent(): boolean;
+  /** Someone answered elsewhere: say so, and take no answer from this form. */
+  closeAsAnswered(ended: TaskView): void;
+}
+
+function answerForm(main: HTMLElement, ctx: AppContext, agent: AgentView | undefined, task: TaskView): AnswerForm {
   const teach = task.teach;
   const learnable = agent?.learnable;
   const topErrors = h('div', { class: 'form-errors' });
@@ -93,8 +102,11 @@ function answerForm(main: HTMLElement, ctx: AppContext, agent: AgentView | undef
     (form.querySelector<HTMLInputElement>('input[name="answer-entry"], #answer-text'))?.focus();
   };
 
+  let sending = false;
+  let closed = false;
   form.addEventListener('submit', (event) => {
     event.preventDefault();
+    if (closed) return;
     clearErrors();
     const entry = freeAnswer ? freeAnswer.value.trim() : (form.querySelector<HTMLInputElement>('input[name="answer-entry"]:checked')?.value ?? '');
     if (entry === '') {
@@ -106,13 +118,15 @@ function answerForm(main: HTMLElement, ctx: AppContext, agent: AgentView | undef
       ...(remember?.checked && lesson && { lesson: { value: lesson.values(), reason: lesson.reason() } }),
     };
     submit.disabled = true;
+    sending = true;
     form.setAttribute('aria-busy', 'true');
     void postJson<AnswerResponse>(`/agents/${segment(task.agentId)}/tasks/${segment(task.taskId)}/answer`, request)
       .then((result) => {
-        ctx.refreshCount();
         showBackView(main, ctx, { agent, question: task, entry, result, ...(request.lesson && { lastValues: request.lesson.value }) });
       })
       .catch((error: unknown) => {
+        sending = false;
+        if (closed) return;
         submit.disabled = false;
         form.removeAttribute('aria-busy');
         const failure = error instanceof ApiFailure ? error.body : { error: 'internal', message: String(error) };
@@ -123,7 +137,25 @@ function answerForm(main: HTMLElement, ctx: AppContext, agent: AgentView | undef
         }
       });
   });
-  return form;
+  return {
+    form,
+    sent: () => sending,
+    closeAsAnswered(ended) {
+      if (closed) return;
+      closed = true;
+      for (const control of Array.from(form.elements)) (control as HTMLInputElement).disabled = true;
+      const by = ended.answeredBy ? ` by ${ended.answeredBy}` : '';
+      topErrors.replaceChildren(
+        h(
+          'div',
+          { class: 'notice notice-warning answered-elsewhere', role: 'alert' },
+          h('p', {}, h('strong', {}, `Answered elsewhere${by}. `), 'This form no longer takes an answer; nothing you chose here was sent.'),
+          ended.said !== '' && h('p', {}, `${ended.agentName}: ${ended.said}`),
+          h('p', {}, h('a', { href: taskHref(ended.agentId, ended.taskId) }, 'See how it ended'), ' · ', h('a', { href: '#/' }, 'Back to questions')),
+        ),
+      );
+    },
+  };
 }
 
 export async function answerPage(main: HTMLElement, ctx: AppContext, agentId: string, taskId: string): Promise<void> {
@@ -133,10 +165,26 @@ export async function answerPage(main: HTMLElement, ctx: AppContext, agentId: st
     fill(main, h('h1', { tabindex: -1 }, 'Already answered'), h('p', { class: 'lead' }, 'This question is no longer waiting. Here is how the task ended.'), taskDetails(task));
     return;
   }
+  const form = answerForm(main, ctx, agent, task);
   fill(
     main,
-    h('p', { class: 'eyebrow' }, `${task.agentName} asks`, ' · ', timeElement(task.at)),
+    h('p', { class: 'eyebrow' }, `${task.agentName} asks`, ' · ', timeElement(task.at, 'waited')),
     h('h1', { tabindex: -1, class: 'question-title' }, task.said || task.teach?.question || 'The agent needs an answer.'),
-    h('div', { class: 'answer-layout' }, aboutPanel(task), answerForm(main, ctx, agent, task)),
+    h('div', { class: 'answer-layout' }, aboutPanel(task), form.form),
   );
+  // Another tab (or another clerk) may answer first: when the question leaves the waiting list,
+  // ask the agent how the task stands, and close this form if it no longer waits.
+  let checking = false;
+  ctx.watchQuestions((snapshot) => {
+    const waiting = snapshot.questions.some((candidate) => candidate.agentId === agentId && candidate.taskId === taskId);
+    const unknown = snapshot.problems.some((problem) => problem.agentId === agentId);
+    if (waiting || unknown || checking || form.sent()) return;
+    checking = true;
+    void getJson<TaskView>(`/agents/${segment(agentId)}/tasks/${segment(taskId)}`)
+      .then((now) => {
+        if (now.state !== 'asking' && !form.sent()) form.closeAsAnswered(now);
+      })
+      .catch(() => undefined)
+      .finally(() => (checking = false));
+  });
 }
