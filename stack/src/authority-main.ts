@@ -21,7 +21,7 @@ const server = authorityService({ authority, tokens }).listen(port, host, () => 
   const address = server.address();
   const bound = typeof address === 'object' && address ? address.port : port;
   console.log(`authority listening on http://${host}:${bound} (${authority.store.engine}${seeded.length ? `; seeded ${seeded.join(', ')}` : ''})`);
-  if (Object.keys(tokens).includes(LOCAL_DEV_TOKEN)) {
+  if (tokens.has(LOCAL_DEV_TOKEN)) {
     console.log(`authority: writes accept the local development token "${LOCAL_DEV_TOKEN}"; set AUTHORITY_TOKENS beyond your own machine`);
   }
 });

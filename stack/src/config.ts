@@ -10,13 +10,18 @@ export const LOCAL_DEV_TOKEN = 'local-dev-token';
  * Parse `AUTHORITY_TOKENS`: `name=token,name=token`. Each token may write; its name is recorded
  * on every activation it makes.
  */
-export function parseTokens(raw: string | undefined): Record<string, string> {
-  if (!raw?.trim()) return { [LOCAL_DEV_TOKEN]: 'local' };
-  const tokens: Record<string, string> = {};
+export function parseTokens(raw: string | undefined, variable = 'AUTHORITY_TOKENS'): Map<string, string> {
+  // A Map, not a plain object: a token is looked up from untrusted input, and `__proto__` or
+  // `toString` must not find anything.
+  if (!raw?.trim()) return new Map([[LOCAL_DEV_TOKEN, 'local']]);
+  const tokens = new Map<string, string>();
   for (const pair of raw.split(',')) {
-    const [name, token] = pair.split('=').map((part) => part.trim());
-    if (!name || !token) throw new Error(`AUTHORITY_TOKENS must look like "console=token1,email-agent=token2"; "${pair}" does not.`);
-    tokens[token] = name;
+    const at = pair.indexOf('=');
+    const name = at < 0 ? '' : pair.slice(0, at).trim();
+    const token = at < 0 ? '' : pair.slice(at + 1).trim();
+    if (!name || !token) throw new Error(`${variable} must look like "console=token1,email-agent=token2"; "${pair}" does not.`);
+    if (tokens.has(token) && tokens.get(token) !== name) throw new Error(`${variable} gives one token to both "${tokens.get(token)}" and "${name}"; give each its own.`);
+    tokens.set(token, name);
   }
   return tokens;
 }

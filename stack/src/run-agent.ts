@@ -19,8 +19,8 @@ export interface AgentDefaults {
 export async function runAgent<Input, Result>(agent: LearnableAgent<Input, Result>, defaults: AgentDefaults): Promise<void> {
   const env = (name: string) => process.env[`${defaults.env}_${name}`];
   const host = env('HOST') ?? '127.0.0.1';
-  const users = Object.fromEntries(
-    Object.entries(parseTokens(process.env.AGENT_TOKENS)).map(([token, name]) => [token, name === 'local' ? 'operator-desk' : name]),
+  const users = new Map(
+    [...parseTokens(process.env.AGENT_TOKENS, 'AGENT_TOKENS')].map(([token, name]) => [token, name === 'local' ? 'operator-desk' : name]),
   );
   const running = await startLearnableAgent(agent, {
     store: env('STORE') ?? `sqlite:${join(repoRoot, 'data', defaults.storeFile)}`,

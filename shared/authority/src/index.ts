@@ -6,6 +6,8 @@ export { SqlStore } from './store/sql-store.ts';
 export type { Activation, ActivationKind, DefinitionStore, StoredEntry, VersionRecord } from './store/definition-store.ts';
 export { authorityService } from './http/authority-service.ts';
 export type { AuthorityServiceOptions } from './http/authority-service.ts';
+export { BearerTokens, bearerTokenOf } from './http/bearer-tokens.ts';
+export type { TokenNames } from './http/bearer-tokens.ts';
 export { refusalFor } from './http/refusals.ts';
 export { AuthorityClient, AuthorityRefused, AuthorityUnavailable } from './client/authority-client.ts';
 export type { AuthorityClientOptions, WatchOptions, StoredDefinitionEntry } from './client/authority-client.ts';

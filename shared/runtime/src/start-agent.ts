@@ -8,7 +8,8 @@ import type { ServerCallContextBuilder, User } from '@a2a-js/sdk/server';
 import { DefaultRequestHandler, UnauthenticatedUser, defaultServerCallContextBuilder } from '@a2a-js/sdk/server';
 import { DatabaseTaskStore } from '@a2a-js/sdk/server/database';
 import { agentCardHandler, jsonRpcHandler, restHandler } from '@a2a-js/sdk/server/express';
-import { AuthorityClient } from '@learnables/authority';
+import type { TokenNames } from '@learnables/authority';
+import { AuthorityClient, BearerTokens, bearerTokenOf } from '@learnables/authority';
 import { LEARNABLES_URI } from '@learnables/protocol';
 import { JSONRPC_PATH, REST_PATH, agentCardFor } from './a2a/agent-card.ts';
 import { LearnablesExecutor } from './a2a/learnables-executor.ts';
@@ -36,7 +37,7 @@ export interface AgentServerOptions {
    * Without a token a caller is anonymous: it may send messages (its tasks are visible only to
    * other anonymous callers) but may not teach.
    */
-  users?: Readonly<Record<string, string>>;
+  users?: TokenNames | BearerTokens;
   /** Largest request accepted. Default: the agent's own, or 40mb (a 25 MB email in base64). */
   bodyLimit?: string;
   log?: (message: string, error?: unknown) => void;
@@ -91,16 +92,15 @@ export async function startLearnableAgent<Input, Result>(
     keepBusAliveStates: [],
   });
 
-  const users = options.users ?? {};
+  const users = options.users instanceof BearerTokens ? options.users : new BearerTokens(options.users ?? new Map());
   const userOf = async (req: Request): Promise<User> => {
-    const header = req.get('authorization') ?? '';
-    const name = header.startsWith('Bearer ') ? users[header.slice(7).trim()] : undefined;
-    return name ? { isAuthenticated: true, userName: name } : new UnauthenticatedUser();
+    const name = users.nameOf(bearerTokenOf(req.get('authorization')));
+    return name !== undefined ? { isAuthenticated: true, userName: name } : new UnauthenticatedUser();
   };
   // A token that is presented but unknown is refused rather than quietly treated as anonymous.
   const refuseUnknownToken = (req: Request, res: Response, next: NextFunction) => {
     const header = req.get('authorization');
-    if (header && !(header.startsWith('Bearer ') && users[header.slice(7).trim()])) {
+    if (header !== undefined && users.nameOf(bearerTokenOf(header)) === undefined) {
       res.status(401).json({ error: 'unauthorized', message: 'That token is not one this agent accepts.' });
       return;
     }

@@ -6,11 +6,13 @@ import { explainInvalid } from '@learnables/protocol';
 import type { Authority } from '../authority.ts';
 import { BadRequest, NothingActive } from '../errors.ts';
 import { refusalFor } from './refusals.ts';
+import type { TokenNames } from './bearer-tokens.ts';
+import { BearerTokens, bearerTokenOf } from './bearer-tokens.ts';
 
 export interface AuthorityServiceOptions {
   authority: Authority;
   /** Bearer tokens allowed to write, each with the client name recorded on its activations. */
-  tokens: Readonly<Record<string, string>>;
+  tokens: TokenNames | BearerTokens;
   /** Largest request body accepted; lessons are small. Default 256 kB. */
   bodyLimit?: string;
   /** Where unexpected errors are reported. Default: console.error. */
@@ -32,17 +34,17 @@ const refuse = (res: Response, status: number, body: Refusal) => res.status(stat
  * refusal is a Refusal body whose message is a sentence (SPEC.md §3.4).
  */
 export function authorityService(options: AuthorityServiceOptions): express.Express {
-  const { authority, tokens } = options;
+  const { authority } = options;
+  const tokens = options.tokens instanceof BearerTokens ? options.tokens : new BearerTokens(options.tokens);
   const log = options.log ?? ((message, error) => console.error(message, error));
   const app = express();
   app.disable('x-powered-by');
   app.use(express.json({ limit: options.bodyLimit ?? '256kb' }));
 
   const requireToken = (req: Request, res: Response, next: NextFunction) => {
-    const header = req.get('authorization') ?? '';
-    const token = header.startsWith('Bearer ') ? header.slice('Bearer '.length).trim() : '';
-    const client = token ? tokens[token] : undefined;
-    if (!client) {
+    const token = bearerTokenOf(req.get('authorization'));
+    const client = tokens.nameOf(token);
+    if (client === undefined) {
       refuse(res, 401, {
         error: 'unauthorized',
         message: token ? 'That token is not one this authority accepts; nothing was written.' : 'Writing to the authority needs a bearer token; nothing was written.',
@@ -147,7 +149,7 @@ export function authorityService(options: AuthorityServiceOptions): express.Expr
     '/v1/lessons',
     requireToken,
     handle(async (req, res) => {
-      res.json(await authority.absorb(req.body, String(res.locals.client)));
+      res.json(await authority.absorb(req.body, res.locals.client as string));
     }),
   );
 
@@ -160,7 +162,7 @@ export function authorityService(options: AuthorityServiceOptions): express.Expr
         refuse(res, 400, { error: 'malformed', message: `That rollback cannot be read: ${explainInvalid(parsed.error)}.` });
         return;
       }
-      res.json(await authority.rollback(String(req.params.collection), parsed.data, String(res.locals.client)));
+      res.json(await authority.rollback(String(req.params.collection), parsed.data, res.locals.client as string));
     }),
   );
 

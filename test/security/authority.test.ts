@@ -1,0 +1,97 @@
+// The authority's attack surface, one finding of issue 15 per case. Each case failed on the code
+// before its fix; SECURITY.md says what each one guards.
+import type { Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { Authority, authorityService, openStore } from '@learnables/authority';
+import { parseTokens } from '@learnables/stack';
+import { scratchDir, scratchPostgres, wordListKind } from '@learnables/testing';
+import type { ScratchDatabase, ScratchDir } from '@learnables/testing';
+import { HOSTILE_TOKENS } from '../support/hostile.ts';
+
+const lesson = { collection: 'lists', entry: 'alpha', value: { word: 'mallory' }, taughtBy: 'mallory', reason: 'a token that is not one' };
+
+/** Every route that writes, with a body it would accept from a real token. */
+const WRITING_ROUTES: readonly { path: string; body: unknown }[] = [
+  { path: '/v1/lessons', body: lesson },
+  { path: '/v1/collections/lists/rollback', body: { version: 1, author: 'mallory', reason: 'a token that is not one' } },
+];
+
+interface Running {
+  readonly base: string;
+  readonly authority: Authority;
+  close(): Promise<void>;
+}
+
+async function startAuthority(storeUrl: string): Promise<Running> {
+  const authority = new Authority({ store: await openStore(storeUrl), kinds: [wordListKind()] });
+  await authority.seed('lists', { alpha: { words: [] } }, 'lists.json');
+  // As the stack reads AUTHORITY_TOKENS: only these two tokens may write.
+  const tokens = parseTokens('console=console-token,email-agent=agent-token');
+  const server: Server = authorityService({ authority, tokens, log: () => undefined }).listen(0, '127.0.0.1');
+  await new Promise((resolve) => server.once('listening', resolve));
+  return {
+    base: `http://127.0.0.1:${(server.address() as AddressInfo).port}`,
+    authority,
+    async close() {
+      server.closeAllConnections();
+      await new Promise((resolve) => server.close(resolve));
+      await authority.close();
+    },
+  };
+}
+
+const post = (url: string, body: unknown, authorization?: string) =>
+  fetch(url, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json', ...(authorization !== undefined && { authorization }) },
+    body: JSON.stringify(body),
+  });
+
+for (const engine of ['sqlite', 'postgres'] as const) {
+  describe(`authority security (${engine})`, () => {
+    let dir: ScratchDir | undefined;
+    let database: ScratchDatabase | undefined;
+    let running: Running;
+
+    beforeAll(async () => {
+      if (engine === 'sqlite') {
+        dir = scratchDir('security-authority-');
+        running = await startAuthority(`sqlite:${dir.path}/authority.db`);
+      } else {
+        database = await scratchPostgres('security_authority');
+        running = await startAuthority(database.url);
+      }
+    });
+    afterAll(async () => {
+      await running?.close();
+      await database?.drop();
+      dir?.remove();
+    });
+
+    it('refuses every Object.prototype name and the empty string as a bearer token on every writing route, writing nothing', async () => {
+      const before = await running.authority.history('lists');
+      const accepted: string[] = [];
+      for (const route of WRITING_ROUTES) {
+        for (const token of HOSTILE_TOKENS) {
+          for (const authorization of [`Bearer ${token}`, `bearer ${token}`, token]) {
+            const answer = await post(`${running.base}${route.path}`, route.body, authorization);
+            if (answer.status !== 401) accepted.push(`${route.path} with "${authorization}" → ${answer.status}`);
+            else expect(((await answer.json()) as { error: string }).error).toBe('unauthorized');
+          }
+        }
+      }
+      expect(accepted).toEqual([]);
+      expect(await running.authority.history('lists')).toEqual(before);
+    });
+
+    it('still takes a real token, in any letter case of the scheme, and records its name as the client', async () => {
+      const taught = await post(`${running.base}/v1/lessons`, { ...lesson, value: { word: 'kept' } }, 'bearer console-token');
+      expect(taught.status).toBe(200);
+      expect(await running.authority.active('lists')).toMatchObject({ client: 'console', author: 'mallory' });
+      // A token that merely starts like a real one is not it.
+      expect((await post(`${running.base}/v1/lessons`, lesson, 'Bearer console-toke')).status).toBe(401);
+      expect((await post(`${running.base}/v1/lessons`, lesson, 'Bearer console-token2')).status).toBe(401);
+    });
+  });
+}
