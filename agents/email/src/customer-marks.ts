@@ -2,6 +2,9 @@ import RE2 from 're2';
 import type { LearnableKind, Learned } from '@learnables/learnable';
 import { Learnable, UnlearnableValue } from '@learnables/learnable';
 import type { LessonValue } from '@learnables/protocol';
+import { MESSAGE_FIELDS } from './message-fields.ts';
+import type { MessageFields } from './message-fields.ts';
+import { NOISE_MESSAGES, PROBE_MESSAGES } from './probe-messages.ts';
 
 /** The parts of a message a mark can look in; `any` is all of them at once. */
 export const MARK_PLACES = ['from', 'subject', 'body', 'attachments', 'any'] as const;
@@ -20,6 +23,19 @@ export interface CustomerState {
 
 /** Long enough for any address or reference anyone types; short enough to keep sets small. */
 const LONGEST_PATTERN = 500;
+
+/**
+ * The memory RE2 may use to compile one mark. An address or a reference needs under 20 KiB and
+ * `.{400}` about 200 KiB; a pattern that needs more repeats a huge class (`\pL{300}` is 300
+ * copies of every letter in Unicode: 32 MiB and 0.4 s to compile, again in every set it joins).
+ */
+const LARGEST_MARK_MEMORY = 256 * 1024;
+
+/**
+ * A mark that matches this many of the probe messages, which belong to no customer, would take
+ * mail for its customer on no evidence: half of them.
+ */
+const MOST_PROBES = Math.ceil(PROBE_MESSAGES.length / 2);
 
 /** Compile a pattern the way matching will (RE2, case-insensitive), or say why it cannot be. */
 export function compileMark(pattern: string): RE2 {
@@ -93,13 +109,54 @@ function readMark(value: LessonValue): Mark {
       { field: 'where' },
     );
   }
-  if (compileMark(pattern).test('')) {
+  checkCompiledSize(pattern);
+  const regex = compileMark(pattern);
+  if (regex.test('')) {
     throw new UnlearnableValue(
       `"${pattern}" matches an empty text, so it would claim every message; give the text that gives the customer away.`,
       { field: 'pattern' },
     );
   }
+  checkEvidence(pattern, regex, where as MarkPlace);
   return { pattern, where: where as MarkPlace };
+}
+
+/**
+ * Compile the mark alone within a small memory budget, the way the agent's sets compile it, so
+ * a pattern that would make every set huge and slow is refused before it is a lesson. Only a
+ * budget failure is this refusal; a pattern that does not parse gets RE2's reason from
+ * `compileMark`.
+ */
+function checkCompiledSize(pattern: string): void {
+  try {
+    new RE2.Set([pattern], 'iu', { maxMem: LARGEST_MARK_MEMORY });
+  } catch (error) {
+    if (error instanceof Error && error.message.includes('could not be compiled')) {
+      throw new UnlearnableValue(
+        `"${pattern}": this pattern expands to too many states to be matched quickly; use fewer repeats or a smaller class of characters.`,
+        { field: 'pattern' },
+      );
+    }
+  }
+}
+
+/** A mark must leave most messages that belong to no customer alone, or it is no evidence. */
+function checkEvidence(pattern: string, regex: RE2, where: MarkPlace): void {
+  const fields = where === 'any' ? MESSAGE_FIELDS : [where];
+  const matches = (probe: MessageFields) => fields.some((field) => regex.test(probe[field]));
+  if (NOISE_MESSAGES.every(matches)) {
+    throw new UnlearnableValue(
+      `"${pattern}" is found even in random characters, so it is no evidence of one customer; give the text that gives this customer away, such as an address or a reference.`,
+      { field: 'pattern' },
+    );
+  }
+  const claimed = PROBE_MESSAGES.filter(matches).length;
+  if (claimed >= MOST_PROBES) {
+    throw new UnlearnableValue(
+      `"${pattern}" matches ${claimed} of ${PROBE_MESSAGES.length} sample messages that belong to no customer, so it would claim messages without evidence; give the text that gives this customer away, such as an address or a reference.`,
+      { field: 'pattern' },
+    );
+  }
 }
 
 /** How the authority rebuilds customers from storage. */

@@ -1,0 +1,60 @@
+// What hostile input costs an agent, one finding of issue 15 per case: lessons that claim every
+// message or freeze matching, and inputs that cost far more to read than they weigh. Each case
+// failed on the code before its fix; SECURITY.md says what each limit is and why.
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { TaskState } from '@a2a-js/sdk';
+import { emailAgent } from '@learnables/email-agent';
+import type { LoopStack } from '../support/loop-stack.ts';
+import { fixture, said, sendFile, startLoop } from '../support/loop-stack.ts';
+
+const teach = (stack: LoopStack, value: Record<string, unknown>) =>
+  fetch(`${stack.agent.url}/a2a/rest/learnables:teach`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json', 'A2A-Version': '1.0', authorization: 'Bearer console-token' },
+    body: JSON.stringify({ collection: 'customers', entry: 'northgate', value, taughtBy: 'mallory', reason: 'claim everything' }),
+    signal: AbortSignal.timeout(30_000),
+  });
+
+describe('email agent: lessons that cost every later message', () => {
+  let stack: LoopStack;
+  beforeAll(async () => {
+    stack = await startLoop(emailAgent);
+  });
+  afterAll(async () => stack?.close());
+
+  it('refuses every pattern that matches every message, in a sentence, and other customers keep their mail', async () => {
+    const before = await stack.authority.client.history('customers');
+    const taken: string[] = [];
+    for (const pattern of ['.', '\\S', '[\\s\\S]', '(?s).', '@', '\\b', '[^\\x{0}]']) {
+      for (const where of ['from', 'any']) {
+        const answer = await teach(stack, { pattern, where });
+        const body = (await answer.json()) as { message?: string };
+        if (answer.status !== 422 || !/claim messages without evidence|no evidence of one customer/.test(body.message ?? '')) {
+          taken.push(`${pattern} in the ${where} → ${answer.status} ${JSON.stringify(body)}`);
+        }
+      }
+    }
+    expect(taken).toEqual([]);
+    expect(await stack.authority.client.history('customers')).toEqual(before);
+    for (const [name, customer] of [
+      ['brightwell-bw-88213-chilled-pallets.eml', 'brightwell-foods'],
+      ['corvid-cve-204518-customs-hold.eml', 'corvid-electronics'],
+      ['kestrel-qa-coa-pdf.eml', 'kestrel-pharma'],
+    ]) {
+      const task = await sendFile(stack.client, fixture(`email/${name}`), 'message/rfc822', name as string);
+      expect(task.status?.state, name).toBe(TaskState.TASK_STATE_COMPLETED);
+      expect(said(task).extension, name).toMatchObject({ decidedBy: 'rules' });
+      expect(JSON.stringify(task.artifacts), name).toContain(`"${customer}"`);
+    }
+  });
+
+  it('refuses a short pattern that expands to too many states, so it never reaches the sets', async () => {
+    const before = await stack.authority.client.history('customers');
+    const answer = await teach(stack, { pattern: 'qN\\pL{300}', where: 'body' });
+    expect(answer.status).toBe(422);
+    expect(((await answer.json()) as { message: string }).message).toBe(
+      '"qN\\pL{300}": this pattern expands to too many states to be matched quickly; use fewer repeats or a smaller class of characters.',
+    );
+    expect(await stack.authority.client.history('customers')).toEqual(before);
+  });
+});
