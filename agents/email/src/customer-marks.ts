@@ -80,6 +80,18 @@ export class CustomerMarks extends Learnable {
     return `${this.key} learned: matches '${pattern}' in the ${where}`;
   }
 
+  unlearn(value: LessonValue): Learned<CustomerMarks> {
+    const mark = readMark(value);
+    const kept = this.marks.filter((known) => !(known.pattern === mark.pattern && known.where === mark.where));
+    if (kept.length === this.marks.length) return { next: this, changed: false };
+    return { next: new CustomerMarks(this.key, this.name, kept), changed: true };
+  }
+
+  describesRetraction(value: LessonValue): string {
+    const { pattern, where } = readMark(value);
+    return `${this.key} no longer matches '${pattern}' in the ${where}`;
+  }
+
   toState(): CustomerState {
     return { name: this.name, marks: this.marks };
   }
@@ -166,4 +178,5 @@ export const customerMarksKind: LearnableKind<CustomerMarks> = {
     const { name, marks } = state as CustomerState;
     return new CustomerMarks(key, name, marks);
   },
+  create: (key, label) => new CustomerMarks(key, label, []),
 };

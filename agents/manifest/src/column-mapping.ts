@@ -35,6 +35,17 @@ export class ColumnMapping extends Learnable {
     return `reads ${this.key} from the '${readColumn(value)}' column`;
   }
 
+  unlearn(value: LessonValue): Learned<ColumnMapping> {
+    const column = readColumn(value);
+    const kept = this.columns.filter((known) => !sameHeading(known, column));
+    if (kept.length === this.columns.length) return { next: this, changed: false };
+    return { next: new ColumnMapping(this.key, this.label, kept, this.required), changed: true };
+  }
+
+  describesRetraction(value: LessonValue): string {
+    return `no longer reads ${this.key} from the '${readColumn(value)}' column`;
+  }
+
   toState(): MappingState {
     return { label: this.label, required: this.required, columns: this.columns };
   }
@@ -61,4 +72,6 @@ export const columnMappingKind: LearnableKind<ColumnMapping> = {
     const { label, required, columns } = state as MappingState;
     return new ColumnMapping(key, label, columns, required);
   },
+  // A field someone adds is optional: a manifest without its column is still read.
+  create: (key, label) => new ColumnMapping(key, label, [], false),
 };

@@ -47,6 +47,19 @@ export class WeightLimit extends Learnable {
     return `${this.key} parcels over ${readMaxKg(value)} kg get a second check`;
   }
 
+  /** A limit taken back leaves none: the category's parcels are asked about again. */
+  unlearn(value: LessonValue): Learned<WeightLimit> {
+    if (readMaxKg(value) !== this.maxKg) return { next: this, changed: false };
+    return { next: new WeightLimit(this.key, this.label, null), changed: true };
+  }
+
+  describesRetraction(value: LessonValue): string {
+    const maxKg = readMaxKg(value);
+    return maxKg === this.maxKg
+      ? `${this.key} parcels no longer have a ${maxKg} kg limit`
+      : `${this.key} parcels no longer have a ${maxKg} kg limit (their limit is ${this.maxKg === null ? 'unset' : `${this.maxKg} kg`} now)`;
+  }
+
   toState(): WeightLimitState {
     return { label: this.label, maxKg: this.maxKg };
   }
@@ -91,4 +104,5 @@ export const weightLimitKind: LearnableKind<WeightLimit> = {
     }
     return new WeightLimit(key, label, maxKg);
   },
+  create: (key, label) => new WeightLimit(key, label, null),
 };

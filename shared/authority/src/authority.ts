@@ -1,8 +1,17 @@
 import type { Definition, Learnable, LearnableKind } from '@learnables/learnable';
-import { MalformedLesson, UnknownCollection, absorbLesson, defineCollection } from '@learnables/learnable';
-import type { Lesson, LessonOutcome } from '@learnables/protocol';
-import { LessonSchema, explainInvalid } from '@learnables/protocol';
-import type { Activation, DefinitionStore, StoredEntry, VersionReader } from './store/definition-store.ts';
+import {
+  MalformedLesson,
+  NotRetractable,
+  UnknownCollection,
+  absorbLesson,
+  addEntry,
+  defineCollection,
+  removeEntry,
+  retractValue,
+} from '@learnables/learnable';
+import type { Lesson, LessonOutcome, LessonValue, NewEntry, Retraction, RetractionOutcome } from '@learnables/protocol';
+import { LessonSchema, NewEntrySchema, RetractionSchema, explainInvalid } from '@learnables/protocol';
+import type { Activation, DefinitionStore, StoreWriter, StoredEntry, VersionReader } from './store/definition-store.ts';
 import { UnknownVersion } from './errors.ts';
 import { VersionCache } from './version-cache.ts';
 
@@ -15,6 +24,23 @@ export interface RollbackRequest {
   readonly version: number;
   readonly author: string;
   readonly reason: string;
+}
+
+/** A rollback, with what it takes out of effect and what it brings back. */
+export interface RollbackOutcome extends Activation {
+  /** The activations whose versions the rollback leaves behind (lessons, added entries, retractions), oldest first. */
+  readonly undoes: Activation[];
+  /** The activations whose versions it brings back, when rolling forward again; oldest first. */
+  readonly restores: Activation[];
+}
+
+/** What a rollback would do, before anyone confirms it. */
+export interface RollbackPreview {
+  readonly collection: string;
+  readonly from: number;
+  readonly to: number;
+  readonly undoes: Activation[];
+  readonly restores: Activation[];
 }
 
 export interface AuthorityOptions {
@@ -86,13 +112,7 @@ export class Authority {
       const absorbed = absorbLesson(current, lesson);
       const answer = { collection: lesson.collection, entry: lesson.entry, audit: absorbed.audit };
       if (!absorbed.changed) return { outcome: { ...answer, changed: false, version: active.version } };
-      const version = (await tx.latestVersion()) + 1;
-      const next = absorbed.definition;
-      await tx.publish(version, active.version, changedEntries(current, next), {
-        size: next.entries.length,
-        entries: () => next.entries.map((entry) => ({ key: entry.key, state: entry.toState() })),
-      });
-      await this.afterPublish?.(lesson.collection, version);
+      const version = await this.publish(tx, lesson.collection, active.version, current, absorbed.definition);
       await tx.activate({
         version,
         kind: 'lesson',
@@ -100,6 +120,8 @@ export class Authority {
         reason: lesson.reason,
         audit: absorbed.audit,
         client,
+        entry: lesson.entry,
+        value: lesson.value,
       });
       return { outcome: { ...answer, changed: true, version }, published: absorbed.definition };
     });
@@ -109,8 +131,109 @@ export class Authority {
     return outcome;
   }
 
+  /**
+   * Add an empty entry (e.g. a new customer), made by the collection's kind, as a version of its
+   * own (kind `entry-added`). Idempotent; a key taken by another label is refused.
+   */
+  async addEntry(raw: unknown, client: string): Promise<LessonOutcome> {
+    const parsed = NewEntrySchema.safeParse(raw);
+    if (!parsed.success) throw new MalformedLesson(`That new entry cannot be read: ${explainInvalid(parsed.error)}.`);
+    const request: NewEntry = parsed.data;
+    const kind = this.kindOf(request.collection);
+    const { outcome, published } = await this.store.write(request.collection, async (tx) => {
+      const active = await tx.latestActivation();
+      if (!active) throw new UnknownCollection(request.collection, await this.store.collections());
+      const current = await this.resolveWith(tx, request.collection, active.version);
+      const added = addEntry(current, kind, request);
+      const answer = { collection: request.collection, entry: added.entry, audit: added.audit };
+      if (!added.changed) return { outcome: { ...answer, changed: false, version: active.version } };
+      const version = await this.publish(tx, request.collection, active.version, current, added.definition);
+      await tx.activate({
+        version,
+        kind: 'entry-added',
+        author: request.taughtBy,
+        reason: request.reason,
+        audit: added.audit,
+        client,
+        entry: added.entry,
+      });
+      return { outcome: { ...answer, changed: true, version }, published: added.definition };
+    });
+    if (published) this.cache.set(request.collection, outcome.version, { ...published, version: outcome.version });
+    return outcome;
+  }
+
+  /**
+   * Retract the lesson that published a version: a new version from the active one with that
+   * lesson's value taken out of its entry by the learnable, every other lesson kept. Taking back
+   * what is no longer in effect (retracted already, or rolled back past) changes nothing.
+   */
+  async retract(raw: unknown, client: string): Promise<RetractionOutcome> {
+    const parsed = RetractionSchema.safeParse(raw);
+    if (!parsed.success) throw new MalformedLesson(`That retraction cannot be read: ${explainInvalid(parsed.error)}.`);
+    const request: Retraction = parsed.data;
+    const { collection, version: target } = request;
+    const kind = this.kindOf(collection);
+    const { outcome, published } = await this.store.write(collection, async (tx) => {
+      const active = await tx.latestActivation();
+      if (!active) throw new UnknownCollection(collection, await this.store.collections());
+      const publisher = await tx.publisherOf(target);
+      if (!publisher) throw new UnknownVersion(collection, target, await tx.latestVersion());
+      const { activation: taught, value } = publisher;
+      const entry = taught.entry ?? '';
+      const unchanged = (audit: string) => ({
+        outcome: { collection, entry, retracted: target, changed: false, version: active.version, audit },
+        published: undefined,
+      });
+      if (taught.kind === 'seed') {
+        throw new NotRetractable(`Version ${target} of ${collection} is its seed; roll back or teach instead of retracting it.`);
+      }
+      if (taught.kind === 'retraction') {
+        throw new NotRetractable(
+          `Version ${target} of ${collection} is itself a retraction; teach that lesson again to bring it back.`,
+        );
+      }
+      if (taught.kind === 'lesson' && (value === undefined || entry === '')) {
+        throw new NotRetractable(
+          `The lesson of version ${target} was taught before ${collection} kept lesson values, so it cannot be taken back alone; roll back instead.`,
+        );
+      }
+      const lineage = (await this.cache.lineage(tx, collection, active.version)) ?? [];
+      if (!lineage.includes(target)) {
+        return unchanged(
+          `Version ${target}'s ${taught.kind === 'lesson' ? 'lesson' : 'entry'} is not in effect: version ${active.version} is active and does not build on it, so there is nothing to take back.`,
+        );
+      }
+      const since = new Set(lineage);
+      if ((await tx.retractionsOf(target)).some((version) => since.has(version))) {
+        return unchanged(`Version ${target}'s ${taught.kind === 'lesson' ? 'lesson was' : 'entry was'} retracted already; nothing changed.`);
+      }
+      const current = await this.resolveWith(tx, collection, active.version);
+      const retracted =
+        taught.kind === 'lesson' ? retractValue(current, entry, value as LessonValue) : removeEntry(current, kind, entry);
+      if (!retracted.changed) return unchanged(retracted.audit);
+      const version = await this.publish(tx, collection, active.version, current, retracted.definition);
+      await tx.activate({
+        version,
+        kind: 'retraction',
+        author: request.author,
+        reason: request.reason,
+        audit: retracted.audit,
+        client,
+        entry,
+        retracts: target,
+      });
+      return {
+        outcome: { collection, entry, retracted: target, changed: true, version, audit: retracted.audit },
+        published: retracted.definition,
+      };
+    });
+    if (published) this.cache.set(collection, outcome.version, { ...published, version: outcome.version });
+    return outcome;
+  }
+
   /** Activate an earlier version. Nothing is deleted; the rollback is itself an activation. */
-  async rollback(collection: string, request: RollbackRequest, client: string): Promise<Activation> {
+  async rollback(collection: string, request: RollbackRequest, client: string): Promise<RollbackOutcome> {
     this.kindOf(collection);
     return this.store.write(collection, async (tx) => {
       const active = await tx.latestActivation();
@@ -118,15 +241,59 @@ export class Authority {
       if (!(await tx.versionExists(request.version))) {
         throw new UnknownVersion(collection, request.version, await tx.latestVersion());
       }
-      return tx.activate({
+      const { undoes, restores } = await this.rollbackEffect(tx, collection, active.version, request.version);
+      const listed = undoes.length <= 20 ? undoes.map((a) => a.version).join(', ') : `${undoes.slice(0, 20).map((a) => a.version).join(', ')} and ${undoes.length - 20} more`;
+      const said = undoes.length === 0 ? '' : `, taking out version${undoes.length === 1 ? '' : 's'} ${listed}`;
+      const activation = await tx.activate({
         version: request.version,
         kind: 'rollback',
         author: request.author,
         reason: request.reason,
-        audit: `${collection} rolled back from version ${active.version} to version ${request.version}`,
+        audit: `${collection} rolled back from version ${active.version} to version ${request.version}${said}`,
         client,
       });
+      return { ...activation, undoes, restores };
     });
+  }
+
+  /** What rolling back to a version would take out of effect and bring back, without doing it. */
+  async rollbackPreview(collection: string, version: number): Promise<RollbackPreview> {
+    const active = await this.active(collection);
+    const lineage = await this.cache.lineage(this.store, collection, version);
+    if (lineage === undefined) throw new UnknownVersion(collection, version, this.cache.newestKnown(collection));
+    const store = this.store;
+    const reader = { ...pickReader(store), publishers: (versions: readonly number[]) => store.publishers(collection, versions) };
+    const effect = await this.rollbackEffect(reader, collection, active.version, version);
+    return { collection, from: active.version, to: version, ...effect };
+  }
+
+  private async rollbackEffect(
+    reader: VersionReader & Pick<StoreWriter, 'publishers'>,
+    collection: string,
+    from: number,
+    to: number,
+  ): Promise<{ undoes: Activation[]; restores: Activation[] }> {
+    const fromLine = (await this.cache.lineage(reader, collection, from)) ?? [];
+    const toLine = (await this.cache.lineage(reader, collection, to)) ?? [];
+    const keep = new Set(toLine);
+    const had = new Set(fromLine);
+    const leaving = fromLine.filter((v) => !keep.has(v));
+    const coming = toLine.filter((v) => !had.has(v));
+    // One after the other: inside a write, SQLite has one connection for both.
+    const undoes = await reader.publishers(leaving);
+    const restores = await reader.publishers(coming);
+    return { undoes, restores };
+  }
+
+  /** Publish the next version, derived from the active one, holding only what changed. */
+  private async publish(tx: StoreWriter, collection: string, parent: number, before: Definition, after: Definition): Promise<number> {
+    const version = (await tx.latestVersion()) + 1;
+    await tx.publish(version, parent, changedEntries(before, after), {
+      size: after.entries.length,
+      entries: () => after.entries.map((entry) => ({ key: entry.key, state: entry.toState() })),
+    });
+    await this.afterPublish?.(collection, version);
+    return version;
   }
 
   /** The active activation of a collection. */
@@ -226,13 +393,31 @@ function applyDeltas(
   deltas: Map<number, StoredEntry[]>,
 ): void {
   for (const step of pending) {
-    for (const stored of deltas.get(step) ?? []) entries.set(stored.key, kind.fromState(stored.key, stored.state));
+    for (const stored of deltas.get(step) ?? []) {
+      // A null state is a removal (an added entry retracted).
+      if (stored.state === null) entries.delete(stored.key);
+      else entries.set(stored.key, kind.fromState(stored.key, stored.state));
+    }
   }
 }
 
-/** The entries a lesson replaced: `absorbLesson` keeps every untouched entry as the same object. */
+const pickReader = (store: DefinitionStore): VersionReader => ({
+  versions: (collection, since) => store.versions(collection, since),
+  deltas: (collection, versions) => store.deltas(collection, versions),
+  snapshotLineage: (collection, version) => store.snapshotLineage(collection, version),
+  snapshot: (collection, version) => store.snapshot(collection, version),
+});
+
+/**
+ * The entries a change replaced, added or removed: the control plane keeps every untouched entry
+ * as the same object. A removed entry is stored with a null state.
+ */
 function changedEntries(before: Definition, after: Definition): StoredEntry[] {
-  return after.entries
-    .filter((entry, index) => entry !== before.entries[index])
+  const was = new Map(before.entries.map((entry) => [entry.key, entry]));
+  const changed: StoredEntry[] = after.entries
+    .filter((entry) => was.get(entry.key) !== entry)
     .map((entry) => ({ key: entry.key, state: entry.toState() }));
+  const kept = new Set(after.entries.map((entry) => entry.key));
+  for (const key of was.keys()) if (!kept.has(key)) changed.push({ key, state: null });
+  return changed;
 }

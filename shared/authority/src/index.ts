@@ -1,5 +1,5 @@
 export { Authority } from './authority.ts';
-export type { AuthorityOptions, VersionedDefinition, RollbackRequest } from './authority.ts';
+export type { AuthorityOptions, VersionedDefinition, RollbackRequest, RollbackOutcome, RollbackPreview } from './authority.ts';
 export { UnknownVersion, BadRequest, NothingActive } from './errors.ts';
 export { openStore } from './store/open-store.ts';
 export { SqlStore } from './store/sql-store.ts';

@@ -74,6 +74,18 @@ class Swatch extends Learnable {
     return `${this.key} knows the note '${String(value.note)}', tinted ${String(value.tint)}`;
   }
 
+  unlearn(value: LessonValue): Learned<Swatch> {
+    const { note } = value;
+    if (typeof note !== 'string' || note.trim() === '') throw new UnlearnableValue('A swatch lesson needs a note: the text it should recognise.', { field: 'note' });
+    const known = this.knows(note);
+    if (!known) return { next: this, changed: false };
+    return { next: new Swatch(this.key, this.label, this.notes.filter((n) => n !== known)), changed: true };
+  }
+
+  describesRetraction(value: LessonValue): string {
+    return `${this.key} no longer knows the note '${String(value.note)}'`;
+  }
+
   toState(): { label: string; notes: readonly SwatchNote[] } {
     return { label: this.label, notes: this.notes };
   }
@@ -85,6 +97,7 @@ const swatchKind: LearnableKind<Swatch> = {
     const s = (state ?? {}) as { label?: string; notes?: SwatchNote[] };
     return new Swatch(key, s.label ?? key, s.notes ?? []);
   },
+  create: (key, label) => new Swatch(key, label, []),
 };
 
 // ---------------------------------------------------------------------------------------------

@@ -23,6 +23,13 @@ class WordList extends Learnable {
   describes(value: LessonValue) {
     return `${this.key} knows the word ${String(value.word)}`;
   }
+  unlearn(value: LessonValue): Learned<WordList> {
+    if (!this.words.includes(value.word as string)) return { next: this, changed: false };
+    return { next: new WordList(this.key, this.words.filter((w) => w !== value.word)), changed: true };
+  }
+  describesRetraction(value: LessonValue) {
+    return `${this.key} forgets the word ${String(value.word)}`;
+  }
   toState() {
     return { words: this.words };
   }

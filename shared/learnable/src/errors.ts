@@ -3,7 +3,7 @@
  * code); `message` is a sentence for the person who typed the value, and nobody rewrites it.
  */
 export abstract class LessonRefused extends Error {
-  abstract readonly code: 'unlearnable' | 'malformed' | 'unknown-collection' | 'unknown-entry';
+  abstract readonly code: 'unlearnable' | 'malformed' | 'unknown-collection' | 'unknown-entry' | 'entry-exists' | 'not-retractable';
 }
 
 /** The learnable cannot use the value. The message is the learnable's own, word for word. */
@@ -52,4 +52,26 @@ export class UnknownEntry extends LessonRefused {
   ) {
     super(`"${entry}" is not in ${collection}; the entries are: ${listed(known)}.`);
   }
+}
+
+/** A new entry whose key is taken by an entry of another label. */
+export class EntryExists extends LessonRefused {
+  readonly code = 'entry-exists' as const;
+  override readonly name = 'EntryExists';
+  constructor(
+    readonly collection: string,
+    readonly entry: string,
+    readonly existingLabel: string,
+    readonly label: string,
+  ) {
+    super(
+      `${collection} already has "${entry}", called "${existingLabel}"; give "${label}" another key, or use the existing entry.`,
+    );
+  }
+}
+
+/** A retraction the authority cannot make (a seed, a rollback, an added entry that has lessons, …). */
+export class NotRetractable extends LessonRefused {
+  readonly code = 'not-retractable' as const;
+  override readonly name = 'NotRetractable';
 }

@@ -5,3 +5,8 @@ export { defineCollection, findEntry } from './definition.ts';
 export type { Definition } from './definition.ts';
 export { absorbLesson } from './absorb-lesson.ts';
 export type { Absorbed } from './absorb-lesson.ts';
+export { EntryExists, NotRetractable } from './errors.ts';
+export { entryKeyFor } from './entry-key.ts';
+export { addEntry } from './add-entry.ts';
+export type { EntryAdded } from './add-entry.ts';
+export { retractValue, removeEntry } from './retract-lesson.ts';

@@ -29,6 +29,16 @@ export abstract class Learnable {
   /** The audit sentence for a value, in the learnable's own words. */
   abstract describes(value: LessonValue): string;
 
+  /**
+   * The inverse of `learn`: take a value taught earlier back out. An amended copy and whether
+   * anything changed (false when the value is not there, e.g. taken back already); or throw
+   * `UnlearnableValue`. Only the learnable knows what of it a value put there.
+   */
+  abstract unlearn(value: LessonValue): Learned<Learnable>;
+
+  /** The audit sentence for taking a value back, e.g. "northgate no longer matches '…' in the from". */
+  abstract describesRetraction(value: LessonValue): string;
+
   /** The entry as plain JSON, for storage; its kind rebuilds it from this. */
   abstract toState(): unknown;
 }
@@ -40,6 +50,11 @@ export abstract class Learnable {
 export interface LearnableKind<L extends Learnable = Learnable> {
   readonly collection: string;
   fromState(key: string, state: unknown): L;
+  /**
+   * A new entry that has been taught nothing yet, for a person adding it (a new customer). Throw
+   * `UnlearnableValue` with a sentence when this collection cannot take one so named.
+   */
+  create(key: string, label: string): L;
 }
 
 /** Freeze an object and everything reachable from it, so nobody can edit a published version. */

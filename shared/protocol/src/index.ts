@@ -12,6 +12,13 @@ export {
   RereadResultSchema,
   RefusalSchema,
   LessonOutcomeSchema,
+  NewEntrySchema,
+  AnswerSchema,
+  RetractionSchema,
+  RetractionOutcomeSchema,
+  TeachingSchema,
+  PreviewExampleSchema,
+  PreviewResultSchema,
 } from './schemas.ts';
 export type {
   LessonField,
@@ -25,6 +32,13 @@ export type {
   RereadResult,
   Refusal,
   LessonOutcome,
+  NewEntry,
+  AnswerData,
+  Retraction,
+  RetractionOutcome,
+  Teaching,
+  PreviewExample,
+  PreviewResult,
 } from './schemas.ts';
 export { fieldsToRender, prefillFields } from './render-fields.ts';
 export type { FieldToRender } from './render-fields.ts';

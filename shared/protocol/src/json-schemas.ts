@@ -9,6 +9,11 @@ import {
   RefusalSchema,
   RereadResultSchema,
   TeachBlockSchema,
+  NewEntrySchema,
+  AnswerSchema,
+  RetractionSchema,
+  RetractionOutcomeSchema,
+  PreviewResultSchema,
 } from './schemas.ts';
 
 const published = {
@@ -21,6 +26,11 @@ const published = {
   'reading': ReadingSchema,
   'reread-result': RereadResultSchema,
   'refusal': RefusalSchema,
+  'new-entry': NewEntrySchema,
+  'answer': AnswerSchema,
+  'retraction': RetractionSchema,
+  'retraction-outcome': RetractionOutcomeSchema,
+  'preview-result': PreviewResultSchema,
 } as const;
 
 /**

@@ -31,8 +31,23 @@ export const DeclarationSchema = z.object({
   decidedBy: z.enum(['rules', 'model', 'hybrid']),
   lessonFields: z.array(LessonFieldSchema).min(1, 'a declaration needs at least one lesson field'),
   methods: z
-    .object({ reread: MethodNamesSchema, teach: MethodNamesSchema.optional() })
-    .meta({ description: 'Where the extension methods are served: reread always, teach when the agent offers it.' }),
+    .object({
+      reread: MethodNamesSchema,
+      teach: MethodNamesSchema.optional(),
+      retract: MethodNamesSchema.optional(),
+      preview: MethodNamesSchema.optional(),
+    })
+    .meta({
+      description: 'Where the extension methods are served: reread always; teach, retract and preview when the agent offers them.',
+    }),
+  addsEntries: z
+    .boolean()
+    .optional()
+    .meta({ description: 'Entries may be added to the collection by teaching (a NewEntry); absent means false.' }),
+  admitsNone: z
+    .boolean()
+    .optional()
+    .meta({ description: 'A question may be answered "none of these" (no entry applies); absent means false.' }),
 });
 
 /** The card entry itself: `required` is always false, so clients that ignore it lose nothing. */
@@ -63,6 +78,35 @@ export const LessonSchema = z.object({
   reason: words('reason'),
 });
 
+/** A new entry for a collection, taught like a lesson: the learnable kind creates it empty. */
+export const NewEntrySchema = z.object({
+  collection: words('collection'),
+  newEntry: z
+    .object({
+      label: z
+        .string()
+        .regex(/\S/, "the new entry's label must not be empty")
+        .max(200, "the new entry's label must be at most 200 characters")
+        .trim(),
+      key: z
+        .string()
+        .regex(/^[a-z0-9][a-z0-9-]{0,63}$/, 'the new entry\'s key must be lower-case letters, digits and dashes (at most 64)')
+        .optional()
+        .meta({ description: 'Made from the label when not given, the same way every time.' }),
+    })
+    .meta({ description: 'The entry to add. Adding one that exists with the same label changes nothing.' }),
+  taughtBy: words('taughtBy'),
+  reason: words('reason'),
+});
+
+/** Take one lesson (or an added entry) back: the version its activation published names it. */
+export const RetractionSchema = z.object({
+  collection: words('collection'),
+  version: z.number().int().positive().meta({ description: 'The version published by the lesson (or added entry) to retract.' }),
+  author: words('author'),
+  reason: words('reason'),
+});
+
 export const EntryChoiceSchema = z.object({ key: words('an entry key'), label: z.string() });
 
 /** The profile block an agent puts in `metadata[URI]` of an input-required status message. */
@@ -80,6 +124,15 @@ export const TeachBlockSchema = z.object({
   version: z.number().int().positive(),
 });
 
+/**
+ * The data part an extension-aware client answers a question with: the entry it names (one of the
+ * question's, or one added to the collection since), or `none: true` when no entry applies.
+ */
+export const AnswerSchema = z.union([
+  z.object({ entry: words('entry'), answeredBy: z.string().optional() }),
+  z.object({ none: z.literal(true), answeredBy: z.string().optional() }),
+]);
+
 /** What an agent reads for one thing it decides, under one version. */
 export const ReadingSchema = z.object({
   settled: z.boolean(),
@@ -90,6 +143,47 @@ export const ReadingSchema = z.object({
 
 /** A reread answers with one reading per thing decided, keyed by its name (e.g. `customer`). */
 export const RereadResultSchema = z.record(z.string(), ReadingSchema);
+
+/** The answer to a retraction: a new version when something was taken back, else the active one. */
+export const RetractionOutcomeSchema = z.object({
+  collection: z.string(),
+  entry: z.string(),
+  retracted: z.number().int().positive().meta({ description: 'The version whose lesson was retracted.' }),
+  changed: z.boolean(),
+  version: z.number().int().positive(),
+  audit: z.string().meta({ description: "The learnable's sentence for what was taken back, or why nothing changed." }),
+});
+
+/** What teach, preview and the authority accept: a lesson, or a new entry. */
+export const TeachingSchema = z.union([LessonSchema, NewEntrySchema]);
+
+const PreviewEffectSchema = z.enum(['settles', 'changes', 'unsettles', 'still-open']);
+
+/** One recent task a previewed lesson would affect, with its reading now and with the lesson. */
+export const PreviewExampleSchema = z.object({
+  taskId: z.string(),
+  finding: z.string().meta({ description: 'The name of the thing decided, as in a RereadResult.' }),
+  effect: PreviewEffectSchema,
+  now: ReadingSchema,
+  after: ReadingSchema,
+});
+
+/** What preview answers: what a lesson would do to the inputs of recent tasks, nothing written. */
+export const PreviewResultSchema = z.object({
+  collection: z.string(),
+  entry: z.string(),
+  changed: z.boolean().meta({ description: 'Whether the lesson would publish a new version at all.' }),
+  audit: z.string(),
+  version: z.number().int().positive().meta({ description: 'The live version the candidate was built on.' }),
+  examined: z.number().int().nonnegative().meta({ description: 'How many recent tasks were read twice.' }),
+  counts: z.object({
+    settles: z.number().int().nonnegative(),
+    changes: z.number().int().nonnegative(),
+    unsettles: z.number().int().nonnegative(),
+    stillOpen: z.number().int().nonnegative(),
+  }),
+  examples: z.array(PreviewExampleSchema).meta({ description: 'At most 20 per effect.' }),
+});
 
 /** Why a lesson or request was not taken. `message` is a sentence meant for the person. */
 export const RefusalSchema = z.object({
@@ -105,6 +199,8 @@ export const RefusalSchema = z.object({
     'forbidden',
     'too-large',
     'conflict',
+    'entry-exists',
+    'not-retractable',
     'internal',
   ]),
   message: words('message'),
@@ -132,3 +228,10 @@ export type Reading = z.infer<typeof ReadingSchema>;
 export type RereadResult = z.infer<typeof RereadResultSchema>;
 export type Refusal = z.infer<typeof RefusalSchema>;
 export type LessonOutcome = z.infer<typeof LessonOutcomeSchema>;
+export type AnswerData = z.infer<typeof AnswerSchema>;
+export type NewEntry = z.infer<typeof NewEntrySchema>;
+export type Retraction = z.infer<typeof RetractionSchema>;
+export type RetractionOutcome = z.infer<typeof RetractionOutcomeSchema>;
+export type Teaching = z.infer<typeof TeachingSchema>;
+export type PreviewExample = z.infer<typeof PreviewExampleSchema>;
+export type PreviewResult = z.infer<typeof PreviewResultSchema>;

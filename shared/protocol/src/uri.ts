@@ -13,4 +13,6 @@ export const EXTENSIONS_HEADER = 'A2A-Extensions';
 export const LEARNABLES_METHODS = {
   reread: { jsonrpc: 'learnables/reread', rest: '/learnables:reread' },
   teach: { jsonrpc: 'learnables/teach', rest: '/learnables:teach' },
+  retract: { jsonrpc: 'learnables/retract', rest: '/learnables:retract' },
+  preview: { jsonrpc: 'learnables/preview', rest: '/learnables:preview' },
 } as const;

@@ -1,8 +1,8 @@
 import type { LearnableKind } from '@learnables/learnable';
 import { defineCollection } from '@learnables/learnable';
-import type { Lesson, LessonOutcome, Refusal } from '@learnables/protocol';
+import type { Lesson, LessonOutcome, NewEntry, Refusal, Retraction, RetractionOutcome } from '@learnables/protocol';
 import { RefusalSchema } from '@learnables/protocol';
-import type { VersionedDefinition, RollbackRequest } from '../authority.ts';
+import type { RollbackOutcome, RollbackPreview, VersionedDefinition, RollbackRequest } from '../authority.ts';
 import type { Activation } from '../store/definition-store.ts';
 
 /** The authority said no. `refusal.message` is a sentence to show as it is. */
@@ -104,8 +104,24 @@ export class AuthorityClient {
     return this.call('POST', '/v1/lessons', lesson);
   }
 
-  rollback(collection: string, request: RollbackRequest): Promise<Activation> {
+  /** Add an empty entry (idempotent). Resolves with the outcome; its `entry` is the key. */
+  addEntry(request: NewEntry): Promise<LessonOutcome> {
+    return this.call('POST', '/v1/entries', request);
+  }
+
+  /** Take back the lesson (or added entry) that published a version. */
+  retract(request: Retraction): Promise<RetractionOutcome> {
+    return this.call('POST', '/v1/retractions', request);
+  }
+
+  /** Roll back; the answer lists the activations taken out of effect (`undoes`). */
+  rollback(collection: string, request: RollbackRequest): Promise<RollbackOutcome> {
     return this.call('POST', `/v1/collections/${encodeURIComponent(collection)}/rollback`, request);
+  }
+
+  /** What a rollback to a version would take out of effect, without doing it. */
+  rollbackPreview(collection: string, version: number): Promise<RollbackPreview> {
+    return this.call('GET', `/v1/collections/${encodeURIComponent(collection)}/rollback-preview?version=${version}`);
   }
 
   active(collection: string): Promise<Activation> {

@@ -154,6 +154,30 @@ export function authorityService(options: AuthorityServiceOptions): express.Expr
   );
 
   app.post(
+    '/v1/entries',
+    requireToken,
+    handle(async (req, res) => {
+      res.json(await authority.addEntry(req.body, String(res.locals.client)));
+    }),
+  );
+
+  app.post(
+    '/v1/retractions',
+    requireToken,
+    handle(async (req, res) => {
+      res.json(await authority.retract(req.body, String(res.locals.client)));
+    }),
+  );
+
+  // Read-only: what a rollback to ?version= would take out of effect, for the form that confirms it.
+  app.get(
+    '/v1/collections/:collection/rollback-preview',
+    handle(async (req, res) => {
+      res.json(await authority.rollbackPreview(String(req.params.collection), versionParam(String(req.query.version ?? ''))));
+    }),
+  );
+
+  app.post(
     '/v1/collections/:collection/rollback',
     requireToken,
     handle(async (req, res) => {

@@ -1,4 +1,4 @@
-import { LessonRefused, UnknownCollection, UnknownEntry, UnlearnableValue } from '@learnables/learnable';
+import { EntryExists, LessonRefused, NotRetractable, UnknownCollection, UnknownEntry, UnlearnableValue } from '@learnables/learnable';
 import type { Refusal } from '@learnables/protocol';
 import { BadRequest, NothingActive, UnknownVersion } from '../errors.ts';
 
@@ -25,6 +25,10 @@ export function refusalFor(error: unknown): HttpRefusal {
   if (error instanceof UnknownVersion || error instanceof NothingActive) {
     return { status: 404, body: { error: 'unknown-version', message: error.message } };
   }
+  if (error instanceof EntryExists) {
+    return { status: 409, body: { error: 'entry-exists', message: error.message, known: [error.entry] } };
+  }
+  if (error instanceof NotRetractable) return { status: 409, body: { error: 'not-retractable', message: error.message } };
   if (error instanceof BadRequest) return { status: 400, body: { error: 'malformed', message: error.message } };
   if (error instanceof LessonRefused) return { status: 400, body: { error: 'malformed', message: error.message } };
   return { status: 500, body: { error: 'internal', message: 'The authority failed to handle this request; nothing was written. See its log.' } };

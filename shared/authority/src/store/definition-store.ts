@@ -1,5 +1,5 @@
 /** Why an active version changed. */
-export type ActivationKind = 'seed' | 'lesson' | 'rollback';
+export type ActivationKind = 'seed' | 'lesson' | 'entry-added' | 'retraction' | 'rollback';
 
 /** One change of a collection's active version, as the history shows it. */
 export interface Activation {
@@ -16,9 +16,16 @@ export interface Activation {
   readonly client: string;
   /** Milliseconds since the epoch. */
   readonly at: number;
+  /** The entry a lesson, an added entry or a retraction is about. */
+  readonly entry?: string;
+  /** For a retraction: the version whose lesson (or added entry) it took back. */
+  readonly retracts?: number;
 }
 
-export type NewActivation = Omit<Activation, 'id' | 'at'>;
+export type NewActivation = Omit<Activation, 'id' | 'at'> & {
+  /** A lesson's value, stored opaque so the lesson can be retracted later. */
+  readonly value?: unknown;
+};
 
 /** An entry's state as stored: opaque JSON that the collection's LearnableKind rebuilds. */
 export interface StoredEntry {
@@ -48,6 +55,8 @@ export interface DefinitionStore extends VersionReader {
   activationAt(collection: string, at: number): Promise<Activation | undefined>;
   /** Activations, newest first. */
   history(collection: string, options?: { limit?: number; before?: number }): Promise<Activation[]>;
+  /** The activations that published the given versions (never rollbacks), oldest first. */
+  publishers(collection: string, versions: readonly number[]): Promise<Activation[]>;
   write<T>(collection: string, work: (tx: StoreWriter) => Promise<T>): Promise<T>;
   /** Create a collection with its seed as version 1, unless it already exists. */
   seed(collection: string, entries: readonly StoredEntry[], activation: Omit<NewActivation, 'collection' | 'version' | 'kind'>): Promise<boolean>;
@@ -80,6 +89,12 @@ export interface FullVersion {
 
 /** Operations available while a collection's write lock is held. */
 export interface StoreWriter extends VersionReader {
+  /** The activation that published a version (seed, lesson, entry-added or retraction), with a lesson's value. */
+  publisherOf(version: number): Promise<{ activation: Activation; value: unknown } | undefined>;
+  /** The versions of the retractions that took back the given version's lesson. */
+  retractionsOf(version: number): Promise<number[]>;
+  /** As the store's `publishers`, for this collection, on the connection holding the lock. */
+  publishers(versions: readonly number[]): Promise<Activation[]>;
   latestActivation(): Promise<Activation | undefined>;
   /** The highest version number ever published in the collection (not necessarily active). */
   latestVersion(): Promise<number>;

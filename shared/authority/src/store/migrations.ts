@@ -78,6 +78,20 @@ const migrations = (engine: Engine): Record<string, Migration> => ({
         .execute();
     },
   },
+  // What retraction needs: which entry a lesson taught and its value (opaque JSON, read back only
+  // to hand to the learnable), and which version a retraction took back.
+  '2026-12-01-002-activation-lessons': {
+    async up(db: Kysely<unknown>) {
+      await db.schema.alterTable('authority_activations').addColumn('entry', 'text').execute();
+      await db.schema.alterTable('authority_activations').addColumn('value', 'text').execute();
+      await db.schema.alterTable('authority_activations').addColumn('retracts', 'integer').execute();
+      await db.schema
+        .createIndex('authority_activations_by_version')
+        .on('authority_activations')
+        .columns(['collection', 'version'])
+        .execute();
+    },
+  },
 });
 
 export const authorityMigrations = (engine: Engine): MigrationProvider => ({

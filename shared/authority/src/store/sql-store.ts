@@ -39,6 +39,9 @@ interface ActivationRow {
   audit: string;
   client: string;
   at: number | string;
+  entry?: string | null;
+  value?: string | null;
+  retracts?: number | null;
 }
 
 // pg returns bigint columns as strings; the values here are ids and epoch milliseconds.
@@ -52,6 +55,8 @@ const toActivation = (row: ActivationRow): Activation => ({
   audit: row.audit,
   client: row.client,
   at: Number(row.at),
+  ...(row.entry != null && { entry: row.entry }),
+  ...(row.retracts != null && { retracts: Number(row.retracts) }),
 });
 
 export interface SqlStoreOptions {
@@ -191,6 +196,10 @@ export class SqlStore implements DefinitionStore {
     return (await query.execute()).map(toActivation);
   }
 
+  async publishers(collection: string, versions: readonly number[]): Promise<Activation[]> {
+    return readPublishers(this.db, collection, versions);
+  }
+
   async write<T>(collection: string, work: (tx: StoreWriter) => Promise<T>): Promise<T> {
     const announced: Activation[] = [];
     const result =
@@ -254,6 +263,29 @@ export class SqlStore implements DefinitionStore {
         } else {
           await insertVersion(db, collection, version, parent, changed, { base: from.base, since });
         }
+      },
+      publisherOf: async (version) => {
+        const row = await db
+          .selectFrom('authority_activations')
+          .selectAll()
+          .where('collection', '=', collection)
+          .where('version', '=', version)
+          .where('kind', '!=', 'rollback')
+          .orderBy('id')
+          .limit(1)
+          .executeTakeFirst();
+        return row && { activation: toActivation(row), value: row.value == null ? undefined : JSON.parse(row.value) };
+      },
+      publishers: (versions) => readPublishers(db, collection, versions),
+      retractionsOf: async (version) => {
+        const rows = await db
+          .selectFrom('authority_activations')
+          .select('version')
+          .where('collection', '=', collection)
+          .where('kind', '=', 'retraction')
+          .where('retracts', '=', version)
+          .execute();
+        return rows.map((row) => row.version);
       },
       activate: async (activation) => {
         const stored = await insertActivation(db, { ...activation, collection });
@@ -413,10 +445,38 @@ async function insertVersion(
   }
 }
 
+async function readPublishers(db: Db, collection: string, versions: readonly number[]): Promise<Activation[]> {
+  const out: Activation[] = [];
+  const seen = new Set<number>();
+  for (let start = 0; start < versions.length; start += 5000) {
+    const rows = await db
+      .selectFrom('authority_activations')
+      .selectAll()
+      .where('collection', '=', collection)
+      .where('version', 'in', versions.slice(start, start + 5000))
+      .where('kind', '!=', 'rollback')
+      .orderBy('id')
+      .execute();
+    for (const row of rows) {
+      if (seen.has(row.version)) continue;
+      seen.add(row.version);
+      out.push(toActivation(row));
+    }
+  }
+  return out.sort((a, b) => a.id - b.id);
+}
+
 async function insertActivation(db: Db, activation: NewActivation): Promise<Activation> {
+  const { value, entry, retracts, ...rest } = activation;
   const row = await db
     .insertInto('authority_activations')
-    .values({ ...activation, at: Date.now() })
+    .values({
+      ...rest,
+      entry: entry ?? null,
+      value: value === undefined ? null : JSON.stringify(value),
+      retracts: retracts ?? null,
+      at: Date.now(),
+    })
     .returningAll()
     .executeTakeFirstOrThrow();
   return toActivation(row);

@@ -26,5 +26,11 @@ export interface AuthorityTables {
     audit: string;
     client: string;
     at: number;
+    /** The entry a lesson taught or an entry-added activation added; null for seeds and rollbacks. */
+    entry: string | null;
+    /** A lesson's value as JSON, kept so it can be retracted; opaque here. */
+    value: string | null;
+    /** For a retraction: the version whose lesson it took back. */
+    retracts: number | null;
   };
 }
