@@ -6,7 +6,7 @@ describe('summaryItems draws an agent summary by the shape of each value, never 
     expect(
       summaryItems({
         sender: 'ops@example.test',
-        topics: ['pallets', 'Tuesday'],
+        topics: ['pallets', 'Tuesday', 'dock 4'],
         grid: [
           ['Ref', 'Qty'],
           ['A-1', 4],
@@ -14,7 +14,7 @@ describe('summaryItems draws an agent summary by the shape of each value, never 
       }),
     ).toEqual([
       { label: 'Sender', value: { kind: 'text', text: 'ops@example.test' } },
-      { label: 'Topics', value: { kind: 'list', items: ['pallets', 'Tuesday'], more: 0 } },
+      { label: 'Topics', value: { kind: 'list', items: ['pallets', 'Tuesday', 'dock 4'], more: 0 } },
       { label: 'Grid', value: { kind: 'table', rows: [['Ref', 'Qty'], ['A-1', '4']], more: 0 } },
     ]);
   });
@@ -22,6 +22,16 @@ describe('summaryItems draws an agent summary by the shape of each value, never 
   it('draws the same shapes identically under any key names', () => {
     const shapes = (summary: Record<string, unknown>) => summaryItems(summary).map((item) => item.value);
     expect(shapes({ a: 'x', b: ['y'], c: [['z']] })).toEqual(shapes({ zebra: 'x', quux: ['y'], frobs: [['z']] }));
+  });
+
+  it('draws a list just before rows exactly as wide as it as the header row of one table', () => {
+    expect(summaryItems({ file: 'a.csv', cols: ['Ref', 'Qty'], sample: [['A-1', 4], ['B-2', 5]] })).toEqual([
+      { label: 'File', value: { kind: 'text', text: 'a.csv' } },
+      { label: 'Sample', value: { kind: 'table', head: ['Ref', 'Qty'], rows: [['A-1', '4'], ['B-2', '5']], more: 0 } },
+    ]);
+    // Not as wide, or not just before: two items, as before.
+    expect(summaryItems({ cols: ['Ref', 'Qty', 'Note'], sample: [['A-1', 4]] }).map((item) => item.value.kind)).toEqual(['list', 'table']);
+    expect(summaryItems({ cols: ['Ref', 'Qty'], note: 'x', sample: [['A-1', 4]] }).map((item) => item.value.kind)).toEqual(['list', 'text', 'table']);
   });
 
   it('makes labels from the key spelling alone', () => {

@@ -4,7 +4,7 @@
 export type SummaryValue =
   | { readonly kind: 'text'; readonly text: string }
   | { readonly kind: 'list'; readonly items: readonly string[]; readonly more: number }
-  | { readonly kind: 'table'; readonly rows: readonly (readonly string[])[]; readonly more: number }
+  | { readonly kind: 'table'; readonly head?: readonly string[]; readonly rows: readonly (readonly string[])[]; readonly more: number }
   | { readonly kind: 'group'; readonly items: readonly SummaryItem[] };
 
 export interface SummaryItem {
@@ -62,11 +62,33 @@ function valueOf(value: unknown, depth: number): SummaryValue | undefined {
   return { kind: 'text', text: cellText(value) };
 }
 
+const isFlatList = (value: unknown): value is unknown[] => Array.isArray(value) && value.length > 0 && !value.some((item) => Array.isArray(item) || isObject(item));
+
+/**
+ * A list of texts just before a list of rows exactly as wide as it is the rows' header, by shape:
+ * the two are drawn as one table with a header row, so a preview of a sheet reads like the sheet.
+ */
+const headsTable = (head: unknown, rows: unknown): boolean =>
+  isFlatList(head) && Array.isArray(rows) && rows.length > 0 && rows.every((row) => Array.isArray(row) && row.length === head.length);
+
 function itemsOf(summary: Record<string, unknown>, depth: number): SummaryItem[] {
-  return Object.entries(summary).flatMap(([key, raw]) => {
+  const entries = Object.entries(summary);
+  const items: SummaryItem[] = [];
+  for (let index = 0; index < entries.length; index++) {
+    const [key, raw] = entries[index]!;
+    const next = entries[index + 1];
+    if (next && headsTable(raw, next[1])) {
+      const table = valueOf(next[1], depth);
+      if (table?.kind === 'table') {
+        items.push({ label: labelOf(next[0]), value: { ...table, head: (raw as unknown[]).slice(0, MAX_CELLS).map(cellText) } });
+        index++;
+        continue;
+      }
+    }
     const value = valueOf(raw, depth);
-    return value ? [{ label: labelOf(key), value }] : [];
-  });
+    if (value) items.push({ label: labelOf(key), value });
+  }
+  return items;
 }
 
 /** The summary as items to draw; a summary that is not an object is shown as one unlabelled item. */

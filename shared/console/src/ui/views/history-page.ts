@@ -7,7 +7,7 @@ import { rollbackPromise } from '../honesty.ts';
 import { historyHref } from '../routes.ts';
 import { errorNotice } from './notices.ts';
 
-const COLUMNS = ['Version', 'Kind', 'Who', 'Why', 'What changed', 'When', 'Client', ''];
+const COLUMNS = ['Version', 'Who', 'Why', 'What changed', 'When', ''];
 
 function collectionNav(collections: readonly CollectionView[], current: string | undefined): HTMLElement {
   return h(
@@ -85,14 +85,13 @@ function historyTable(ctx: AppContext, collection: CollectionView, history: Hist
       h(
         'tr',
         { class: [isActive && 'active', activation.id === highlighted && 'highlight'].filter(Boolean).join(' ') || undefined, id: `activation-${activation.id}` },
-        h('td', {}, h('strong', {}, `v${activation.version}`), isActive && h('span', { class: 'badge' }, 'active')),
-        h('td', {}, activation.kind),
-        h('td', {}, activation.author),
-        h('td', {}, activation.reason),
-        h('td', {}, activation.audit),
-        h('td', {}, timeElement(activation.at)),
-        h('td', { class: 'muted' }, activation.client),
-        h('td', {}, button),
+        h('td', { 'data-label': 'Version', class: 'nowrap' }, h('strong', {}, `v${activation.version}`), isActive && h('span', { class: 'badge' }, 'active'), h('span', { class: 'muted block kind' }, activation.kind)),
+        // Which program recorded it is for whoever audits; the clerk sees the person.
+        h('td', { 'data-label': 'Who', title: activation.client !== '' ? `Recorded through ${activation.client}` : undefined }, activation.author),
+        h('td', { 'data-label': 'Why', class: 'wrap-anywhere' }, activation.reason),
+        h('td', { 'data-label': 'What changed', class: 'wrap-anywhere' }, activation.audit),
+        h('td', { 'data-label': 'When', class: 'nowrap' }, timeElement(activation.at)),
+        h('td', { class: 'row-action' }, button),
       ),
       formRow,
     );

@@ -13,7 +13,12 @@ function drawValue(value: SummaryValue): HTMLElement {
       return h(
         'span',
         { class: 'summary-table-wrap' },
-        h('table', { class: 'summary-table' }, h('tbody', {}, value.rows.map((row) => h('tr', {}, row.map((cell) => h('td', {}, cell)))))),
+        h(
+          'table',
+          { class: 'summary-table' },
+          value.head && h('thead', {}, h('tr', {}, value.head.map((cell) => h('th', { scope: 'col' }, cell)))),
+          h('tbody', {}, value.rows.map((row) => h('tr', {}, row.map((cell) => h('td', {}, cell))))),
+        ),
         value.more > 0 && h('span', { class: 'muted' }, `and ${value.more} more rows`),
       );
     case 'group':
