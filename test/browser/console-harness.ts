@@ -16,14 +16,11 @@ import type { LearnableKind } from '@learnables/learnable';
 import { LEARNABLES_URI } from '@learnables/protocol';
 import { startLearnableAgent } from '@learnables/runtime';
 import type { LearnableAgent, RunningAgent } from '@learnables/runtime';
-import { scratchDir, wordListKind } from '@learnables/testing';
+import { CHROMIUM_ARGS, chromiumPath, scratchDir, wordListKind } from '@learnables/testing';
 import type { ScratchDir } from '@learnables/testing';
 import type { Browser, Locator, Page } from 'playwright-core';
 import { chromium } from 'playwright-core';
 
-/** Debian's Chromium; no browser is ever downloaded. */
-export const CHROMIUM_PATH = '/usr/bin/chromium';
-export const CHROMIUM_ARGS = ['--headless', '--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update', '--disable-sync'];
 export const VIEWPORT = { width: 1280, height: 800 };
 /** Where the README's screenshots are written. */
 export const SCREENSHOTS_DIR = new URL('../../docs/screenshots/', import.meta.url);
@@ -33,7 +30,8 @@ export const AGENT_TOKEN = 'console-agent-token';
 export const AUTHORITY_TOKEN = 'console-authority-token';
 
 export async function launchBrowser(): Promise<Browser> {
-  return chromium.launch({ executablePath: CHROMIUM_PATH, args: CHROMIUM_ARGS });
+  // The browser the global setup found (CHROMIUM_PATH, Debian's, or the one in an npm package).
+  return chromium.launch({ executablePath: chromiumPath(), args: CHROMIUM_ARGS });
 }
 
 export interface StackOptions {

@@ -1,8 +1,12 @@
 import { randomBytes } from 'node:crypto';
 import pg from 'pg';
+import { DEFAULT_TEST_PG_URL } from './test-postgres-server.ts';
 
-/** The server the PostgreSQL tests use; every test makes its own database on it. */
-export const TEST_PG_URL = process.env.LEARNABLES_TEST_PG_URL ?? 'postgres://postgres@127.0.0.1:5432/postgres';
+/**
+ * The server the PostgreSQL tests use; every test makes its own database on it. The global setup
+ * (global-setup.ts) sets LEARNABLES_TEST_PG_URL to a server that answers, its own if need be.
+ */
+export const TEST_PG_URL = process.env.LEARNABLES_TEST_PG_URL ?? DEFAULT_TEST_PG_URL;
 
 export interface ScratchDatabase {
   readonly url: string;
