@@ -13,6 +13,7 @@ COPY agents agents
 COPY stack stack
 COPY test/package.json test/package.json
 COPY fixtures fixtures
+COPY patches patches
 RUN npx -y pnpm@10.34.9 install --frozen-lockfile
 
 ENV NODE_ENV=production

@@ -4,8 +4,13 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { TaskState } from '@a2a-js/sdk';
 import { emailAgent } from '@learnables/email-agent';
+import { manifestAgent } from '@learnables/manifest-agent';
 import type { LoopStack } from '../support/loop-stack.ts';
 import { fixture, said, sendFile, startLoop } from '../support/loop-stack.ts';
+// The manifest package's own builders of hostile workbooks (test support, not its public face).
+import { sparseWideWorkbook, wideWorkbook } from '../../agents/manifest/src/hostile-workbooks.test-support.ts';
+
+const XLSX = 'application/vnd.openxmlformats-officedocument.spreadsheetml.sheet';
 
 const teach = (stack: LoopStack, value: Record<string, unknown>) =>
   fetch(`${stack.agent.url}/a2a/rest/learnables:teach`, {
@@ -57,4 +62,26 @@ describe('email agent: lessons that cost every later message', () => {
     );
     expect(await stack.authority.client.history('customers')).toEqual(before);
   });
+});
+
+describe('manifest agent: sheets that cost far more than they weigh', () => {
+  let stack: LoopStack;
+  beforeAll(async () => {
+    stack = await startLoop(manifestAgent);
+  });
+  afterAll(async () => stack?.close());
+
+  it('refuses 16,384 headings in a sentence instead of padding every row to them and journalling it', async () => {
+    const task = await sendFile(stack.client, Buffer.from(wideWorkbook(16_384, 200)), XLSX, 'wide.xlsx');
+    expect(task.status?.state).toBe(TaskState.TASK_STATE_FAILED);
+    expect(said(task).text).toBe(
+      "'wide.xlsx' has 16,384 columns in its heading row; I read manifests of at most 256 columns. Delete the columns that are not part of the manifest and send it again.",
+    );
+  });
+
+  it('reads 6,000 rows with a cell in column XFD as the three-column manifest they are', async () => {
+    const task = await sendFile(stack.client, Buffer.from(sparseWideWorkbook(6_000)), XLSX, 'sparse.xlsx');
+    expect(task.status?.state).toBe(TaskState.TASK_STATE_COMPLETED);
+    expect(said(task).text).toContain("reads weight from the 'Weight (kg)' column");
+  }, 120_000);
 });

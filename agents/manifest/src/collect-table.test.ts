@@ -83,3 +83,27 @@ describe('collectTable', () => {
     );
   });
 });
+
+describe('collectTable bounds the table by its width (issue 15)', () => {
+  const narrow = { maxColumns: 4, maxKeptCells: 12 };
+
+  it('refuses a heading row wider than it reads, in a sentence', async () => {
+    await expect(collectTable(sheet(['A', 'B', 'C', 'D', 'E'], ['1']), 10, where, narrow)).rejects.toThrow(
+      "'m.xlsx' has 5 columns in its heading row; I read manifests of at most 4 columns. Delete the columns that are not part of the manifest and send it again.",
+    );
+  });
+
+  it('counts a heading the reader stopped short of (a row says how wide it really is)', async () => {
+    const rows: SheetRow[] = [{ number: 1, cells: ['A', 'B', 'C', 'D'], width: 16_384 }, { number: 2, cells: ['1'] }];
+    await expect(collectTable(rows, 10, where, narrow)).rejects.toThrow("'m.xlsx' has 16,384 columns in its heading row");
+  });
+
+  it('keeps fewer rows of a wider table, so the cells kept stay bounded; the rest are counted', async () => {
+    const rows = Array.from({ length: 10 }, (_, at): Cell[] => [String(at)]);
+    const table = await collectTable(sheet(['A', 'B', 'C', 'D'], ...rows), 10, where, narrow);
+    expect(table.rows).toHaveLength(3);
+    expect(table).toMatchObject({ rowCount: 10, truncated: true });
+    const two = await collectTable(sheet(['A', 'B'], ...rows), 10, where, narrow);
+    expect(two.rows).toHaveLength(6);
+  });
+});

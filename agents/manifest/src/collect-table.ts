@@ -1,12 +1,19 @@
 import { parseAmount } from './parse-amount.ts';
 import { refuse } from './refusals.ts';
-import type { Cell } from './sheet-input.ts';
+import type { Cell, ReadLimits } from './sheet-input.ts';
+import { DEFAULT_LIMITS } from './sheet-input.ts';
 
-/** One row as a reader yields it: its 1-based number in the sheet and its cells, left to right. */
+/**
+ * One row as a reader yields it: its 1-based number in the sheet and its cells, left to right.
+ * A reader may stop `cells` at the widest table it reads; `width` then says where the row's last
+ * filled cell really is (1-based), so a header wider than that is refused, not cut.
+ */
 export interface SheetRow {
   readonly number: number;
   readonly cells: readonly Cell[];
+  readonly width?: number;
 }
+
 
 export interface Table {
   readonly headings: string[];
@@ -43,23 +50,32 @@ export async function collectTable(
   rows: AsyncIterable<SheetRow> | Iterable<SheetRow>,
   maxRows: number,
   where: { readonly filename: string | undefined; readonly csv: boolean },
+  width: Pick<ReadLimits, 'maxColumns' | 'maxKeptCells'> = DEFAULT_LIMITS,
 ): Promise<Table> {
   let header: { readonly number: number; readonly headings: string[] } | undefined;
   let filledAbove = 0;
   const kept: Cell[][] = [];
+  let keepRows = maxRows;
   let rowCount = 0;
   for await (const row of rows) {
     if (header === undefined) {
       if (row.cells.every(isBlank)) continue;
       filledAbove++;
-      if (looksLikeHeader(row.cells)) header = { number: row.number, headings: headingsOf(row.cells) };
-      else if (filledAbove >= HEADER_SEARCH_ROWS) throw refuse.noHeaderRow(where.filename, filledAbove);
+      if (looksLikeHeader(row.cells)) {
+        const headings = headingsOf(row.cells);
+        const columns = Math.max(headings.length, row.width ?? 0);
+        if (columns > width.maxColumns) throw refuse.tooManyColumns(where.filename, columns, width.maxColumns);
+        header = { number: row.number, headings };
+        // Every kept row is as wide as the header; keep fewer rows of a wide table, so what the
+        // journal stores stays bounded by cells, not by rows alone.
+        keepRows = Math.max(1, Math.min(maxRows, Math.floor(width.maxKeptCells / Math.max(1, headings.length))));
+      } else if (filledAbove >= HEADER_SEARCH_ROWS) throw refuse.noHeaderRow(where.filename, filledAbove);
       continue;
     }
     const cells = fit(row.cells, header.headings.length);
     if (cells.every(isBlank)) continue;
     rowCount++;
-    if (kept.length < maxRows) kept.push(cells);
+    if (kept.length < keepRows) kept.push(cells);
   }
   if (header === undefined) {
     throw filledAbove === 0 ? refuse.emptySheet(where.filename, where.csv) : refuse.noHeaderRow(where.filename, filledAbove);

@@ -12,6 +12,6 @@ function* numbered(records: Iterable<string[]>): Generator<SheetRow> {
 /** A CSV manifest: decoded (UTF-8, else windows-1252), split on `,` `;` or tab, whichever fits. */
 export async function readCsv(bytes: Uint8Array, filename: string | undefined, limits: ReadLimits): Promise<SheetInput> {
   const { text } = decodeText(bytes);
-  const table = await collectTable(numbered(csvRecords(text, detectSeparator(text))), limits.maxRows, { filename, csv: true });
+  const table = await collectTable(numbered(csvRecords(text, detectSeparator(text))), limits.maxRows, { filename, csv: true }, limits);
   return { filename: filename ?? 'untitled.csv', format: 'csv', sheet: null, ...table };
 }

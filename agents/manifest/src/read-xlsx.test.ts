@@ -1,3 +1,4 @@
+import { createRequire } from 'node:module';
 import ExcelJS from 'exceljs';
 import { describe, expect, it, vi } from 'vitest';
 import { expected, fixture, refusalOf } from './fixtures.test-support.ts';
@@ -5,6 +6,8 @@ import { readXlsx } from './read-xlsx.ts';
 import type { ReadLimits, SheetInput } from './sheet-input.ts';
 import { DEFAULT_LIMITS } from './sheet-input.ts';
 import { rewritePart, unzipParts, zipParts } from './zip.test-support.ts';
+import fc from 'fast-check';
+import { sparseWideWorkbook, wideWorkbook, workbookOf } from './hostile-workbooks.test-support.ts';
 
 const readWith = (bytes: Uint8Array, filename?: string, limits: Partial<ReadLimits> = {}): Promise<SheetInput> =>
   readXlsx(bytes, filename, { ...DEFAULT_LIMITS, ...limits });
@@ -102,6 +105,60 @@ describe('readXlsx refuses, before exceljs parses anything when it can', () => {
     const zip = zipParts([{ name: 'notes.txt', data: Buffer.from('hello') }]);
     expect(await refusalOf(readWith(zip, 'archive.xlsx'))).toBe(
       "'archive.xlsx' is not a spreadsheet: it is a zip archive with no workbook inside. Please send the manifest as an Excel workbook (.xlsx) or a CSV file.",
+    );
+  });
+});
+
+describe('readXlsx reads wide and sparse sheets at the cost of their cells (issue 15)', () => {
+  it('refuses 16,384 headings before padding any row to them', async () => {
+    expect(await refusalOf(readWith(wideWorkbook(16_384, 50), 'wide.xlsx'))).toBe(
+      "'wide.xlsx' has 16,384 columns in its heading row; I read manifests of at most 256 columns. Delete the columns that are not part of the manifest and send it again.",
+    );
+  });
+
+  it('reads rows with a cell in column XFD as the narrow table they are', async () => {
+    const sheet = await readWith(sparseWideWorkbook(20), 'sparse.xlsx');
+    expect(sheet.headings).toEqual(['Waybill', 'Consignee', 'Weight (kg)']);
+    expect(sheet.rows).toHaveLength(20);
+    expect(sheet.rows[19]).toEqual(['WB19', null, null]);
+  });
+
+  it("visits only the cells a row holds: exceljs's row walks no empty columns (patches/exceljs)", () => {
+    // A row's cells as exceljs keeps them, one in column XFD; count every look at an index.
+    let looks = 0;
+    const sparse: unknown[] = [];
+    sparse[0] = { type: ExcelJS.ValueType.String, col: 1, value: 'WB1' };
+    sparse[16_383] = { type: ExcelJS.ValueType.String, col: 16_384, value: 'far' };
+    const counted = new Proxy(sparse, {
+      has: (target, key) => (looks++, Reflect.has(target, key)),
+      get: (target, key) => (typeof key === 'string' && /^\d+$/.test(key) && looks++, Reflect.get(target, key)),
+    });
+    const Row = createRequire(import.meta.url)('exceljs/lib/doc/row.js') as { prototype: object };
+    const row = Object.create(Row.prototype) as ExcelJS.Row & { _cells: unknown[] };
+    row._cells = counted;
+    const seen: number[] = [];
+    row.eachCell((_, column) => seen.push(column));
+    expect(seen).toEqual([1, 16_384]);
+    expect(row.dimensions).toMatchObject({ min: 1, max: 16_384 });
+    expect(Object.keys(row.values as unknown[])).toEqual(['1', '16384']);
+    expect(looks).toBeLessThan(20);
+  });
+
+  it('reads any sparse table exactly as its cells say, whatever columns they sit in', async () => {
+    const text = fc.stringMatching(/^[A-Za-z][A-Za-z0-9 ]{0,6}$/);
+    const column = fc.integer({ min: 1, max: 300 });
+    await fc.assert(
+      fc.asyncProperty(fc.array(fc.array(fc.tuple(column, text), { maxLength: 4 }), { minLength: 1, maxLength: 6 }), async (data) => {
+        const header = [[1, 'Waybill'], [2, 'Consignee'], [5, 'Weight (kg)']] as const;
+        const rows = data.map((cells) => [...new Map(cells.map(([at, value]) => [at, `x${value}`] as const))].sort(([a], [b]) => a - b));
+        const sheet = await readWith(workbookOf([header, ...rows]), 'sparse.xlsx');
+        const expectedRows = rows
+          .map((cells) => Array.from({ length: 5 }, (_, at) => cells.find(([c]) => c === at + 1)?.[1] ?? null))
+          .filter((cells) => cells.some((cell) => cell !== null));
+        expect(sheet.headings).toEqual(['Waybill', 'Consignee', '', '', 'Weight (kg)']);
+        expect(sheet.rows).toEqual(expectedRows);
+      }),
+      { numRuns: 40 },
     );
   });
 });

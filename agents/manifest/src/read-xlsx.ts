@@ -50,7 +50,7 @@ async function readFirstSheet(bytes: Uint8Array, filename: string | undefined, l
   let input: SheetInput | undefined;
   for await (const worksheet of reader) {
     if (input === undefined && isFirstSheet(reader, worksheet)) {
-      const table = await collectTable(rowsOf(worksheet), limits.maxRows, { filename, csv: false });
+      const table = await collectTable(rowsOf(worksheet, limits.maxColumns), limits.maxRows, { filename, csv: false }, limits);
       input = { filename: filename ?? 'untitled.xlsx', format: 'xlsx', sheet: nameOf(worksheet) ?? null, ...table };
     } else {
       await skip(worksheet);
@@ -91,15 +91,25 @@ function isFirstSheet(reader: WorkbookReader, worksheet: WorksheetReader): boole
   return tabs.length === 0 || name === tabs[0] || name === undefined || !tabs.includes(name);
 }
 
-async function* rowsOf(worksheet: WorksheetReader): AsyncGenerator<SheetRow> {
-  for await (const row of worksheet) yield { number: row.number, cells: cellsOf(row) };
+async function* rowsOf(worksheet: WorksheetReader, maxColumns: number): AsyncGenerator<SheetRow> {
+  for await (const row of worksheet) yield { number: row.number, ...cellsOf(row, maxColumns) };
 }
 
-function cellsOf(row: ExcelJS.Row): Cell[] {
-  const values = row.values;
-  if (!Array.isArray(values)) return [];
+/**
+ * The row's cells up to `maxColumns`, visiting only the cells the sheet holds: a row with one
+ * cell in column XFD costs one cell, not 16,384 (`row.values` is as long as the last column).
+ * `width` is the column of the last cell that holds something, however far out.
+ */
+function cellsOf(row: ExcelJS.Row, maxColumns: number): { cells: Cell[]; width: number } {
   const cells: Cell[] = [];
-  // exceljs puts column A at index 1; index 0 is always empty.
-  for (let at = 1; at < values.length; at++) cells.push(cellOf(values[at]));
-  return cells;
+  let width = 0;
+  row.eachCell((cell, column) => {
+    const value = cellOf(cell.value);
+    if (value === null) return;
+    width = Math.max(width, column);
+    if (column > maxColumns) return;
+    while (cells.length < column - 1) cells.push(null);
+    cells[column - 1] = value;
+  });
+  return { cells, width };
 }

@@ -70,6 +70,11 @@ export const refuse = {
         : `The first sheet of ${the(filename)} is empty; there is no manifest on it to read.`,
     ),
 
+  tooManyColumns: (filename: string | undefined, columns: number, limit: number) =>
+    new InputRefused(
+      `${The(filename)} has ${columns.toLocaleString('en-US')} columns in its heading row; I read manifests of at most ${limit.toLocaleString('en-US')} columns. Delete the columns that are not part of the manifest and send it again.`,
+    ),
+
   noHeaderRow: (filename: string | undefined, rowsLooked: number) =>
     new InputRefused(
       `I could not find the row of column headings in ${the(filename)}: none of its first ${rowsLooked} filled rows has two or more headings side by side. Put the headings (Waybill, Consignee, Weight, …) in one row above the data and send it again.`,

@@ -30,6 +30,15 @@ export interface ReadLimits {
   readonly maxRows: number;
   /** Bytes an .xlsx may unpack to, all its parts together. */
   readonly maxUnpackedBytes: number;
+  /** Columns a heading row may span; a wider one is refused. */
+  readonly maxColumns: number;
+  /** Cells kept in `rows` (rows × headings): a wide table keeps fewer rows, so the journal stays small. */
+  readonly maxKeptCells: number;
 }
 
-export const DEFAULT_LIMITS: ReadLimits = { maxRows: 5_000, maxUnpackedBytes: 100_000_000 };
+/**
+ * Excel 97-2003 held at most 256 columns and no manifest comes near it; a heading row wider than
+ * that is a sheet built to cost (16,384 headings padded into 5,000 rows took 41 s and 2.5 GB).
+ * A million cells journal as about 5 MB at worst.
+ */
+export const DEFAULT_LIMITS: ReadLimits = { maxRows: 5_000, maxUnpackedBytes: 100_000_000, maxColumns: 256, maxKeptCells: 1_000_000 };
