@@ -5,6 +5,7 @@ import type { AppContext } from './app-context.ts';
 import { fill, h, refreshRelativeTimes } from './dom.ts';
 import type { LiveQuestions } from './live.ts';
 import { openLiveQuestions } from './live.ts';
+import { installShortcuts } from './shortcuts.ts';
 import type { Route } from './routes.ts';
 import { routeOf } from './routes.ts';
 import { answerPage } from './views/answer-page.ts';
@@ -28,6 +29,7 @@ const TITLE = 'Learnables console';
 const TICK_MS = 30_000;
 let live: LiveQuestions | undefined;
 let tick: ReturnType<typeof setInterval> | undefined;
+let navigateTo: ((hash: string) => void) | undefined;
 
 function render(main: HTMLElement, ctx: AppContext, route: Route): Promise<void> {
   switch (route.page) {
@@ -139,6 +141,8 @@ function startApp(root: HTMLElement, operator: string): void {
     main,
   );
   window.onhashchange = () => void show();
+  if (!navigateTo) installShortcuts((hash) => navigateTo?.(hash));
+  navigateTo = (hash) => ctx.navigate(hash);
   clearInterval(tick);
   tick = setInterval(refreshRelativeTimes, TICK_MS);
   void show();

@@ -19,6 +19,49 @@ function aboutPanel(task: TaskView): HTMLElement {
 }
 
 /** The question, its answers, and — when the card declares the extension — "remember this". */
+/** Past this many answers, a field to find one by typing stands above them. */
+const FIND_FROM = 6;
+
+/**
+ * Type-to-find over the answers: typing hides those that do not match (by label or key, any
+ * case, every word), Enter picks the first that does. Nothing is sent until the clerk submits.
+ */
+function entryFinder(entries: readonly { key: string; label: string }[], choices: readonly HTMLLabelElement[]): HTMLElement | undefined {
+  if (entries.length < FIND_FROM) return undefined;
+  const id = uniqueId('entry-find');
+  const count = h('p', { class: 'help', id: `${id}-count`, 'aria-live': 'polite' });
+  const input = h('input', { type: 'search', id, autocomplete: 'off', 'data-find': true, 'aria-keyshortcuts': '/', 'aria-describedby': `${id}-help ${id}-count` });
+  const matching = () => choices.filter((choice) => !choice.hidden);
+  input.addEventListener('input', () => {
+    const words = input.value.toLowerCase().split(/\s+/).filter(Boolean);
+    entries.forEach((entry, index) => {
+      const text = `${entry.label} ${entry.key}`.toLowerCase();
+      choices[index]!.hidden = !words.every((word) => text.includes(word));
+    });
+    const shown = matching().length;
+    count.textContent = words.length === 0 ? '' : shown === 0 ? 'No answer matches.' : `${shown} of ${entries.length} match.`;
+  });
+  input.addEventListener('keydown', (event) => {
+    if (event.key !== 'Enter' || event.ctrlKey || event.metaKey) return;
+    // Enter picks here; it does not send the form.
+    event.preventDefault();
+    const first = matching()[0]?.querySelector('input');
+    if (first) {
+      first.checked = true;
+      first.dispatchEvent(new Event('change', { bubbles: true }));
+      first.focus();
+    }
+  });
+  return h(
+    'div',
+    { class: 'field entry-find' },
+    h('label', { for: id }, 'Find an answer'),
+    input,
+    h('p', { class: 'help', id: `${id}-help` }, `Type part of a name; Enter picks the first match. ${entries.length} answers.`),
+    count,
+  );
+}
+
 interface AnswerForm {
   readonly form: HTMLFormElement;
   /** True from the moment this form sends its answer: the question leaving the list is then no surprise. */
@@ -36,13 +79,19 @@ function answerForm(main: HTMLElement, ctx: AppContext, agent: AgentView | undef
 
   const entries = teach?.entries ?? [];
   const freeAnswer = entries.length === 0 ? h('input', { type: 'text', id: 'answer-text', name: 'answer-text', autocomplete: 'off', 'aria-describedby': entryErrorId }) : undefined;
+  const choices = entries.map((entry, index) =>
+    h(
+      'label',
+      { class: 'choice' },
+      h('input', { type: 'radio', name: 'answer-entry', value: entry.key, 'aria-describedby': entryErrorId, ...(index < 9 && { 'aria-keyshortcuts': String(index + 1) }) }),
+      h('span', {}, entry.label),
+    ),
+  );
   const answerChoices = h(
     'fieldset',
     { class: 'entries' },
     h('legend', {}, 'Answer'),
-    freeAnswer
-      ? [h('label', { for: 'answer-text' }, 'Your answer'), freeAnswer]
-      : entries.map((entry) => h('label', { class: 'choice' }, h('input', { type: 'radio', name: 'answer-entry', value: entry.key, 'aria-describedby': entryErrorId }), h('span', {}, entry.label))),
+    freeAnswer ? [h('label', { for: 'answer-text' }, 'Your answer'), freeAnswer] : [entryFinder(entries, choices), h('div', { class: 'choices' }, choices)],
     entryError,
   );
 

@@ -32,7 +32,7 @@ function questionRow(task: TaskView): HTMLElement {
     { class: 'question-row', 'data-task': task.taskId },
     h(
       'a',
-      { href: questionHref(task.agentId, task.taskId), class: 'row-link' },
+      { href: questionHref(task.agentId, task.taskId), class: 'row-link', 'data-row-link': true },
       h('span', { class: 'row-agent' }, task.agentName),
       h('span', { class: 'row-about' }, about || question),
       about !== '' && h('span', { class: 'row-question' }, question),
@@ -93,6 +93,59 @@ function reconcile(list: HTMLElement, rows: Map<string, HTMLElement>, questions:
   }
 }
 
+/** How the clerk last narrowed the list; kept while the console is open, so coming back finds it as left. */
+const view = { text: '', agent: '', age: 0, order: 'newest' as 'newest' | 'oldest' | 'agent' };
+
+const AGES: readonly (readonly [ms: number, label: string])[] = [
+  [0, 'Any time'],
+  [3_600_000, 'Over an hour'],
+  [86_400_000, 'Over a day'],
+  [7 * 86_400_000, 'Over a week'],
+];
+
+/** The questions the clerk asked to see, in the order asked for. */
+export function narrowed(questions: readonly TaskView[], wanted: typeof view, now: number): TaskView[] {
+  const words = wanted.text.toLowerCase().split(/\s+/).filter(Boolean);
+  const shown = questions.filter((task) => {
+    if (wanted.agent !== '' && task.agentId !== wanted.agent) return false;
+    if (wanted.age > 0 && now - (Date.parse(task.at) || now) < wanted.age) return false;
+    if (words.length === 0) return true;
+    const haystack = [task.agentName, task.said, aboutLine(task.summary), ...summaryItems(task.summary).flatMap((item) => (item.value.kind === 'text' ? [item.value.text] : item.value.kind === 'list' ? item.value.items : []))]
+      .join(' ')
+      .toLowerCase();
+    return words.every((word) => haystack.includes(word));
+  });
+  if (wanted.order === 'oldest') shown.reverse();
+  if (wanted.order === 'agent') shown.sort((a, b) => a.agentName.localeCompare(b.agentName));
+  return shown;
+}
+
+function toolbar(agents: readonly AgentView[], changed: () => void): HTMLElement {
+  const search = h('input', { type: 'search', id: 'inbox-find', value: view.text, autocomplete: 'off', 'data-find': true, 'aria-keyshortcuts': '/' });
+  search.addEventListener('input', () => {
+    view.text = search.value;
+    changed();
+  });
+  const select = (id: string, options: readonly (readonly [string, string])[], current: string, set: (value: string) => void) => {
+    const element = h('select', { id }, options.map(([value, label]) => h('option', { value, selected: value === current }, label)));
+    element.addEventListener('change', () => {
+      set(element.value);
+      changed();
+    });
+    return element;
+  };
+  const named = agents.filter((agent) => agent.reachable);
+  return h(
+    'div',
+    { class: 'inbox-tools', role: 'search', 'aria-label': 'Narrow the questions' },
+    h('div', { class: 'tool' }, h('label', { for: 'inbox-find' }, 'Find'), search),
+    named.length > 1 &&
+      h('div', { class: 'tool' }, h('label', { for: 'inbox-agent' }, 'Agent'), select('inbox-agent', [['', 'All agents'], ...named.map((agent) => [agent.id, agent.name ?? agent.id] as const)], view.agent, (value) => (view.agent = value))),
+    h('div', { class: 'tool' }, h('label', { for: 'inbox-age' }, 'Waiting'), select('inbox-age', AGES.map(([ms, label]) => [String(ms), label] as const), String(view.age), (value) => (view.age = Number(value)))),
+    h('div', { class: 'tool' }, h('label', { for: 'inbox-order' }, 'Order'), select('inbox-order', [['newest', 'Newest first'], ['oldest', 'Oldest first'], ['agent', 'By agent']], view.order, (value) => (view.order = value as typeof view.order))),
+  );
+}
+
 export async function inboxPage(main: HTMLElement, ctx: AppContext): Promise<void> {
   const [first, decided, agents] = await Promise.all([
     ctx.latestQuestions() ?? getJson<QuestionsResponse>('/questions'),
@@ -106,14 +159,23 @@ export async function inboxPage(main: HTMLElement, ctx: AppContext): Promise<voi
   const recent = h('div', {}, decisionsTable(decided));
   const rows = new Map<string, HTMLElement>();
   let shownCount = -1;
+  let last = first;
+  let lastAgents = agents;
 
   const draw = (snapshot: QuestionsResponse, known: readonly AgentView[]) => {
+    last = snapshot;
+    lastAgents = known;
     const count = snapshot.questions.length;
-    if (count !== shownCount) lead.textContent = count === 0 ? 'Nothing is waiting for an answer.' : `${count} waiting for an answer, newest first.`;
+    const shown = narrowed(snapshot.questions, view, Date.now());
+    const order = view.order === 'newest' ? 'newest first' : view.order === 'oldest' ? 'oldest first' : 'by agent';
+    const sentence =
+      count === 0 ? 'Nothing is waiting for an answer.' : shown.length === count ? `${count} waiting for an answer, ${order}.` : `${count} waiting for an answer; ${shown.length} shown, ${order}.`;
+    if (lead.textContent !== sentence) lead.textContent = sentence;
     fill(problems, problemsNotice(snapshot.problems, known));
-    reconcile(list, rows, snapshot.questions);
-    list.hidden = count === 0;
-    empty.hidden = count > 0;
+    reconcile(list, rows, shown);
+    list.hidden = shown.length === 0;
+    empty.textContent = count === 0 ? 'When an agent cannot decide a message, its question appears here.' : 'No waiting question matches; clear the search or the filters to see them all.';
+    empty.hidden = shown.length > 0;
     // A question that left the list was decided: the decisions below change with it.
     if (shownCount !== -1 && count < shownCount) {
       void getJson<DecisionsResponse>('/decisions?limit=8').then((fresh) => fill(recent, decisionsTable(fresh)), () => undefined);
@@ -124,7 +186,8 @@ export async function inboxPage(main: HTMLElement, ctx: AppContext): Promise<voi
 
   fill(
     main,
-    h('div', { class: 'page-head' }, h('h1', { tabindex: -1 }, 'Questions')),
+    h('div', { class: 'page-head' }, h('h1', { tabindex: -1 }, 'Questions'), h('p', { class: 'muted hint' }, 'Press ', h('kbd', {}, '?'), ' for keyboard shortcuts')),
+    toolbar(agents, () => draw(last, lastAgents)),
     lead,
     problems,
     list,
