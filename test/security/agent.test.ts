@@ -4,7 +4,9 @@ import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { seedsFolder, thresholdAgent, weightLimitKind } from '@learnables/threshold-agent';
 import type { LoopStack } from '../support/loop-stack.ts';
-import { startLoop } from '../support/loop-stack.ts';
+import { fixture, startLoop } from '../support/loop-stack.ts';
+import { startLearnableAgent } from '@learnables/runtime';
+import { emailAgent } from '@learnables/email-agent';
 import { HOSTILE_TOKENS } from '../support/hostile.ts';
 
 const parcel = () => ({ message: { messageId: randomUUID(), role: 'ROLE_USER', parts: [{ data: { category: 'furniture', weightKg: 32 } }] } });
@@ -70,9 +72,89 @@ describe('agent security', () => {
     expect(await stack.authority.client.history('weight-limits')).toEqual(before);
   });
 
-  it('still teaches with a real token (the control for the case above)', async () => {
+  it('still teaches with a real token, and the authority records the A2A user beside the agent', async () => {
     const answer = await call('POST', '/a2a/rest/learnables:teach', 'Bearer console-token', lesson);
     expect(answer.status).toBe(200);
     expect(await answer.json()).toMatchObject({ changed: true, collection: 'weight-limits' });
+    // The agent relays with its own token ("agent"); the lesson came from the A2A user "console".
+    expect(await stack.authority.client.active('weight-limits')).toMatchObject({ author: 'mallory', client: 'console via agent' });
+  });
+
+  it('refuses a lesson value nested thousands deep as malformed, not as "the authority cannot be reached"', async () => {
+    const body = `{"collection":"weight-limits","entry":"furniture","value":{"maxKg":${'['.repeat(5000)}1${']'.repeat(5000)}},"taughtBy":"m","reason":"r"}`;
+    const answer = await fetch(`${stack.agent.url}/a2a/rest/learnables:teach`, { method: 'POST', headers: { 'content-type': 'application/json', authorization: 'Bearer console-token' }, body });
+    expect(answer.status).toBe(400);
+    expect(await answer.json()).toEqual({ error: 'malformed', message: expect.stringMatching(/value nests deeper than 16 levels/) });
+  });
+
+  it('checks the JSON-RPC envelope and the params of the extension methods, answering in sentences', async () => {
+    const ask = async (body: unknown) =>
+      (await (await call('POST', '/a2a/jsonrpc', 'Bearer console-token', body)).json()) as { id: unknown; error?: { code: number; message: string; data?: { error: string } } };
+    const envelope = await ask({ jsonrpc: '1.0', id: 7, method: 'learnables/reread', params: { taskId } });
+    expect(envelope).toMatchObject({ id: 7, error: { code: -32600, message: expect.stringMatching(/jsonrpc must be "2.0"/) } });
+    const notObject = await ask({ jsonrpc: '2.0', id: 8, method: 'learnables/teach', params: [lesson] });
+    expect(notObject.error).toMatchObject({ code: -32600, message: expect.stringMatching(/params must be an object/) });
+    const nullPart = await ask(rpc('learnables/reread', { message: { parts: [null] } }));
+    expect(nullPart.error).toMatchObject({ code: -32602, data: { error: 'malformed' }, message: expect.stringMatching(/message\.parts\.0 must be an object/) });
+    const numberRaw = await ask(rpc('learnables/reread', { message: { parts: [{ raw: 12345 }] } }));
+    expect(numberRaw.error).toMatchObject({ code: -32602, message: expect.stringMatching(/message\.parts\.0\.raw must be a string/) });
+    const neither = await ask(rpc('learnables/reread', {}));
+    expect(neither.error).toMatchObject({ code: -32602, message: expect.stringMatching(/exactly one of taskId .* or message/) });
+    // REST answers the same sentences with 400.
+    for (const body of [{ message: { parts: [null] } }, { message: { parts: [{ raw: 12345 }] } }, { message: { parts: [] } }, { taskId: 5 }]) {
+      const answer = await call('POST', '/a2a/rest/learnables:reread', 'Bearer console-token', body);
+      expect(answer.status, JSON.stringify(body)).toBe(400);
+      expect(((await answer.json()) as { error: string }).error).toBe('malformed');
+    }
+    // A well-formed message is still read.
+    const read = await call('POST', '/a2a/rest/learnables:reread', 'Bearer console-token', { message: { parts: [{ data: { category: 'books', weightKg: 30 } }] } });
+    expect(read.status).toBe(200);
+  });
+
+  it("answers another owner's task as one that does not exist (404 / TaskNotFound), as SPEC §9 says", async () => {
+    const rest = await call('GET', `/a2a/rest/tasks/${taskId}`, undefined);
+    expect(rest.status).toBe(404);
+    const reread = await call('POST', '/a2a/rest/learnables:reread', undefined, { taskId });
+    expect(reread.status).toBe(404);
+    expect(((await reread.json()) as { error: string }).error).toBe('unknown-task');
+    const other = await call('POST', '/a2a/rest/learnables:reread', 'Bearer console-token', { taskId: randomUUID() });
+    expect(other.status).toBe(404);
+  });
+
+  it('refuses to start with a user named "unknown": that is the name anonymous callers\' tasks share', async () => {
+    await expect(
+      startLearnableAgent(thresholdAgent, { store: `sqlite:${stack.dir.path}/unknown.db`, authority: { url: stack.authority.url }, users: new Map([['t', 'unknown']]), log: () => undefined }),
+    ).rejects.toThrow(/anonymous callers/);
+    await expect(
+      startLearnableAgent(thresholdAgent, { store: `sqlite:${stack.dir.path}/bidi.db`, authority: { url: stack.authority.url }, users: new Map([['t', 'dana\u202e']]), log: () => undefined }),
+    ).rejects.toThrow(/direction/);
+  });
+});
+
+describe('agent security: the numbers', () => {
+  let stack: LoopStack;
+  beforeAll(async () => {
+    stack = await startLoop(emailAgent);
+  });
+  afterAll(async () => stack?.close());
+
+  it("counts an anonymous message when it arrived, not in the week its Date header claims; an authenticated sender's date stands", async () => {
+    const dated = (date: string) =>
+      fixture('email/northgate-billing-prealert.eml').toString('latin1').replace(/^Date: .*$/m, `Date: ${date}`);
+    const send = async (eml: string, token?: string) => {
+      const answer = await fetch(`${stack.agent.url}/a2a/rest/message:send`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json', 'A2A-Version': '1.0', ...(token && { authorization: `Bearer ${token}` }) },
+        body: JSON.stringify({ message: { messageId: randomUUID(), role: 'ROLE_USER', parts: [{ raw: Buffer.from(eml, 'latin1').toString('base64'), mediaType: 'message/rfc822', filename: 'a.eml' }] } }),
+      });
+      expect(answer.status).toBe(200);
+    };
+    await send(dated('Mon, 06 Jan 2020 09:00:00 +0000'));
+    await send(dated('Mon, 13 Jan 2020 09:00:00 +0000'), 'console-token');
+    const stats = (await (await fetch(`${stack.agent.url}/learnables/stats?by=week`)).json()) as { periods: { period: string; messages: number }[] };
+    const weeks = stats.periods.map((p) => p.period);
+    expect(weeks).not.toContain('2020-01-06');
+    expect(weeks).toContain('2020-01-13');
+    expect(stats.periods.reduce((n, p) => n + p.messages, 0)).toBe(2);
   });
 });

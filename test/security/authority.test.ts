@@ -85,6 +85,53 @@ for (const engine of ['sqlite', 'postgres'] as const) {
       expect(await running.authority.history('lists')).toEqual(before);
     });
 
+    it('refuses a lesson value nested thousands deep in a sentence (400), not a 500', async () => {
+      const deep = `{"collection":"lists","entry":"alpha","value":{"word":${'['.repeat(5000)}1${']'.repeat(5000)}},"taughtBy":"m","reason":"r"}`;
+      const answer = await fetch(`${running.base}/v1/lessons`, { method: 'POST', headers: { 'content-type': 'application/json', authorization: 'Bearer console-token' }, body: deep });
+      expect(answer.status).toBe(400);
+      expect(await answer.json()).toEqual({ error: 'malformed', message: expect.stringMatching(/value nests deeper than 16 levels/) });
+    });
+
+    it('answers 400 to a history page that is not a whole number, and still pages by activation id', async () => {
+      for (const query of ['before=abc', 'limit=abc', 'before=-1', 'before=1.5', 'limit=0', 'before=']) {
+        const answer = await fetch(`${running.base}/v1/collections/lists/history?${query}`);
+        expect(answer.status, query).toBe(400);
+        expect(((await answer.json()) as { message: string }).message).toMatch(/not a whole number from 1/);
+      }
+      const all = ((await (await fetch(`${running.base}/v1/collections/lists/history`)).json()) as { activations: { id: number }[] }).activations;
+      const below = ((await (await fetch(`${running.base}/v1/collections/lists/history?before=${all[0]!.id}&limit=1000`)).json()) as { activations: { id: number }[] }).activations;
+      expect(below).toEqual(all.slice(1));
+    });
+
+    it('answers a rollback to the active version with changed: false and records nothing', async () => {
+      const active = await running.authority.active('lists');
+      const before = await running.authority.history('lists');
+      const same = await post(`${running.base}/v1/collections/lists/rollback`, { version: active.version, author: 'sam', reason: 'again' }, 'Bearer console-token');
+      expect(same.status).toBe(200);
+      expect(await same.json()).toEqual({ ...active, changed: false });
+      expect(await running.authority.history('lists')).toEqual(before);
+      const taught = (await (await post(`${running.base}/v1/lessons`, { ...lesson, value: { word: 'rolled' } }, 'Bearer console-token')).json()) as { version: number };
+      const back = await post(`${running.base}/v1/collections/lists/rollback`, { version: taught.version - 1, author: 'sam', reason: 'undo' }, 'Bearer console-token');
+      expect(await back.json()).toMatchObject({ version: taught.version - 1, kind: 'rollback', changed: true });
+    });
+
+    it('records the user a relaying client names as "<user> via <client>", and refuses an unreadable one', async () => {
+      const relayed = (word: string, onBehalfOf: string) =>
+        fetch(`${running.base}/v1/lessons`, {
+          method: 'POST',
+          headers: { 'content-type': 'application/json', authorization: 'Bearer agent-token', 'learnables-on-behalf-of': onBehalfOf },
+          body: JSON.stringify({ ...lesson, value: { word } }),
+        });
+      expect((await relayed('relayed', encodeURIComponent('Dana Ørsted'))).status).toBe(200);
+      expect(await running.authority.active('lists')).toMatchObject({ client: 'Dana Ørsted via email-agent' });
+      for (const bad of [encodeURIComponent('dana\nclient: console'), encodeURIComponent('dana\u202e'), '%E0%A4%A', '%20', encodeURIComponent('x'.repeat(121))]) {
+        const answer = await relayed('refused', bad);
+        expect(answer.status, bad).toBe(400);
+        expect(((await answer.json()) as { error: string }).error).toBe('malformed');
+      }
+      expect(await running.authority.active('lists')).toMatchObject({ client: 'Dana Ørsted via email-agent' });
+    });
+
     it('still takes a real token, in any letter case of the scheme, and records its name as the client', async () => {
       const taught = await post(`${running.base}/v1/lessons`, { ...lesson, value: { word: 'kept' } }, 'bearer console-token');
       expect(taught.status).toBe(200);

@@ -17,6 +17,14 @@ function refusalOf(value: LessonValue): UnlearnableValue {
 const furniture = (maxKg: number | null = null) => new WeightLimit('furniture', 'Furniture', maxKg);
 
 describe('WeightLimit', () => {
+  it('refuses a value nested too deep to print in a sentence, not with a stack overflow', () => {
+    let deep: unknown = 1;
+    for (let level = 0; level < 100_000; level += 1) deep = [deep];
+    const refusal = refusalOf({ maxKg: deep });
+    expect(refusal.message).toBe('That value is not a weight in kilograms; give it in figures, e.g. 30.');
+    expect(refusal.field).toBe('maxKg');
+  });
+
   it('sets a limit given as a number', () => {
     const { next, changed } = furniture().learn({ maxKg: 30 });
     expect(changed).toBe(true);

@@ -67,7 +67,13 @@ export class WeightLimit extends Learnable {
 
 /** A value as the person typed it, quoted if text, cut short so a refusal stays one readable sentence. */
 function shown(raw: unknown): string {
-  const text = JSON.stringify(raw);
+  let text: string;
+  try {
+    text = JSON.stringify(raw);
+  } catch {
+    // Nested past what JSON.stringify can walk: the refusal must still be a sentence, not a 500.
+    return 'That value';
+  }
   return text.length > 40 ? `${text.slice(0, 40)}…` : text;
 }
 

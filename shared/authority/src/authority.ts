@@ -28,6 +28,8 @@ export interface RollbackRequest {
 
 /** A rollback, with what it takes out of effect and what it brings back. */
 export interface RollbackOutcome extends Activation {
+  /** False when the version asked for was already active: nothing was recorded (SPEC §5.3). */
+  readonly changed: boolean;
   /** The activations whose versions the rollback leaves behind (lessons, added entries, retractions), oldest first. */
   readonly undoes: Activation[];
   /** The activations whose versions it brings back, when rolling forward again; oldest first. */
@@ -241,6 +243,9 @@ export class Authority {
       if (!(await tx.versionExists(request.version))) {
         throw new UnknownVersion(collection, request.version, await tx.latestVersion());
       }
+      // Rolling back to the version in force changes nothing, so it records nothing (SPEC §5.3),
+      // as posting a lesson already known does (§3.3).
+      if (active.version === request.version) return { ...active, undoes: [], restores: [], changed: false };
       const { undoes, restores } = await this.rollbackEffect(tx, collection, active.version, request.version);
       const listed = undoes.length <= 20 ? undoes.map((a) => a.version).join(', ') : `${undoes.slice(0, 20).map((a) => a.version).join(', ')} and ${undoes.length - 20} more`;
       const said = undoes.length === 0 ? '' : `, taking out version${undoes.length === 1 ? '' : 's'} ${listed}`;
@@ -252,7 +257,7 @@ export class Authority {
         audit: `${collection} rolled back from version ${active.version} to version ${request.version}${said}`,
         client,
       });
-      return { ...activation, undoes, restores };
+      return { ...activation, undoes, restores, changed: true };
     });
   }
 

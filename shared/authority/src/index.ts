@@ -9,6 +9,6 @@ export type { AuthorityServiceOptions } from './http/authority-service.ts';
 export { BearerTokens, bearerTokenOf } from './http/bearer-tokens.ts';
 export type { TokenNames } from './http/bearer-tokens.ts';
 export { refusalFor } from './http/refusals.ts';
-export { AuthorityClient, AuthorityRefused, AuthorityUnavailable } from './client/authority-client.ts';
+export { AuthorityClient, AuthorityRefused, AuthorityUnavailable, ON_BEHALF_OF_HEADER } from './client/authority-client.ts';
 export type { AuthorityClientOptions, WatchOptions, StoredDefinitionEntry } from './client/authority-client.ts';
 export { loadSeeds } from './seeds.ts';

@@ -5,6 +5,7 @@ export {
   DeclarationSchema,
   ExtensionEntrySchema,
   LessonValueSchema,
+  MAX_LESSON_DEPTH,
   LessonSchema,
   EntryChoiceSchema,
   TeachBlockSchema,
@@ -19,6 +20,10 @@ export {
   TeachingSchema,
   PreviewExampleSchema,
   PreviewResultSchema,
+  InputPartSchema,
+  InputMessageSchema,
+  RereadRequestSchema,
+  JsonRpcRequestSchema,
 } from './schemas.ts';
 export type {
   LessonField,
@@ -39,8 +44,11 @@ export type {
   Teaching,
   PreviewExample,
   PreviewResult,
+  RereadRequest,
+  JsonRpcRequest,
 } from './schemas.ts';
 export { fieldsToRender, prefillFields } from './render-fields.ts';
 export type { FieldToRender } from './render-fields.ts';
 export { explainInvalid } from './explain.ts';
 export { jsonSchemas } from './json-schemas.ts';
+export { unreadableIn } from './readable-name.ts';

@@ -59,6 +59,27 @@ export const ExtensionEntrySchema = z.object({
 });
 
 /**
+ * How deep a lesson's value may nest (the value itself is level 1). Lessons are form fields, a
+ * level or two; a value nested thousands deep only exhausts the stack of whatever walks it
+ * (JSON.stringify, a deep freeze, the learnable's own message) and turns a refusal into a 500.
+ */
+export const MAX_LESSON_DEPTH = 16;
+
+/** Whether a JSON value nests deeper than `limit`, walked without recursion and without reading a named key. */
+function nestsDeeperThan(value: unknown, limit: number): boolean {
+  const pending: { node: unknown; depth: number }[] = [{ node: value, depth: 1 }];
+  while (pending.length > 0) {
+    const { node, depth } = pending.pop()!;
+    if (typeof node !== 'object' || node === null) continue;
+    if (depth > limit) return true;
+    for (const child of Object.values(node)) {
+      if (typeof child === 'object' && child !== null) pending.push({ node: child, depth: depth + 1 });
+    }
+  }
+  return false;
+}
+
+/**
  * A lesson's value: an open object that only the learnable owning the entry reads.
  * Validation here checks the shape and passes the very same object on, untouched and uncopied,
  * so no layer between the client and the learnable can come to depend on a named key.
@@ -68,7 +89,12 @@ export const LessonValueSchema = z
     (value) => typeof value === 'object' && value !== null && !Array.isArray(value),
     'value must be an object',
   )
-  .meta({ description: 'Opaque to every layer but the learnable that owns the entry.' });
+  .superRefine((value, context) => {
+    if (nestsDeeperThan(value, MAX_LESSON_DEPTH)) {
+      context.addIssue({ code: 'custom', message: `value nests deeper than ${MAX_LESSON_DEPTH} levels; a lesson is a few fields a person filled in` });
+    }
+  })
+  .meta({ description: `Opaque to every layer but the learnable that owns the entry; nests at most ${MAX_LESSON_DEPTH} levels deep.` });
 
 export const LessonSchema = z.object({
   collection: words('collection'),
@@ -132,6 +158,45 @@ export const AnswerSchema = z.union([
   z.object({ entry: words('entry'), answeredBy: z.string().optional() }),
   z.object({ none: z.literal(true), answeredBy: z.string().optional() }),
 ]);
+
+/**
+ * One part of an input given to reread, as A2A writes it in JSON: text, raw bytes (base64), a URL
+ * or data (v1.0), or a v0.3 file part. Checked before the SDK reads it, so a `null` part or bytes
+ * that are not text are refused in a sentence instead of failing inside the SDK.
+ */
+export const InputPartSchema = z
+  .object({
+    text: z.string().optional(),
+    raw: z.string().optional().meta({ description: 'Bytes, base64-encoded.' }),
+    url: z.string().optional(),
+    data: z.unknown().optional(),
+    file: z.record(z.string(), z.unknown()).optional().meta({ description: 'A v0.3 file part: { bytes | uri, mimeType?, name? }.' }),
+    mediaType: z.string().optional(),
+    filename: z.string().optional(),
+    metadata: z.record(z.string(), z.unknown()).optional(),
+  })
+  .loose()
+  .refine((part) => ['text', 'raw', 'url', 'data', 'file'].filter((key) => part[key as keyof typeof part] !== undefined).length === 1, {
+    message: 'a part carries exactly one of text, raw, url or data',
+  });
+
+/** The input reread is given instead of a task id: an A2A Message, of which reread reads the parts. */
+export const InputMessageSchema = z.object({ parts: z.array(InputPartSchema).min(1, 'a message needs at least one part') }).loose();
+
+/** Reread's params: a task id (that task's original input) or a message; on JSON-RPC, optionally a tenant. */
+export const RereadRequestSchema = z
+  .object({ taskId: words('taskId').optional(), message: InputMessageSchema.optional(), tenant: z.string().optional() })
+  .refine((request) => (request.taskId === undefined) !== (request.message === undefined), {
+    message: 'reread needs exactly one of taskId (the task whose input to read again) or message (the input itself)',
+  });
+
+/** A JSON-RPC 2.0 request, as the extension methods take it on the JSON-RPC binding. */
+export const JsonRpcRequestSchema = z.object({
+  jsonrpc: z.literal('2.0', { error: 'jsonrpc must be "2.0"' }),
+  id: z.union([z.string(), z.number(), z.null()]).optional(),
+  method: words('method'),
+  params: z.object({}).loose().optional(),
+});
 
 /** What an agent reads for one thing it decides, under one version. */
 export const ReadingSchema = z.object({
@@ -235,3 +300,5 @@ export type RetractionOutcome = z.infer<typeof RetractionOutcomeSchema>;
 export type Teaching = z.infer<typeof TeachingSchema>;
 export type PreviewExample = z.infer<typeof PreviewExampleSchema>;
 export type PreviewResult = z.infer<typeof PreviewResultSchema>;
+export type RereadRequest = z.infer<typeof RereadRequestSchema>;
+export type JsonRpcRequest = z.infer<typeof JsonRpcRequestSchema>;

@@ -236,7 +236,8 @@ describe('a learnable agent on the runtime, over real HTTP', () => {
   });
 
   it('counts messages and questions by the messages own week, and serves Prometheus metrics', async () => {
-    const { client } = await sdkClient(agent.url);
+    // A message's own date counts only from an authenticated sender (an anonymous one counts when it arrived).
+    const { client } = await sdkClient(agent.url, { token: 'alice-token' });
     await send(client, userText('date:2026-10-05 banana'));
     await send(client, userText('date:2026-10-06 durian'));
     await send(client, userText('date:2026-10-13 banana'));

@@ -21,7 +21,7 @@ import type { LearnableAgent } from './learnable-agent.ts';
 import { Journal } from './storage/journal.ts';
 import type { RuntimeDatabase } from './storage/open-database.ts';
 import { openRuntimeDatabase } from './storage/open-database.ts';
-import { TaskLedger } from './storage/task-ledger.ts';
+import { ANONYMOUS_OWNER, TaskLedger } from './storage/task-ledger.ts';
 
 export interface AgentServerOptions {
   /** Where tasks and the journal live: a SQLite file path (`sqlite:…`) or a `postgres://` URL. */
@@ -93,6 +93,9 @@ export async function startLearnableAgent<Input, Result>(
   });
 
   const users = options.users instanceof BearerTokens ? options.users : new BearerTokens(options.users ?? new Map());
+  if (users.names().includes(ANONYMOUS_OWNER)) {
+    throw new Error(`A user named "${ANONYMOUS_OWNER}" would share the tasks of anonymous callers (the task store's name for them); give that token another name.`);
+  }
   const userOf = async (req: Request): Promise<User> => {
     const name = users.nameOf(bearerTokenOf(req.get('authorization')));
     return name !== undefined ? { isAuthenticated: true, userName: name } : new UnauthenticatedUser();

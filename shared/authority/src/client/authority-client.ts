@@ -5,6 +5,12 @@ import { RefusalSchema } from '@learnables/protocol';
 import type { RollbackOutcome, RollbackPreview, VersionedDefinition, RollbackRequest } from '../authority.ts';
 import type { Activation } from '../store/definition-store.ts';
 
+/**
+ * The header a relaying client (an agent's teach method) names the user it relays for in,
+ * percent-encoded: the authority records `<user> via <the token's name>` as the client.
+ */
+export const ON_BEHALF_OF_HEADER = 'learnables-on-behalf-of';
+
 /** The authority said no. `refusal.message` is a sentence to show as it is. */
 export class AuthorityRefused extends Error {
   override readonly name = 'AuthorityRefused';
@@ -62,7 +68,9 @@ export class AuthorityClient {
     this.kinds = new Map((options.kinds ?? []).map((kind) => [kind.collection, kind]));
   }
 
-  private async call<T>(method: 'GET' | 'POST', path: string, body?: unknown): Promise<T> {
+  private async call<T>(method: 'GET' | 'POST', path: string, body?: unknown, headers: Record<string, string> = {}): Promise<T> {
+    // Serialised before the request, so a value that cannot be is not reported as an unreachable authority.
+    const payload = body === undefined ? undefined : JSON.stringify(body);
     let response: Response;
     try {
       response = await fetch(`${this.base}${path}`, {
@@ -71,8 +79,9 @@ export class AuthorityClient {
           accept: 'application/json',
           ...(body !== undefined && { 'content-type': 'application/json' }),
           ...(method === 'POST' && this.options.token && { authorization: `Bearer ${this.options.token}` }),
+          ...headers,
         },
-        ...(body !== undefined && { body: JSON.stringify(body) }),
+        ...(payload !== undefined && { body: payload }),
         signal: AbortSignal.timeout(this.options.timeoutMs ?? 10_000),
       });
     } catch (error) {
@@ -100,8 +109,11 @@ export class AuthorityClient {
   }
 
   /** Post a lesson. Resolves with the outcome; a refusal throws AuthorityRefused with its words. */
-  postLesson(lesson: Lesson): Promise<LessonOutcome> {
-    return this.call('POST', '/v1/lessons', lesson);
+  postLesson(lesson: Lesson, options: { onBehalfOf?: string } = {}): Promise<LessonOutcome> {
+    // A relaying agent names the user it relays for; the authority records "<user> via <token's name>".
+    const headers: Record<string, string> = {};
+    if (options.onBehalfOf !== undefined) headers[ON_BEHALF_OF_HEADER] = encodeURIComponent(options.onBehalfOf);
+    return this.call('POST', '/v1/lessons', lesson, headers);
   }
 
   /** Add an empty entry (idempotent). Resolves with the outcome; its `entry` is the key. */
@@ -114,7 +126,7 @@ export class AuthorityClient {
     return this.call('POST', '/v1/retractions', request);
   }
 
-  /** Roll back; the answer lists the activations taken out of effect (`undoes`). */
+  /** Roll back; the answer lists the activations taken out of effect (`undoes`); `changed: false` when the version was already active. */
   rollback(collection: string, request: RollbackRequest): Promise<RollbackOutcome> {
     return this.call('POST', `/v1/collections/${encodeURIComponent(collection)}/rollback`, request);
   }

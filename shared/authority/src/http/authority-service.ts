@@ -2,7 +2,8 @@ import type { NextFunction, Request, Response } from 'express';
 import express from 'express';
 import { z } from 'zod';
 import type { Refusal } from '@learnables/protocol';
-import { explainInvalid } from '@learnables/protocol';
+import { explainInvalid, unreadableIn } from '@learnables/protocol';
+import { ON_BEHALF_OF_HEADER } from '../client/authority-client.ts';
 import type { Authority } from '../authority.ts';
 import { BadRequest, NothingActive } from '../errors.ts';
 import { refusalFor } from './refusals.ts';
@@ -29,6 +30,27 @@ const RollbackSchema = z.object({
 
 const refuse = (res: Response, status: number, body: Refusal) => res.status(status).json(body);
 
+const MAX_NAME = 120;
+
+/** The user a relaying client names (percent-encoded), undefined if none, or the refusal of an unusable name. */
+function onBehalfOf(header: string | undefined): string | undefined | Refusal {
+  if (header === undefined) return undefined;
+  let name: string;
+  try {
+    name = decodeURIComponent(header).trim();
+  } catch {
+    return { error: 'malformed', message: `The ${ON_BEHALF_OF_HEADER} header is not percent-encoded text; nothing was written.` };
+  }
+  const unreadable = unreadableIn(name);
+  if (name === '' || name.length > MAX_NAME || unreadable) {
+    return {
+      error: 'malformed',
+      message: `The ${ON_BEHALF_OF_HEADER} header must name a user in 1 to ${MAX_NAME} characters${unreadable ? `; it contains ${unreadable}` : ''}; nothing was written.`,
+    };
+  }
+  return name;
+}
+
 /**
  * The authority over HTTP. Reads are open; writes (lessons, rollback) need a bearer token. Every
  * refusal is a Refusal body whose message is a sentence (SPEC.md §3.4).
@@ -51,7 +73,13 @@ export function authorityService(options: AuthorityServiceOptions): express.Expr
       });
       return;
     }
-    res.locals.client = client;
+    const relayedFor = onBehalfOf(req.get(ON_BEHALF_OF_HEADER));
+    if (typeof relayedFor === 'object') {
+      refuse(res, 400, relayedFor);
+      return;
+    }
+    // The token's own name stays in the record: a relaying client vouches for the user, it cannot pose as another client.
+    res.locals.client = relayedFor === undefined ? client : `${relayedFor} via ${client}`;
     next();
   };
 
@@ -73,6 +101,12 @@ export function authorityService(options: AuthorityServiceOptions): express.Expr
       throw new BadRequest(`"${String(raw)}" is not a version number; versions are whole numbers from 1.`);
     }
     return version;
+  };
+
+  const wholeQuery = (raw: unknown, name: string, meaning: string): number => {
+    const text = typeof raw === 'string' ? raw : '';
+    if (!/^[1-9]\d{0,15}$/.test(text)) throw new BadRequest(`?${name}=${String(raw)} is not a whole number from 1; ${name} is ${meaning}.`);
+    return Number(text);
   };
 
   app.get('/healthz', (_req, res) => {
@@ -126,8 +160,8 @@ export function authorityService(options: AuthorityServiceOptions): express.Expr
   app.get(
     '/v1/collections/:collection/history',
     handle(async (req, res) => {
-      const limit = req.query.limit === undefined ? undefined : Math.min(1000, Math.max(1, Number(req.query.limit) || 100));
-      const before = req.query.before === undefined ? undefined : Number(req.query.before);
+      const limit = req.query.limit === undefined ? undefined : Math.min(1000, wholeQuery(req.query.limit, 'limit', 'how many activations to list'));
+      const before = req.query.before === undefined ? undefined : wholeQuery(req.query.before, 'before', 'an activation id; the list continues below it');
       res.json({ activations: await authority.history(String(req.params.collection), { limit, before }) });
     }),
   );

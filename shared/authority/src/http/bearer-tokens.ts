@@ -1,4 +1,5 @@
 import { createHash, timingSafeEqual } from 'node:crypto';
+import { unreadableIn } from '@learnables/protocol';
 
 /** Token → the name it acts as. A Map, or a plain object whose own properties are the tokens. */
 export type TokenNames = ReadonlyMap<string, string> | Readonly<Record<string, string>>;
@@ -19,6 +20,9 @@ export class BearerTokens {
     this.known = pairs.map(([token, name]) => {
       if (typeof token !== 'string' || token.trim() === '') throw new Error('A bearer token must not be empty.');
       if (typeof name !== 'string' || name.trim() === '') throw new Error(`The bearer token for "${String(name)}" needs a name to act as.`);
+      // The name is written into the audit trail on every write the token makes.
+      const unreadable = unreadableIn(name);
+      if (unreadable) throw new Error(`The name ${JSON.stringify(name)} for a bearer token contains ${unreadable}; give it a plain name.`);
       return { digest: digest(token), name };
     });
   }
@@ -37,6 +41,11 @@ export class BearerTokens {
       if (timingSafeEqual(presented, entry.digest) && found === undefined) found = entry.name;
     }
     return found;
+  }
+
+  /** The names the tokens act as (to check them against names reserved elsewhere). */
+  names(): string[] {
+    return this.known.map((entry) => entry.name);
   }
 
   /** Whether a token is one of these (for start-up notices, never for deciding a request). */

@@ -3,12 +3,13 @@ import type { TaskStore } from '@a2a-js/sdk/server';
 import { ServerCallContext } from '@a2a-js/sdk/server';
 import type { ExecutorDeps } from './learnables-executor.ts';
 import { settleTask } from './learnables-executor.ts';
+import { ANONYMOUS_OWNER } from '../storage/task-ledger.ts';
 
 /** A call context that sees the tasks of one owner in one tenant, as the task store scopes them. */
 export function contextFor(tenant: string, owner: string): ServerCallContext {
   return new ServerCallContext({
     ...(tenant !== '' && { tenant }),
-    ...(owner !== 'unknown' && { user: { isAuthenticated: true, userName: owner } }),
+    ...(owner !== ANONYMOUS_OWNER && { user: { isAuthenticated: true, userName: owner } }),
   });
 }
 

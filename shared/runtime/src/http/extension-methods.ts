@@ -7,12 +7,13 @@ import { Role } from '@a2a-js/sdk';
 import { AuthorityRefused, AuthorityUnavailable } from '@learnables/authority';
 import type { AuthorityClient } from '@learnables/authority';
 import type { Refusal, RereadResult } from '@learnables/protocol';
-import { EXTENSIONS_HEADER, LEARNABLES_METHODS, LEARNABLES_URI, LessonSchema, explainInvalid } from '@learnables/protocol';
+import { EXTENSIONS_HEADER, JsonRpcRequestSchema, LEARNABLES_METHODS, LEARNABLES_URI, LessonSchema, RereadRequestSchema, explainInvalid } from '@learnables/protocol';
 import type { LearnableAgent } from '../learnable-agent.ts';
 import { InputRefused } from '../learnable-agent.ts';
 import { pinnedDefinitions } from '../a2a/advance-task.ts';
 import { toInputParts } from '../a2a/parts.ts';
 import { contextFor } from '../a2a/recover-tasks.ts';
+import { ANONYMOUS_OWNER } from '../storage/task-ledger.ts';
 
 /** A refusal with its HTTP status; JSON-RPC carries the same body as the error's `data`. */
 export class MethodRefused extends Error {
@@ -44,19 +45,19 @@ export async function reread<Input, Result>(
   user: User,
   tenant: string | undefined,
 ): Promise<RereadResult> {
-  const asked = (typeof params === 'object' && params !== null ? params : {}) as { taskId?: unknown; message?: unknown };
+  const request = RereadRequestSchema.safeParse(params);
+  if (!request.success) throw new MethodRefused(400, { error: 'malformed', message: `That reread cannot be read: ${explainInvalid(request.error)}.` });
+  const asked = request.data;
   let parts: readonly Part[];
-  if (typeof asked.taskId === 'string' && asked.taskId !== '') {
-    const task = await deps.taskStore.load(asked.taskId, contextFor(tenant ?? '', user.userName || 'unknown'));
+  if (asked.taskId !== undefined) {
+    const task = await deps.taskStore.load(asked.taskId, contextFor(tenant ?? '', user.userName || ANONYMOUS_OWNER));
     const first = task?.history.find((message) => message.role === Role.ROLE_USER);
     if (!task || !first) {
       throw new MethodRefused(404, { error: 'unknown-task', message: `There is no task "${asked.taskId}" that you can read.` });
     }
     parts = first.parts;
-  } else if (typeof asked.message === 'object' && asked.message !== null) {
-    parts = Message.fromJSON(asked.message).parts;
   } else {
-    throw new MethodRefused(400, { error: 'malformed', message: 'Reread needs either a taskId or a message to read again.' });
+    parts = Message.fromJSON(asked.message).parts;
   }
   const input = await deps.agent.parse(toInputParts(parts));
   const actives = await Promise.all(deps.agent.kinds.map((kind) => deps.authority.active(kind.collection)));
@@ -85,7 +86,7 @@ export async function teach<Input, Result>(deps: ExtensionMethodsDeps<Input, Res
   }
   const lesson = LessonSchema.safeParse(params);
   if (!lesson.success) throw new MethodRefused(400, { error: 'malformed', message: `That lesson cannot be read: ${explainInvalid(lesson.error)}.` });
-  return deps.authority.postLesson(lesson.data);
+  return deps.authority.postLesson(lesson.data, { onBehalfOf: user.userName });
 }
 
 function asRefusal(error: unknown, log: (message: string, error?: unknown) => void): MethodRefused {
@@ -133,10 +134,17 @@ export function jsonRpcExtensionMethods<Input, Result>(deps: ExtensionMethodsDep
       return;
     }
     if (wantsExtension(req)) res.set(EXTENSIONS_HEADER, LEARNABLES_URI);
-    const id = body?.id ?? null;
+    const envelope = JsonRpcRequestSchema.safeParse(body);
+    if (!envelope.success) {
+      const message = `That request is not JSON-RPC 2.0: ${explainInvalid(envelope.error)}.`;
+      const id = typeof body?.id === 'string' || typeof body?.id === 'number' ? body.id : null;
+      res.json({ jsonrpc: '2.0', id, error: { code: -32600, message, data: { error: 'malformed', message } } });
+      return;
+    }
+    const id = envelope.data.id ?? null;
     try {
       const user = await deps.userOf(req);
-      const params = (body?.params ?? {}) as { tenant?: unknown };
+      const params = (envelope.data.params ?? {}) as { tenant?: unknown };
       const tenant = typeof params.tenant === 'string' && params.tenant !== '' ? params.tenant : undefined;
       const result =
         method === LEARNABLES_METHODS.reread.jsonrpc ? await reread(deps, params, user, tenant) : await teach(deps, params, user);

@@ -18,6 +18,9 @@ export interface PeriodCount {
 
 const DAY = 86_400_000;
 
+/** The owner the SDK's task store gives every anonymous caller's tasks (its `resolveUserScope`). */
+export const ANONYMOUS_OWNER = 'unknown';
+
 /** The first instant of the period a moment falls in (UTC days; weeks start on Monday). */
 function periodStart(at: number, by: 'day' | 'week'): number {
   const day = Math.floor(at / DAY) * DAY;
@@ -58,14 +61,21 @@ export class TaskLedger {
     await this.db.updateTable('learnables_tasks').set({ state: 'running' }).where('task_id', '=', taskId).execute();
   }
 
+  /**
+   * Record where a task came to rest. `messageAt` is the date the message claims for itself; it
+   * is believed only from an authenticated sender: an anonymous one could put its messages in any
+   * week of the numbers, so its tasks stay counted when they arrived.
+   */
   async settle(taskId: string, state: 'asking' | 'done' | 'failed', messageAt?: number): Promise<void> {
     await this.db
       .updateTable('learnables_tasks')
-      .set({
+      .set((eb) => ({
         state,
         ...(state === 'asking' && { asked: 1 }),
-        ...(messageAt !== undefined && { message_at: messageAt }),
-      })
+        ...(messageAt !== undefined && {
+          message_at: eb.case().when('owner', '=', ANONYMOUS_OWNER).then(eb.ref('message_at')).else(messageAt).end(),
+        }),
+      }))
       .where('task_id', '=', taskId)
       .execute();
   }
