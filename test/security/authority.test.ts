@@ -108,7 +108,7 @@ for (const engine of ['sqlite', 'postgres'] as const) {
       const before = await running.authority.history('lists');
       const same = await post(`${running.base}/v1/collections/lists/rollback`, { version: active.version, author: 'sam', reason: 'again' }, 'Bearer console-token');
       expect(same.status).toBe(200);
-      expect(await same.json()).toEqual({ ...active, changed: false });
+      expect(await same.json()).toEqual({ ...active, undoes: [], restores: [], changed: false });
       expect(await running.authority.history('lists')).toEqual(before);
       const taught = (await (await post(`${running.base}/v1/lessons`, { ...lesson, value: { word: 'rolled' } }, 'Bearer console-token')).json()) as { version: number };
       const back = await post(`${running.base}/v1/collections/lists/rollback`, { version: taught.version - 1, author: 'sam', reason: 'undo' }, 'Bearer console-token');
