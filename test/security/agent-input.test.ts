@@ -10,6 +10,16 @@ import { fixture, said, sendFile, startLoop } from '../support/loop-stack.ts';
 // The manifest package's own builders of hostile workbooks (test support, not its public face).
 import { sparseWideWorkbook, wideWorkbook } from '../../agents/manifest/src/hostile-workbooks.test-support.ts';
 
+/** An email carrying `forwards` base64 forwards of `parts` MIME parts each: each under the limit, all together over it. */
+function forwardsOfParts(forwards: number, parts: number): string {
+  const forward = (n: number) =>
+    ['From: f@x.example', `Subject: forward ${n}`, 'Content-Type: multipart/mixed; boundary="in"', '', ...Array.from({ length: parts }, (_, at) => `--in\nContent-Type: text/plain\n\npart ${at}`), '--in--'].join('\n');
+  const attached = Array.from({ length: forwards }, (_, n) =>
+    ['--out', 'Content-Type: message/rfc822', 'Content-Transfer-Encoding: base64', `Content-Disposition: attachment; filename="f${n}.eml"`, '', Buffer.from(forward(n)).toString('base64')].join('\n'),
+  );
+  return ['From: a@b.example', 'Subject: s', 'Content-Type: multipart/mixed; boundary="out"', '', '--out', 'Content-Type: text/plain', '', 'see attached', ...attached, '--out--'].join('\n');
+}
+
 const XLSX = 'application/vnd.openxmlformats-officedocument.spreadsheetml.sheet';
 
 const teach = (stack: LoopStack, value: Record<string, unknown>) =>
@@ -51,6 +61,12 @@ describe('email agent: lessons that cost every later message', () => {
       expect(said(task).extension, name).toMatchObject({ decidedBy: 'rules' });
       expect(JSON.stringify(task.artifacts), name).toContain(`"${customer}"`);
     }
+  });
+
+  it('counts the parts of forwarded messages against the one 1,000-part budget of the email', async () => {
+    const task = await sendFile(stack.client, Buffer.from(forwardsOfParts(30, 60)), 'message/rfc822', 'forwards.eml');
+    expect(task.status?.state).toBe(TaskState.TASK_STATE_FAILED);
+    expect(said(task).text).toBe('This email has more than 1,000 parts, counting those of the messages forwarded in it; I read at most 1,000 in all.');
   });
 
   it('refuses a short pattern that expands to too many states, so it never reaches the sets', async () => {

@@ -94,6 +94,12 @@ describe('parseEmail', () => {
     expect(email.attachments[0]?.text).toContain('Please pick and despatch call-off GT-5520');
   });
 
+  it("reads forwards whose parts, with the message's, stay within the one budget", async () => {
+    const email = await parseEmail(forwardsOfParts(10, 60));
+    expect(email.attachments).toHaveLength(10);
+    expect(email.attachments[9]?.text).toContain('Subject: forward 9');
+  });
+
   it('leaves out a Date it cannot read rather than using today', async () => {
     const email = await parseEmail(['From: a@b.example', 'Subject: s', 'Date: sometime next week', '', 'x'].join('\n'));
     expect(email.date).toBeUndefined();
@@ -169,8 +175,32 @@ describe('parseEmail refuses, in a sentence', () => {
     expect(await refusalOf(raw)).toBe('This email has more than 1,000 parts; I read at most 1,000.');
   });
 
+  it('a message whose forwards together hold more than 1,000 parts, each forward under the limit (issue 15)', async () => {
+    const raw = forwardsOfParts(30, 60);
+    expect(await refusalOf(raw)).toBe(
+      'This email has more than 1,000 parts, counting those of the messages forwarded in it; I read at most 1,000 in all.',
+    );
+  });
+
   it('a message with a header block no ordinary email has', async () => {
     const raw = ['From: a@b.example', 'Subject: s', `X-Padding: ${'a'.repeat(2_000_000)}`, '', 'x'].join('\n');
     expect(await refusalOf(raw)).toBe('This email has a header block larger than 1 MB, which no ordinary email has, so I do not read it.');
   });
 });
+
+/** A message carrying `forwards` forwarded messages (base64, so their parts are hidden from the outer parse), each of `parts` parts. */
+function forwardsOfParts(forwards: number, parts: number): string {
+  const forward = (n: number) =>
+    [
+      'From: f@x.example',
+      `Subject: forward ${n}`,
+      'Content-Type: multipart/mixed; boundary="in"',
+      '',
+      ...Array.from({ length: parts }, (_, at) => ['--in', 'Content-Type: text/plain', '', `part ${at}`].join('\n')),
+      '--in--',
+    ].join('\n');
+  const attached = Array.from({ length: forwards }, (_, n) =>
+    ['--out', 'Content-Type: message/rfc822', 'Content-Transfer-Encoding: base64', `Content-Disposition: attachment; filename="f${n}.eml"`, '', Buffer.from(forward(n)).toString('base64')].join('\n'),
+  );
+  return ['From: a@b.example', 'Subject: s', 'Content-Type: multipart/mixed; boundary="out"', '', '--out', 'Content-Type: text/plain', '', 'see attached', ...attached, '--out--'].join('\n');
+}
