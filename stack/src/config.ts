@@ -32,3 +32,12 @@ export function portFrom(raw: string | undefined, fallback: number, name: string
   if (!Number.isInteger(port) || port < 0 || port > 65535) throw new Error(`${name} must be a port number; "${raw}" is not.`);
   return port;
 }
+
+/** A yes/no setting: true/false, 1/0, yes/no, on/off; unset means the fallback. */
+export function booleanFrom(raw: string | undefined, fallback: boolean, name: string): boolean {
+  if (raw === undefined || raw.trim() === '') return fallback;
+  const value = raw.trim().toLowerCase();
+  if (['true', '1', 'yes', 'on'].includes(value)) return true;
+  if (['false', '0', 'no', 'off'].includes(value)) return false;
+  throw new Error(`${name} must be true or false; "${raw}" is neither.`);
+}

@@ -1,7 +1,7 @@
 import { join } from 'node:path';
 import type { LearnableAgent } from '@learnables/runtime';
 import { startLearnableAgent } from '@learnables/runtime';
-import { LOCAL_DEV_TOKEN, parseTokens, portFrom, repoRoot } from './config.ts';
+import { LOCAL_DEV_TOKEN, booleanFrom, parseTokens, portFrom, repoRoot } from './config.ts';
 
 export interface AgentDefaults {
   /** Prefix of this agent's environment variables, e.g. `EMAIL_AGENT`. */
@@ -13,8 +13,9 @@ export interface AgentDefaults {
 /**
  * Run one agent as its own service. Configuration is by environment, with the agent's prefix:
  * `<PREFIX>_PORT`, `<PREFIX>_HOST`, `<PREFIX>_STORE`, `<PREFIX>_PUBLIC_URL`; shared by every agent:
- * `AUTHORITY_URL`, `AUTHORITY_TOKEN` (to relay lessons) and `AGENT_TOKENS` (`name=token,…`: the
- * bearer tokens agents accept, and whose tasks they are).
+ * `AUTHORITY_URL`, `AUTHORITY_TOKEN` (to relay lessons), `AGENT_TOKENS` (`name=token,…`: the
+ * bearer tokens agents accept, and whose tasks they are) and `AGENTS_ALLOW_ANONYMOUS` (default true;
+ * `<PREFIX>_ALLOW_ANONYMOUS` overrides it for one agent).
  */
 export async function runAgent<Input, Result>(agent: LearnableAgent<Input, Result>, defaults: AgentDefaults): Promise<void> {
   const env = (name: string) => process.env[`${defaults.env}_${name}`];
@@ -22,7 +23,9 @@ export async function runAgent<Input, Result>(agent: LearnableAgent<Input, Resul
   const users = new Map(
     [...parseTokens(process.env.AGENT_TOKENS, 'AGENT_TOKENS')].map(([token, name]) => [token, name === 'local' ? 'operator-desk' : name]),
   );
+  const allowAnonymous = booleanFrom(env('ALLOW_ANONYMOUS') ?? process.env.AGENTS_ALLOW_ANONYMOUS, true, `${defaults.env}_ALLOW_ANONYMOUS`);
   const running = await startLearnableAgent(agent, {
+    allowAnonymous,
     store: env('STORE') ?? `sqlite:${join(repoRoot, 'data', defaults.storeFile)}`,
     authority: { url: process.env.AUTHORITY_URL ?? 'http://127.0.0.1:4100', token: process.env.AUTHORITY_TOKEN ?? LOCAL_DEV_TOKEN },
     port: portFrom(env('PORT'), defaults.port, `${defaults.env}_PORT`),
@@ -31,7 +34,7 @@ export async function runAgent<Input, Result>(agent: LearnableAgent<Input, Resul
     users,
   });
   console.log(
-    `${agent.name} listening on ${running.url} (${running.database.engine}${running.recovered.length ? `; resumed ${running.recovered.length} tasks` : ''})`,
+    `${agent.name} listening on ${running.url} (${running.database.engine}${running.recovered.length ? `; resumed ${running.recovered.length} tasks` : ''}; ${allowAnonymous ? 'anonymous callers served: set AGENTS_ALLOW_ANONYMOUS=false beyond your own machine' : 'bearer token required'})`,
   );
   const stop = () => void running.close().then(() => process.exit(0));
   process.on('SIGINT', stop);

@@ -5,6 +5,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { seedsFolder, thresholdAgent, weightLimitKind } from '@learnables/threshold-agent';
 import type { LoopStack } from '../support/loop-stack.ts';
 import { fixture, startLoop } from '../support/loop-stack.ts';
+import { freePort, startService } from '../support/processes.ts';
 import { startLearnableAgent } from '@learnables/runtime';
 import { emailAgent } from '@learnables/email-agent';
 import { HOSTILE_TOKENS } from '../support/hostile.ts';
@@ -156,5 +157,49 @@ describe('agent security: the numbers', () => {
     expect(weeks).not.toContain('2020-01-06');
     expect(weeks).toContain('2020-01-13');
     expect(stats.periods.reduce((n, p) => n + p.messages, 0)).toBe(2);
+  });
+});
+
+describe('agent security: anonymous access is a setting', () => {
+  let stack: LoopStack;
+  beforeAll(async () => {
+    stack = await startLoop(thresholdAgent, { kinds: [weightLimitKind], seeds: [seedsFolder] });
+  });
+  afterAll(async () => stack?.close());
+
+  it('with AGENTS_ALLOW_ANONYMOUS=false (as docker-compose.yml sets it), refuses callers without a token on every A2A route; the card and health stay open', async () => {
+    const port = await freePort();
+    const url = `http://127.0.0.1:${port}`;
+    const agent = await startService(
+      'threshold-agent-main.ts',
+      { THRESHOLD_AGENT_PORT: String(port), THRESHOLD_AGENT_STORE: `sqlite:${stack.dir.path}/closed.db`, AUTHORITY_URL: stack.authority.url, AUTHORITY_TOKEN: 'agent-token', AGENT_TOKENS: 'desk=desk-token', AGENTS_ALLOW_ANONYMOUS: 'false' },
+      url,
+    );
+    try {
+      const send = (path: string, body: unknown, token?: string) =>
+        fetch(`${url}${path}`, { method: 'POST', headers: { 'content-type': 'application/json', 'A2A-Version': '1.0', ...(token && { authorization: `Bearer ${token}` }) }, body: JSON.stringify(body) });
+      const message = () => ({ messageId: randomUUID(), role: 'ROLE_USER', parts: [{ data: { category: 'books', weightKg: 3 } }] });
+      expect((await send('/a2a/jsonrpc', { jsonrpc: '2.0', id: 1, method: 'SendMessage', params: { message: message() } })).status).toBe(401);
+      expect((await send('/a2a/rest/message:send', { message: message() })).status).toBe(401);
+      expect((await send('/a2a/rest/learnables:reread', { message: message() })).status).toBe(401);
+      const refused = await send('/a2a/jsonrpc', { jsonrpc: '2.0', id: 1, method: 'learnables/reread', params: { message: message() } });
+      expect(refused.status).toBe(401);
+      expect(((await refused.json()) as { message: string }).message).toMatch(/only callers with a bearer token/);
+      expect((await send('/a2a/rest/message:send', { message: message() }, 'desk-token')).status).toBe(200);
+      expect((await fetch(`${url}/.well-known/agent-card.json`)).status).toBe(200);
+      expect((await fetch(`${url}/healthz`)).status).toBe(200);
+      expect(agent.output()).toMatch(/bearer token required/);
+    } finally {
+      await agent.stop();
+    }
+  });
+
+  it('serves anonymous callers by default, as the local stack does', async () => {
+    const answer = await fetch(`${stack.agent.url}/a2a/rest/message:send`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', 'A2A-Version': '1.0' },
+      body: JSON.stringify({ message: { messageId: randomUUID(), role: 'ROLE_USER', parts: [{ data: { category: 'books', weightKg: 3 } }] } }),
+    });
+    expect(answer.status).toBe(200);
   });
 });

@@ -38,6 +38,11 @@ export interface AgentServerOptions {
    * other anonymous callers) but may not teach.
    */
   users?: TokenNames | BearerTokens;
+  /**
+   * Whether callers without a token are served (as anonymous: they may send messages and read their
+   * own tasks, never teach). Default true; a deployment reachable by others should turn it off.
+   */
+  allowAnonymous?: boolean;
   /** Largest request accepted. Default: the agent's own, or 40mb (a 25 MB email in base64). */
   bodyLimit?: string;
   log?: (message: string, error?: unknown) => void;
@@ -100,11 +105,16 @@ export async function startLearnableAgent<Input, Result>(
     const name = users.nameOf(bearerTokenOf(req.get('authorization')));
     return name !== undefined ? { isAuthenticated: true, userName: name } : new UnauthenticatedUser();
   };
+  const allowAnonymous = options.allowAnonymous ?? true;
   // A token that is presented but unknown is refused rather than quietly treated as anonymous.
   const refuseUnknownToken = (req: Request, res: Response, next: NextFunction) => {
     const header = req.get('authorization');
     if (header !== undefined && users.nameOf(bearerTokenOf(header)) === undefined) {
       res.status(401).json({ error: 'unauthorized', message: 'That token is not one this agent accepts.' });
+      return;
+    }
+    if (header === undefined && !allowAnonymous) {
+      res.status(401).json({ error: 'unauthorized', message: 'This agent serves only callers with a bearer token it accepts; send one in the Authorization header.' });
       return;
     }
     next();
