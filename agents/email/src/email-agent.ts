@@ -5,7 +5,7 @@ import { InputRefused } from '@learnables/runtime';
 import { MARK_PLACES, customerMarksKind } from './customer-marks.ts';
 import type { MarkPlace } from './customer-marks.ts';
 import type { EmailInput } from './email-input.ts';
-import { findCustomer, matchMarks } from './match-marks.ts';
+import { findCustomer, matchMarks, prepareMarks } from './match-marks.ts';
 import { messageFields, senderLine } from './message-fields.ts';
 import type { MessageField } from './message-fields.ts';
 import { emailFromParts } from './parse-parts.ts';
@@ -90,6 +90,12 @@ export function createEmailAgent(options: EmailAgentOptions = {}): LearnableAgen
 
     dateOf(input) {
       return input.date === undefined ? undefined : new Date(input.date);
+    },
+
+    // Compile a new version's sets ahead of the first message, in slices (see prepareMarks).
+    async prepare(definitions) {
+      const customers = definitions.get(COLLECTION);
+      if (customers !== undefined) await prepareMarks(customers);
     },
 
     read(input, definitions): Reading<EmailResult> {

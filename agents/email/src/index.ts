@@ -5,7 +5,8 @@ export type { EmailResult, DecidingMark, EmailAgentOptions } from './email-agent
 export type { EmailInput, EmailSender, EmailAttachment } from './email-input.ts';
 export { parseEmail, LARGEST_EMAIL } from './parse-email.ts';
 export { findReferences } from './references.ts';
-export { matchMarks, compileMarks } from './match-marks.ts';
-export type { Verdict, MarkHit, Score, CompiledMarks } from './match-marks.ts';
+export { matchMarks, compileMarks, prepareMarks } from './match-marks.ts';
+export type { Verdict, MarkHit, Score, CompiledMarks, Shard, FieldSet } from './match-marks.ts';
 export { MESSAGE_FIELDS, messageFields } from './message-fields.ts';
 export type { MessageField, MessageFields } from './message-fields.ts';
+export { escapePattern, senderPattern, referencePattern } from './mark-patterns.ts';

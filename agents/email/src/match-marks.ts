@@ -1,3 +1,4 @@
+import { setImmediate as yieldToEventLoop } from 'node:timers/promises';
 import RE2 from 're2';
 import type { Definition, Learnable } from '@learnables/learnable';
 import { CustomerMarks, compileMark } from './customer-marks.ts';
@@ -29,20 +30,52 @@ export type Verdict =
 
 type RE2Set = InstanceType<typeof RE2.Set>;
 
-interface CompiledMark {
+/** A mark with its owner and its place among the owner's marks (the order hits are listed in). */
+interface OwnedMark {
   readonly customer: string;
   readonly mark: Mark;
+  readonly index: number;
 }
 
-/** Every mark of one definition version, one RE2 Set per field. */
+/** One field's RE2 Set in a shard, and for each pattern in it the mark it came from. */
+export interface FieldSet {
+  readonly set: RE2Set;
+  readonly owners: readonly OwnedMark[];
+}
+
+/**
+ * The marks of some customers (those whose key hashes to the shard), one RE2 Set per field that
+ * any of them looks in. Identified by its content, so a version that changed none of these
+ * customers reuses it as it is.
+ */
+export interface Shard {
+  readonly signature: string;
+  /** The customers it was compiled from, to recognise the very same ones without a signature. */
+  readonly customers: readonly CustomerMarks[];
+  readonly sets: Readonly<Partial<Record<MessageField, FieldSet>>>;
+}
+
+/** Every mark of one definition version, in shards. */
 export interface CompiledMarks {
-  readonly marks: readonly CompiledMark[];
   /** Each customer by key, with its position in the definition (ties list in that order). */
   readonly customers: ReadonlyMap<string, { readonly customer: CustomerMarks; readonly position: number }>;
-  /** Per field: the set, and for each pattern in it the index of its mark in `marks`. */
-  readonly sets: Readonly<Record<MessageField, { readonly set: RE2Set; readonly owners: readonly number[] }>>;
-  /** Single-mark regexes, compiled only for marks that won, to quote what they matched. */
-  readonly quoted: Map<number, RE2>;
+  readonly shards: readonly Shard[];
+}
+
+/**
+ * About how many marks a shard holds. RE2 compiles a set at some 50 µs a mark on a small
+ * machine: a shard this size compiles in about 10 ms, which is how long a lesson's recompile (or
+ * one slice of a whole version's, see `prepareMarks`) holds the event loop. Fewer shards would
+ * match a message in fewer passes; more would make a lesson's recompile shorter.
+ */
+export const MARKS_PER_SHARD = 256;
+let marksPerShard = MARKS_PER_SHARD;
+
+/** Change the shard size (tests use small shards to get many from few marks); returns the old one. */
+export function setMarksPerShard(marks: number): number {
+  const before = marksPerShard;
+  marksPerShard = Math.max(1, Math.floor(marks));
+  return before;
 }
 
 /** The default memory budget RE2 gives a set: enough for about a thousand addresses. */
@@ -55,6 +88,37 @@ const SET_MEMORY_PER_CHARACTER = 256;
 // Keyed by the frozen entries array: a version never changes, and the runtime may pin a copy of
 // the definition object (adding its version) that still shares the same entries.
 const compiledByEntries = new WeakMap<readonly Learnable[], CompiledMarks>();
+const preparing = new WeakMap<readonly Learnable[], Promise<CompiledMarks>>();
+const customersByEntries = new WeakMap<readonly Learnable[], CompiledMarks['customers']>();
+/** Single-mark regexes, compiled only for marks that won, to quote what they matched. */
+const quoted = new WeakMap<OwnedMark, RE2>();
+
+/**
+ * Shards of recently compiled versions by content. A new version is usually the last one plus
+ * one lesson: all its shards but one are found here. Bounded: the shards of about two versions.
+ */
+const recentShards = new Map<string, Shard>();
+let recentShardsCapacity = 64;
+/** The shards of the version compiled last, in shard order. */
+let lastShards: readonly Shard[] = [];
+
+/**
+ * The shard for these customers if compiled before: by identity with the last version's shard
+ * in the same place (an agent's definitions share untouched entries from one version to the
+ * next), else by content. Undefined when it must be compiled; then also its signature.
+ */
+function knownShard(group: readonly CustomerMarks[], at: number, count: number): Shard | string {
+  const last = lastShards.length === count ? lastShards[at] : undefined;
+  if (last !== undefined && last.customers.length === group.length && last.customers.every((customer, i) => customer === group[i])) return last;
+  const signature = signatureOf(group);
+  return recentShards.get(signature) ?? signature;
+}
+
+function rememberShard(shard: Shard): void {
+  recentShards.delete(shard.signature);
+  recentShards.set(shard.signature, shard);
+  while (recentShards.size > recentShardsCapacity) recentShards.delete(recentShards.keys().next().value as string);
+}
 
 /**
  * Which customer the marks of this definition give the message to. Every mark that matches its
@@ -63,21 +127,23 @@ const compiledByEntries = new WeakMap<readonly Learnable[], CompiledMarks>();
  */
 export function matchMarks(definition: Definition, fields: MessageFields, margin: number): Verdict {
   const compiled = compileMarks(definition);
-  const matched = new Map<number, MessageField>();
+  const matched = new Map<OwnedMark, MessageField>();
   for (const field of MESSAGE_FIELDS) {
-    const { set, owners } = compiled.sets[field];
-    for (const index of set.match(fields[field])) {
-      const owner = owners[index] as number;
-      if (!matched.has(owner)) matched.set(owner, field);
+    // Several shards read the same text: encode it once rather than once per set.
+    const text = compiled.shards.length > 1 ? Buffer.from(fields[field], 'utf8') : fields[field];
+    for (const shard of compiled.shards) {
+      const fieldSet = shard.sets[field];
+      if (fieldSet === undefined) continue;
+      for (const index of fieldSet.set.match(text)) {
+        const owner = fieldSet.owners[index] as OwnedMark;
+        if (!matched.has(owner)) matched.set(owner, field);
+      }
     }
   }
   if (matched.size === 0) return { kind: 'unmarked' };
 
   const points = new Map<string, number>();
-  for (const owner of matched.keys()) {
-    const { customer } = compiled.marks[owner] as CompiledMark;
-    points.set(customer, (points.get(customer) ?? 0) + 1);
-  }
+  for (const { customer } of matched.keys()) points.set(customer, (points.get(customer) ?? 0) + 1);
   const position = (key: string) => compiled.customers.get(key)?.position ?? 0;
   const scores = [...points]
     .map(([customer, score]) => ({ customer, points: score }))
@@ -87,32 +153,136 @@ export function matchMarks(definition: Definition, fields: MessageFields, margin
     const contenders = scores.filter((score) => top.points - score.points < margin).map((score) => score.customer);
     return { kind: 'close', contenders, scores };
   }
+  // In the order of the fields, then of the marks in the definition (customer, then its marks).
   const hits = [...matched]
-    .filter(([owner]) => compiled.marks[owner]?.customer === top.customer)
-    .sort(([a, fieldA], [b, fieldB]) => MESSAGE_FIELDS.indexOf(fieldA) - MESSAGE_FIELDS.indexOf(fieldB) || a - b)
-    .map(([owner, field]) => hitOf(compiled, owner, field, fields[field]));
+    .filter(([owner]) => owner.customer === top.customer)
+    .sort(([a, fieldA], [b, fieldB]) => MESSAGE_FIELDS.indexOf(fieldA) - MESSAGE_FIELDS.indexOf(fieldB) || a.index - b.index)
+    .map(([owner, field]) => hitOf(owner, field, fields[field]));
   return { kind: 'settled', winner: top.customer, hits, scores };
 }
 
-/** Compile a definition's marks once; later calls with the same version get the same sets. */
+/**
+ * Compile a definition's marks now, on this thread; later calls with the same version get the
+ * same sets. Shards whose customers are unchanged since a recent version are reused, so after a
+ * lesson only the shard of the taught customer is compiled.
+ */
 export function compileMarks(definition: Definition): CompiledMarks {
   const known = compiledByEntries.get(definition.entries);
   if (known !== undefined) return known;
-  const customers = new Map(definition.entries.map((entry, position) => [entry.key, { customer: customerOf(definition, entry), position }]));
-  const marks = [...customers.values()].flatMap(({ customer }) => customer.marks.map((mark) => ({ customer: customer.key, mark })));
-  const setOf = (field: MessageField) => {
-    const owners = marks.flatMap((compiledMark, index) => (compiledMark.mark.where === field || compiledMark.mark.where === 'any' ? [index] : []));
-    return { set: buildSet(owners.map((index) => marks[index] as CompiledMark)), owners };
-  };
-  const sets = { from: setOf('from'), subject: setOf('subject'), body: setOf('body'), attachments: setOf('attachments') };
-  const compiled: CompiledMarks = { marks, customers, sets, quoted: new Map() };
+  const plan = planOf(definition);
+  const shards = plan.groups.map((group, at) => {
+    const known = knownShard(group, at, plan.groups.length);
+    return typeof known === 'string' ? compileShard(known, group, fieldsOf(group)) : known;
+  });
+  return finish(definition, plan, shards);
+}
+
+/**
+ * Compile a definition's marks in slices, giving the event loop back between one set and the
+ * next, so requests of other tasks are not held up however many marks there are. The runtime
+ * calls it when the change feed announces a version (ahead of the first message) and before a
+ * task reads; `matchMarks` then finds the sets ready. Calls for a version share one compile.
+ */
+export function prepareMarks(definition: Definition): Promise<CompiledMarks> {
+  const known = compiledByEntries.get(definition.entries);
+  if (known !== undefined) return Promise.resolve(known);
+  let pending = preparing.get(definition.entries);
+  if (pending === undefined) {
+    pending = compileInSlices(definition).finally(() => preparing.delete(definition.entries));
+    preparing.set(definition.entries, pending);
+  }
+  return pending;
+}
+
+async function compileInSlices(definition: Definition): Promise<CompiledMarks> {
+  const plan = planOf(definition);
+  const shards: Shard[] = [];
+  for (const [at, group] of plan.groups.entries()) {
+    const known = knownShard(group, at, plan.groups.length);
+    if (typeof known !== 'string') {
+      shards.push(known);
+      continue;
+    }
+    const sets: Partial<Record<MessageField, FieldSet>> = {};
+    for (const [field, owners] of fieldsOf(group)) {
+      await yieldToEventLoop();
+      sets[field] = { set: buildSet(owners), owners };
+    }
+    // A synchronous compile may have finished this shard meanwhile; either is the same.
+    const shard = recentShards.get(known) ?? { signature: known, customers: group, sets };
+    rememberShard(shard);
+    shards.push(shard);
+  }
+  // A synchronous compile may have finished the whole version meanwhile: keep one answer.
+  return compiledByEntries.get(definition.entries) ?? finish(definition, plan, shards);
+}
+
+/** A customer of the definition by key, without a walk through every entry (and no compile). */
+export function findCustomer(definition: Definition, key: string): CustomerMarks | undefined {
+  return customersOf(definition).get(key)?.customer;
+}
+
+interface Plan {
+  readonly customers: CompiledMarks['customers'];
+  /** The customers of each shard, in definition order. */
+  readonly groups: readonly (readonly CustomerMarks[])[];
+}
+
+function planOf(definition: Definition): Plan {
+  const customers = customersOf(definition);
+  let marks = 0;
+  for (const { customer } of customers.values()) marks += customer.marks.length;
+  // A power of two, so the count (and with it every shard) stays the same from one version to
+  // the next until the marks double or halve.
+  let count = 1;
+  while (marks / count > marksPerShard) count *= 2;
+  const groups = Array.from({ length: count }, (): CustomerMarks[] => []);
+  for (const { customer } of customers.values()) groups[shardOf(customer.key, count)]!.push(customer);
+  return { customers, groups };
+}
+
+function finish(definition: Definition, plan: Plan, shards: readonly Shard[]): CompiledMarks {
+  recentShardsCapacity = Math.max(64, 2 * shards.length);
+  for (const shard of shards) rememberShard(shard);
+  lastShards = shards;
+  const compiled: CompiledMarks = { customers: plan.customers, shards };
   compiledByEntries.set(definition.entries, compiled);
   return compiled;
 }
 
-/** A customer of the definition by key, without a walk through every entry. */
-export function findCustomer(definition: Definition, key: string): CustomerMarks | undefined {
-  return compileMarks(definition).customers.get(key)?.customer;
+function customersOf(definition: Definition): CompiledMarks['customers'] {
+  let customers = customersByEntries.get(definition.entries);
+  if (customers === undefined) {
+    customers = new Map(definition.entries.map((entry, position) => [entry.key, { customer: customerOf(definition, entry), position }]));
+    customersByEntries.set(definition.entries, customers);
+  }
+  return customers;
+}
+
+/** FNV-1a of the key: the same customer is in the same shard in every version. */
+function shardOf(key: string, count: number): number {
+  let hash = 0x811c9dc5;
+  for (let i = 0; i < key.length; i += 1) hash = Math.imul(hash ^ key.charCodeAt(i), 0x01000193);
+  return (hash >>> 0) & (count - 1);
+}
+
+/** Everything a shard's sets depend on: its customers in order, and each one's marks in order. */
+function signatureOf(group: readonly CustomerMarks[]): string {
+  return JSON.stringify(group.map((customer) => [customer.key, customer.marks.map((mark) => [mark.pattern, mark.where])]));
+}
+
+/** For each field any of these customers looks in, its marks in definition order. */
+function fieldsOf(group: readonly CustomerMarks[]): [MessageField, OwnedMark[]][] {
+  const owned = group.flatMap((customer) => customer.marks.map((mark, index) => ({ customer: customer.key, mark, index })));
+  return MESSAGE_FIELDS.map((field) => [field, owned.filter(({ mark }) => mark.where === field || mark.where === 'any')] as [MessageField, OwnedMark[]]).filter(
+    ([, owners]) => owners.length > 0,
+  );
+}
+
+function compileShard(signature: string, customers: readonly CustomerMarks[], fields: [MessageField, OwnedMark[]][]): Shard {
+  const sets: Partial<Record<MessageField, FieldSet>> = {};
+  for (const [field, owners] of fields) sets[field] = { set: buildSet(owners), owners };
+  return { signature, customers, sets };
 }
 
 function customerOf(definition: Definition, entry: Learnable): CustomerMarks {
@@ -121,7 +291,7 @@ function customerOf(definition: Definition, entry: Learnable): CustomerMarks {
 }
 
 /** The same flags as `compileMark`, so a mark matches in the set exactly as it did when taught. */
-function buildSet(marks: readonly CompiledMark[]): RE2Set {
+function buildSet(marks: readonly OwnedMark[]): RE2Set {
   const patterns = marks.map(({ mark }) => mark.pattern);
   const characters = patterns.reduce((total, pattern) => total + pattern.length, 0);
   let maxMem = Math.max(SMALLEST_SET_MEMORY, characters * SET_MEMORY_PER_CHARACTER);
@@ -139,7 +309,7 @@ function buildSet(marks: readonly CompiledMark[]): RE2Set {
 }
 
 /** Marks are checked when taught, but a seed is not; name the one that does not compile. */
-function unusableMark(marks: readonly CompiledMark[], cause: unknown): Error {
+function unusableMark(marks: readonly OwnedMark[], cause: unknown): Error {
   for (const { customer, mark } of marks) {
     try {
       compileMark(mark.pattern);
@@ -150,12 +320,11 @@ function unusableMark(marks: readonly CompiledMark[], cause: unknown): Error {
   return cause instanceof Error ? cause : new Error(String(cause));
 }
 
-function hitOf(compiled: CompiledMarks, owner: number, field: MessageField, text: string): MarkHit {
-  const { customer, mark } = compiled.marks[owner] as CompiledMark;
-  let regex = compiled.quoted.get(owner);
+function hitOf(owner: OwnedMark, field: MessageField, text: string): MarkHit {
+  let regex = quoted.get(owner);
   if (regex === undefined) {
-    regex = compileMark(mark.pattern);
-    compiled.quoted.set(owner, regex);
+    regex = compileMark(owner.mark.pattern);
+    quoted.set(owner, regex);
   }
-  return { customer, mark, field, text: regex.exec(text)?.[0] ?? '' };
+  return { customer: owner.customer, mark: owner.mark, field, text: regex.exec(text)?.[0] ?? '' };
 }

@@ -326,6 +326,21 @@ export class Authority {
     return this.resolveWith(this.store, collection, version);
   }
 
+  /**
+   * The entries of version `to` that differ from version `from`, in `to`'s order, when `from` is
+   * an ancestor of `to` not too far back; otherwise undefined (then send the whole version).
+   */
+  async changedSince(collection: string, from: number, to: number): Promise<Learnable[] | undefined> {
+    const definition = await this.resolve(collection, to);
+    const lineage = await this.cache.lineage(this.store, collection, to);
+    const at = lineage?.indexOf(from) ?? -1;
+    if (lineage === undefined || at < 0 || lineage.length - at - 1 > CHANGES_SINCE_LIMIT) return undefined;
+    const pending = lineage.slice(at + 1);
+    const keys = new Set<string>();
+    for (const changed of (await this.store.deltas(collection, pending)).values()) for (const stored of changed) keys.add(stored.key);
+    return definition.entries.filter((entry) => keys.has(entry.key));
+  }
+
   private async resolveWith(reader: VersionReader, collection: string, version: number): Promise<VersionedDefinition> {
     const cached = this.cache.get(collection, version);
     if (cached) return cached;
@@ -389,6 +404,9 @@ export class Authority {
     await this.store.close();
   }
 }
+
+/** Beyond this many versions apart, the whole version is sent rather than what changed. */
+const CHANGES_SINCE_LIMIT = 256;
 
 /** Apply each version's changed entries in lineage order (oldest first). */
 function applyDeltas(

@@ -72,6 +72,13 @@ export interface LearnableAgent<Input, Result> {
   parse(parts: readonly InputPart[]): Promise<Input> | Input;
   /** The input's own date, for the questions-per-100-messages chart (e.g. an email's Date). */
   dateOf?(input: Input): Date | undefined;
+  /**
+   * Get ready to read with these definitions without holding up other requests (e.g. compile
+   * what `read` needs in slices). Optional, and only ever a head start: the runtime calls it when
+   * the change feed announces a version and awaits it before a task reads, but `read` must work
+   * without it. A failure here is ignored; `read` meets the same problem and reports it.
+   */
+  prepare?(definitions: PinnedDefinitions): Promise<void>;
   /** Read the input under the pinned definitions. Pure. */
   read(input: Input, definitions: PinnedDefinitions): Reading<Result>;
   /** Finish a question with the person's answer (already checked against the question's entries). Pure. */

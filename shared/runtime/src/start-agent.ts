@@ -160,7 +160,10 @@ export async function startLearnableAgent<Input, Result>(
     signal: watching.signal,
     onActivation: (activation) => {
       if (agent.kinds.some((kind) => kind.collection === activation.collection)) {
-        authority.definition(activation.collection, activation.version).catch(() => undefined);
+        authority
+          .definition(activation.collection, activation.version)
+          .then((definition) => agent.prepare?.(new Map([[activation.collection, definition]])))
+          .catch(() => undefined);
       }
     },
   });

@@ -62,6 +62,8 @@ export class AuthorityClient {
   private readonly base: string;
   private readonly kinds: Map<string, LearnableKind>;
   private readonly definitions = new Map<string, Promise<VersionedDefinition>>();
+  /** The newest version fetched of each collection: what the next one is asked for as changes to. */
+  private readonly latest = new Map<string, VersionedDefinition>();
 
   constructor(private readonly options: AuthorityClientOptions) {
     this.base = options.url.replace(/\/+$/, '');
@@ -157,17 +159,36 @@ export class AuthorityClient {
     return this.call('GET', `/v1/collections/${encodeURIComponent(collection)}/versions/${version}`);
   }
 
-  /** A version as learnables. Versions never change, so each is fetched once per client. */
+  /**
+   * A version as learnables. Versions never change, so each is fetched once per client. When a
+   * version of the collection was fetched before, only what changed since is asked for, and the
+   * untouched entries are the very same objects as in the earlier version (which lets an agent
+   * keep whatever it derived from them, e.g. compiled marks).
+   */
   definition(collection: string, version: number): Promise<VersionedDefinition> {
     const key = `${collection}@${version}`;
     let pending = this.definitions.get(key);
     if (!pending) {
       const kind = this.kinds.get(collection);
       if (!kind) throw new Error(`This authority client was given no learnable kind for "${collection}".`);
-      pending = this.entries(collection, version).then(({ entries }) => ({
-        ...defineCollection(collection, entries.map((entry) => kind.fromState(entry.key, entry.state))),
-        version,
-      }));
+      const previous = this.latest.get(collection);
+      type Answer = { entries: StoredDefinitionEntry[]; since?: number; size?: number };
+      const whole = `/v1/collections/${encodeURIComponent(collection)}/versions/${version}`;
+      pending = this.call<Answer>('GET', previous ? `${whole}?since=${previous.version}` : whole).then(async ({ entries, since, size }) => {
+        let definition: VersionedDefinition | undefined;
+        if (previous && since === previous.version) {
+          const merged = new Map(previous.entries.map((entry) => [entry.key, entry]));
+          for (const entry of entries) merged.set(entry.key, kind.fromState(entry.key, entry.state));
+          // Changes only ever replace or add entries; if the count says otherwise, ask for all.
+          if (merged.size === size) definition = { ...defineCollection(collection, [...merged.values()]), version };
+        }
+        if (definition === undefined) {
+          const all = since === undefined ? entries : (await this.call<Answer>('GET', whole)).entries;
+          definition = { ...defineCollection(collection, all.map((entry) => kind.fromState(entry.key, entry.state))), version };
+        }
+        if (version >= (this.latest.get(collection)?.version ?? 0)) this.latest.set(collection, definition);
+        return definition;
+      });
       pending.catch(() => this.definitions.delete(key));
       this.definitions.set(key, pending);
     }

@@ -153,7 +153,20 @@ export function authorityService(options: AuthorityServiceOptions): express.Expr
   app.get(
     '/v1/collections/:collection/versions/:version',
     handle(async (req, res) => {
-      await sendDefinition(res, String(req.params.collection), versionParam(String(req.params.version)));
+      const collection = String(req.params.collection);
+      const version = versionParam(String(req.params.version));
+      // ?since=u: only the entries changed since version u, when u is an ancestor of this
+      // version; an agent that has u then builds this one without fetching every entry again.
+      if (req.query.since !== undefined) {
+        const since = versionParam(String(req.query.since));
+        const changed = await authority.changedSince(collection, since, version);
+        if (changed !== undefined) {
+          const size = (await authority.resolve(collection, version)).entries.length;
+          res.json({ collection, version, since, size, entries: changed.map((entry) => ({ key: entry.key, label: entry.label, state: entry.toState() })) });
+          return;
+        }
+      }
+      await sendDefinition(res, collection, version);
     }),
   );
 

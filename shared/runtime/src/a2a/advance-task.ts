@@ -58,6 +58,9 @@ export async function advanceTask<Input, Result>(
     return Object.fromEntries(actives.map((active) => [active.collection, active.version])) as Pins;
   });
   const definitions = await pinnedDefinitions(authority, pins);
+  // Wait here, asynchronously, for whatever the agent compiles for these versions, rather than
+  // inside the synchronous read where it would hold up every other request.
+  await agent.prepare?.(definitions).catch(() => undefined);
   let reading = await steps.step('read', () => agent.read(input, definitions));
 
   let unmatchedAnswer: string | undefined;

@@ -1,0 +1,144 @@
+// Benchmark: lesson → next decision at 1,000 / 10,000 / 50,000 marks, and whether other requests
+// wait on a compile. The authority runs in its own process, the email agent in this one, and a
+// prober in a third asks the agent's /healthz every 5 ms throughout. For each lesson (a new
+// reference mark for one customer) the time runs from the authority's acknowledgement to the
+// agent completing a message that only the new mark decides. /healthz latency is reported idle,
+// during the first (whole) compile of the seed, and during the lessons.
+//   node --import tsx test/bench/lesson-to-decision/run.ts
+import { spawn } from 'node:child_process';
+import type { ChildProcess } from 'node:child_process';
+import { randomUUID } from 'node:crypto';
+import { cpus } from 'node:os';
+import { fileURLToPath } from 'node:url';
+import { SendMessageRequest } from '@a2a-js/sdk';
+import type { Task } from '@a2a-js/sdk';
+import type { Client } from '@a2a-js/sdk/client';
+import { ClientFactory, ClientFactoryOptions, JsonRpcTransportFactory } from '@a2a-js/sdk/client';
+import { AuthorityClient } from '@learnables/authority';
+import { emailAgent, referencePattern } from '@learnables/email-agent';
+import { LEARNABLES_URI } from '@learnables/protocol';
+import { startLearnableAgent } from '@learnables/runtime';
+import { scratchDir } from '@learnables/testing';
+import { address } from './customers.ts';
+
+const SIZES = (process.env.BENCH_MARKS ?? '1000,10000,50000').split(',').map(Number);
+const LESSONS = Number(process.env.BENCH_LESSONS ?? 30);
+const here = (file: string) => fileURLToPath(new URL(file, import.meta.url));
+
+const children = new Set<ChildProcess>();
+process.on('exit', () => children.forEach((c) => c.kill()));
+
+function child(script: string, args: string[]): ChildProcess {
+  const started = spawn(process.execPath, ['--import', 'tsx', here(script), ...args], { stdio: ['ignore', 'pipe', 'inherit'] });
+  children.add(started);
+  started.once('exit', () => children.delete(started));
+  return started;
+}
+
+async function firstLine(process: ChildProcess, pattern: RegExp): Promise<RegExpExecArray> {
+  return new Promise((resolve, reject) => {
+    let output = '';
+    process.stdout!.on('data', (chunk: Buffer) => {
+      output += chunk.toString();
+      const found = pattern.exec(output);
+      if (found) resolve(found);
+    });
+    process.once('exit', (code) => reject(new Error(`${process.spawnargs.join(' ')} exited with ${code}`)));
+  });
+}
+
+const percentile = (samples: readonly number[], p: number) => {
+  const sorted = [...samples].sort((a, b) => a - b);
+  return sorted[Math.min(sorted.length - 1, Math.max(0, Math.ceil((p / 100) * sorted.length) - 1))] ?? NaN;
+};
+const ms = (value: number) => (Number.isNaN(value) ? '—' : value.toFixed(1));
+
+const email = (from: string, subject: string) =>
+  `From: Someone <${from}>\r\nTo: intake@warehouse.example\r\nSubject: ${subject}\r\nDate: Tue, 1 Dec 2026 09:00:00 +0000\r\nMessage-ID: <${randomUUID()}@bench>\r\n\r\nPlease book in the consignment.\r\n`;
+
+async function send(client: Client, text: string): Promise<Task> {
+  const result = await client.sendMessage(SendMessageRequest.fromJSON({ message: { messageId: randomUUID(), role: 'ROLE_USER', parts: [{ text, mediaType: 'message/rfc822' }] } }));
+  return result as Task;
+}
+
+const winnerOf = (task: Task): string | undefined =>
+  (task.status?.message?.metadata?.[LEARNABLES_URI] as { findings?: { customer?: { winner?: string } } } | undefined)?.findings?.customer?.winner;
+
+const rows: string[] = [];
+for (const marks of SIZES) {
+  const dir = scratchDir('bench-l2d-');
+  const authorityProcess = child('./serve-authority.ts', [`sqlite:${dir.path}/authority.db`, String(marks)]);
+  const [, port] = await firstLine(authorityProcess, /ready (\d+)/);
+  const authorityUrl = `http://127.0.0.1:${port}`;
+  const agent = await startLearnableAgent(emailAgent, {
+    store: `sqlite:${dir.path}/agent.db`,
+    authority: { url: authorityUrl, token: 'bench' },
+    users: { bench: 'bench' },
+    log: () => undefined,
+  });
+  const withToken: typeof fetch = (input, init) => {
+    const headers = new Headers(init?.headers);
+    headers.set('authorization', 'Bearer bench');
+    return fetch(input, { ...init, headers });
+  };
+  const client = await new ClientFactory(
+    ClientFactoryOptions.createFrom(ClientFactoryOptions.default, { transports: [new JsonRpcTransportFactory({ fetchImpl: withToken })] }),
+  ).createFromUrl(agent.url);
+  const teacher = new AuthorityClient({ url: authorityUrl, token: 'bench' });
+
+  const probe = child('./probe.ts', [`${agent.url}/healthz`, '5']);
+  const probes: [number, number][] = [];
+  let buffered = '';
+  probe.stdout!.on('data', (chunk: Buffer) => {
+    buffered += chunk.toString();
+    const lines = buffered.split('\n');
+    buffered = lines.pop() ?? '';
+    for (const line of lines) {
+      const [at, took] = line.split(' ');
+      if (took !== 'error') probes.push([Number(at), Number(took)]);
+    }
+  });
+  const now = () => performance.timeOrigin + performance.now();
+  const during = (from: number, to: number) => probes.filter(([at]) => at >= from && at <= to).map(([, took]) => took);
+  await new Promise((resolve) => setTimeout(resolve, 1500));
+  const idleFrom = now();
+  await new Promise((resolve) => setTimeout(resolve, 1000));
+  const idle = during(idleFrom, now());
+
+  // The first message compiles the whole seed (every shard).
+  const firstFrom = now();
+  const first = await send(client, email(address(1), 'hello'));
+  const firstMs = now() - firstFrom;
+  if (winnerOf(first) !== 'customer-1') throw new Error(`the first message went to ${winnerOf(first)}, not customer-1`);
+  const firstCompile = during(firstFrom, now());
+
+  const run = Math.random().toString(36).slice(2, 7).toUpperCase();
+  const latencies: number[] = [];
+  const lessonsFrom = now();
+  for (let i = 0; i < LESSONS; i += 1) {
+    const customer = (i * 7919) % (marks / 2);
+    const ref = `NEW-${run}-${i}`;
+    await teacher.postLesson({ collection: 'customers', entry: `customer-${customer}`, value: { pattern: referencePattern(ref), where: 'subject' }, taughtBy: 'bench', reason: 'bench' });
+    const acknowledged = now();
+    const task = await send(client, email(`stranger${i}@nowhere.example`, `Pre-alert ${ref}`));
+    latencies.push(now() - acknowledged);
+    if (winnerOf(task) !== `customer-${customer}`) throw new Error(`at ${marks} marks, lesson ${i}: the message went to ${winnerOf(task) ?? 'nobody'}, not customer-${customer}`);
+  }
+  const lessons = during(lessonsFrom, now());
+
+  rows.push(
+    `| ${marks.toLocaleString('en')} | ${ms(percentile(latencies, 50))} | ${ms(percentile(latencies, 99))} | ${ms(firstMs)} | ${ms(percentile(idle, 50))} / ${ms(percentile(idle, 99))} | ${ms(percentile(firstCompile, 50))} / ${ms(percentile(firstCompile, 99))} (${firstCompile.length}) | ${ms(percentile(lessons, 50))} / ${ms(percentile(lessons, 99))} (${lessons.length}) |`,
+  );
+  console.error(`${marks} marks done`);
+  probe.kill();
+  await agent.close();
+  authorityProcess.kill();
+  await new Promise((resolve) => authorityProcess.once('exit', resolve));
+  dir.remove();
+}
+
+console.log(`Machine: ${cpus()[0]?.model.trim() ?? 'unknown CPU'}, ${cpus().length} cores, Node ${process.version}. ${LESSONS} lessons per size; authority, agent and /healthz prober in three processes.\n`);
+console.log('| marks | lesson ack → decided p50 ms | p99 ms | first message (whole compile) ms | /healthz idle p50 / p99 ms | /healthz during the whole compile p50 / p99 (samples) | /healthz during the lessons p50 / p99 (samples) |');
+console.log('|---:|---:|---:|---:|---:|---:|---:|');
+for (const row of rows) console.log(row);
+process.exit(0);
