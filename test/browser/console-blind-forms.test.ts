@@ -76,7 +76,7 @@ describe('the console draws the cards blind and promises no more than they do', 
   it('says no agent reads a file of a type no card lists, and sends nothing', async () => {
     await page.getByRole('link', { name: 'Send' }).click();
     await page.locator('input[type=file]').setInputFiles({ name: 'scan.pdf', mimeType: 'application/pdf', buffer: Buffer.from('%PDF-1.4') });
-    await expect.poll(() => page.locator('.file-details [role=alert]').textContent()).toContain('No agent here reads application/pdf');
+    await expect.poll(() => page.locator('.file-details [role=alert]').textContent()).toContain('No agent here reads PDF document (application/pdf)');
     expect(await page.getByRole('button', { name: 'Send file' }).isDisabled()).toBe(true);
   });
 

@@ -6,6 +6,7 @@ import { fill, h, refreshRelativeTimes } from './dom.ts';
 import type { LiveQuestions } from './live.ts';
 import { openLiveQuestions } from './live.ts';
 import { installShortcuts } from './shortcuts.ts';
+import { pruneDrafts } from './drafts.ts';
 import type { Route } from './routes.ts';
 import { routeOf } from './routes.ts';
 import { answerPage } from './views/answer-page.ts';
@@ -149,6 +150,7 @@ function startApp(root: HTMLElement, operator: string): void {
 }
 
 async function start(root: HTMLElement): Promise<void> {
+  pruneDrafts();
   try {
     const { operator } = await getJson<SessionResponse>('/session');
     if (operator) startApp(root, operator);

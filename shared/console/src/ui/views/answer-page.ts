@@ -7,6 +7,7 @@ import { lessonPromise } from '../honesty.ts';
 import { labelOf } from '../summary-items.ts';
 import { lessonFields } from './lesson-fields.ts';
 import type { LessonFields } from './lesson-fields.ts';
+import { draftKey, dropDraft, formValues, loadDraft, restoreDraft, saveDraft } from '../drafts.ts';
 import { errorNotice } from './notices.ts';
 import { showBackView } from './show-back.ts';
 import { summaryView } from './summary-view.ts';
@@ -19,6 +20,15 @@ function aboutPanel(task: TaskView): HTMLElement {
 }
 
 /** The question, its answers, and — when the card declares the extension — "remember this". */
+/** Forms holding a half-done answer; leaving the console while one is on screen asks first. */
+const unsaved = new Set<HTMLFormElement>();
+window.addEventListener('beforeunload', (event) => {
+  for (const form of unsaved) {
+    if (!form.isConnected) unsaved.delete(form);
+  }
+  if (unsaved.size > 0) event.preventDefault();
+});
+
 /** Past this many answers, a field to find one by typing stands above them. */
 const FIND_FROM = 6;
 
@@ -131,14 +141,41 @@ function answerForm(main: HTMLElement, ctx: AppContext, agent: AgentView | undef
     );
   }
 
+  let sending = false;
+  let closed = false;
+  const draftStatus = h('span', { class: 'muted draft-status', 'aria-live': 'polite' });
   const form = h(
     'form',
     { class: 'card answer-form' },
     topErrors,
     answerChoices,
     rememberSection,
-    h('div', { class: 'actions' }, submit, h('a', { href: '#/', class: 'button-link' }, 'Back to questions')),
+    h('div', { class: 'actions' }, submit, h('a', { href: '#/', class: 'button-link' }, 'Back to questions'), draftStatus),
   );
+
+  // The draft: what the clerk has chosen and typed, kept per task in this browser on every change.
+  const key = draftKey(task.agentId, task.taskId);
+  const pristine = JSON.stringify(formValues(form));
+  const kept = loadDraft(key);
+  if (kept) {
+    restoreDraft(form, kept);
+    draftStatus.textContent = 'Your draft was kept from last time.';
+  }
+  const keepDraft = () => {
+    if (closed || sending) return;
+    const values = formValues(form);
+    if (JSON.stringify(values) === pristine) {
+      dropDraft(key);
+      draftStatus.textContent = '';
+      unsaved.delete(form);
+      return;
+    }
+    const saved = saveDraft(key, values);
+    draftStatus.textContent = saved ? 'Draft kept in this browser.' : 'This browser does not keep drafts; answer before you leave.';
+    unsaved.add(form);
+  };
+  form.addEventListener('input', keepDraft);
+  form.addEventListener('change', keepDraft);
 
   const clearErrors = () => {
     topErrors.replaceChildren();
@@ -151,8 +188,6 @@ function answerForm(main: HTMLElement, ctx: AppContext, agent: AgentView | undef
     (form.querySelector<HTMLInputElement>('input[name="answer-entry"], #answer-text'))?.focus();
   };
 
-  let sending = false;
-  let closed = false;
   form.addEventListener('submit', (event) => {
     event.preventDefault();
     if (closed) return;
@@ -171,6 +206,8 @@ function answerForm(main: HTMLElement, ctx: AppContext, agent: AgentView | undef
     form.setAttribute('aria-busy', 'true');
     void postJson<AnswerResponse>(`/agents/${segment(task.agentId)}/tasks/${segment(task.taskId)}/answer`, request)
       .then((result) => {
+        dropDraft(key);
+        unsaved.delete(form);
         showBackView(main, ctx, { agent, question: task, entry, result, ...(request.lesson && { lastValues: request.lesson.value }) });
       })
       .catch((error: unknown) => {
@@ -192,6 +229,8 @@ function answerForm(main: HTMLElement, ctx: AppContext, agent: AgentView | undef
     closeAsAnswered(ended) {
       if (closed) return;
       closed = true;
+      dropDraft(key);
+      unsaved.delete(form);
       for (const control of Array.from(form.elements)) (control as HTMLInputElement).disabled = true;
       const by = ended.answeredBy ? ` by ${ended.answeredBy}` : '';
       topErrors.replaceChildren(

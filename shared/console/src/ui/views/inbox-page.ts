@@ -1,6 +1,7 @@
 /// <reference lib="dom" />
 import type { AgentView, DecisionsResponse, QuestionsResponse, TaskView } from '../../api-types.ts';
 import { getJson } from '../api.ts';
+import { draftKey, hasDraft } from '../drafts.ts';
 import type { AppContext } from '../app-context.ts';
 import { fill, h, timeElement } from '../dom.ts';
 import { questionHref, taskHref } from '../routes.ts';
@@ -37,6 +38,7 @@ function questionRow(task: TaskView): HTMLElement {
       h('span', { class: 'row-about' }, about || question),
       about !== '' && h('span', { class: 'row-question' }, question),
     ),
+    hasDraft(draftKey(task.agentId, task.taskId)) && h('span', { class: 'badge draft' }, 'draft'),
     h('span', { class: 'row-waiting' }, timeElement(task.at, 'waited')),
   );
 }

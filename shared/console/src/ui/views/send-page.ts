@@ -3,7 +3,10 @@ import type { AgentView, TaskView } from '../../api-types.ts';
 import { agentsAccepting, KNOWN_EXTENSIONS, mediaTypeOf } from '../../media/media-types.ts';
 import { ApiFailure, postFile, postJson, segment } from '../api.ts';
 import type { AppContext } from '../app-context.ts';
-import { fill, h, uniqueId } from '../dom.ts';
+import { fill, h, timeElement, uniqueId } from '../dom.ts';
+import { kindOf } from '../file-kinds.ts';
+import type { Fingerprint } from '../sent-files.ts';
+import { fingerprintOf, rememberSent, sentBefore } from '../sent-files.ts';
 import { questionHref } from '../routes.ts';
 import { errorNotice, versionsView } from './notices.ts';
 
@@ -38,38 +41,79 @@ function agentChooser(candidates: readonly AgentView[], label: string): { elemen
   };
 }
 
+interface Picked {
+  readonly file: File;
+  readonly mediaType: string;
+  readonly chosen: () => AgentView | undefined;
+  readonly print: Promise<Fingerprint>;
+  /** Ticked by the clerk to send a file again that was sent before. */
+  again?: HTMLInputElement;
+}
+
+/** One picked file: its name, size and kind, the agent it goes to, and whether it was sent before. */
+function pickedView(agents: readonly AgentView[], file: File, onReady: () => void): { element: HTMLElement; picked?: Picked } {
+  const mediaType = mediaTypeOf(file.name) ?? file.type;
+  const candidates = mediaType === '' ? [] : agentsAccepting(agents, mediaType);
+  const head = h('p', {}, h('strong', {}, file.name), ` · ${size(file.size)} · ${kindOf(mediaType, file.name)}`);
+  if (candidates.length === 0) {
+    const readers = agents.map((agent) => `${agent.name ?? agent.url} reads ${agent.accepts.map((type) => kindOf(type)).join(', ') || 'nothing it says'}`).join('; ');
+    return { element: h('li', { class: 'picked' }, head, errorNotice(`No agent here reads ${mediaType ? `${kindOf(mediaType, file.name)} (${mediaType})` : 'this kind of file'}: ${readers}.`)) };
+  }
+  const chooser = agentChooser(candidates, `Send ${file.name} to`);
+  const warning = h('div', {});
+  const picked: Picked = { file, mediaType, chosen: chooser.chosen, print: fingerprintOf(file, mediaType === 'message/rfc822') };
+  void picked.print.then((print) => {
+    const before = sentBefore(print);
+    if (before) {
+      const again = h('input', { type: 'checkbox', class: 'send-again' });
+      again.addEventListener('change', onReady);
+      picked.again = again;
+      fill(
+        warning,
+        h(
+          'div',
+          { class: 'notice notice-warning duplicate', role: 'status' },
+          h('p', {}, h('strong', {}, 'Sent before: '), `${before.same === 'message-id' ? 'a message with the same Message-ID' : 'the same file'} (${before.name}) went to ${before.agent} `, timeElement(before.at), '.'),
+          h('label', { class: 'choice' }, again, h('span', {}, 'Send it again anyway')),
+        ),
+      );
+    }
+    onReady();
+  }, onReady);
+  return { element: h('li', { class: 'picked' }, head, chooser.element, warning), picked };
+}
+
 function fileSection(agents: readonly AgentView[], result: HTMLElement): HTMLElement {
   const inputId = uniqueId('file');
   const accepted = [...new Set([...KNOWN_EXTENSIONS, ...agents.flatMap((agent) => agent.accepts)])].join(',');
-  const input = h('input', { type: 'file', id: inputId, name: 'file', accept: accepted });
-  const details = h('div', { class: 'file-details', 'aria-live': 'polite' });
+  const input = h('input', { type: 'file', id: inputId, name: 'file', accept: accepted, multiple: true });
+  const details = h('ul', { class: 'file-details plain', 'aria-live': 'polite' });
   const send = h('button', { type: 'submit', class: 'primary', disabled: true }, 'Send file');
-  let picked: { file: File; mediaType: string; chosen: () => AgentView | undefined } | undefined;
+  let picked: Picked[] = [];
+  let sending = false;
 
-  const pick = (file: File) => {
-    const mediaType = mediaTypeOf(file.name) ?? file.type;
-    const candidates = mediaType === '' ? [] : agentsAccepting(agents, mediaType);
-    picked = undefined;
-    send.disabled = true;
-    if (candidates.length === 0) {
-      fill(details, h('p', {}, h('strong', {}, file.name), ` · ${size(file.size)}`), errorNotice(`No agent here reads ${mediaType || 'this kind of file'}: ${agents.map((agent) => `${agent.name ?? agent.url} reads ${agent.accepts.join(', ') || 'nothing it says'}`).join('; ')}.`));
-      return;
-    }
-    const chooser = agentChooser(candidates, 'Send to');
-    picked = { file, mediaType, chosen: chooser.chosen };
-    fill(details, h('p', {}, h('strong', {}, file.name), ` · ${size(file.size)} · ${mediaType}`), chooser.element);
-    send.disabled = false;
+  // Files sent before go only when the clerk ticks "send it again"; the button counts what will go.
+  const sendable = () => picked.filter((item) => item.again === undefined || item.again.checked);
+  const update = () => {
+    const count = sendable().length;
+    send.disabled = sending || count === 0;
+    send.textContent = count > 1 ? `Send ${count} files` : 'Send file';
   };
 
-  input.addEventListener('change', () => {
-    const file = input.files?.[0];
-    if (file) pick(file);
-  });
+  const pick = (files: readonly File[]) => {
+    if (sending) return;
+    const views = files.map((file) => pickedView(agents, file, update));
+    picked = views.flatMap((view) => (view.picked ? [view.picked] : []));
+    fill(details, views.map((view) => view.element));
+    update();
+  };
+
+  input.addEventListener('change', () => pick(Array.from(input.files ?? [])));
   const zone = h(
     'label',
     { class: 'drop-zone', for: inputId },
-    h('span', { class: 'drop-title' }, 'Drop a file here, or choose one'),
-    h('span', { class: 'muted' }, 'An .eml message, or an .xlsx or .csv sheet. The agent is chosen from what each agent’s card says it reads.'),
+    h('span', { class: 'drop-title' }, 'Drop files here, or choose them'),
+    h('span', { class: 'muted' }, 'Mail messages (.eml), or Excel or CSV sheets. Each goes to the agent whose card says it reads that kind of file.'),
   );
   zone.addEventListener('dragover', (event) => {
     event.preventDefault();
@@ -79,23 +123,50 @@ function fileSection(agents: readonly AgentView[], result: HTMLElement): HTMLEle
   zone.addEventListener('drop', (event) => {
     event.preventDefault();
     zone.classList.remove('dragging');
-    const file = event.dataTransfer?.files[0];
-    if (file) pick(file);
+    // The picker shows the dropped files too, so it never says "No file chosen" beside them.
+    if (event.dataTransfer && event.dataTransfer.files.length > 0) {
+      try {
+        input.files = event.dataTransfer.files;
+      } catch {
+        // Older browsers cannot set a picker's files; the list below still shows them.
+      }
+      pick(Array.from(event.dataTransfer.files));
+    }
   });
 
-  const form = h('form', { class: 'card' }, h('h2', {}, 'Send a file'), zone, input, details, h('div', { class: 'actions' }, send));
+  const form = h('form', { class: 'card' }, h('h2', {}, 'Send files'), zone, input, details, h('div', { class: 'actions' }, send));
   form.addEventListener('submit', (event) => {
     event.preventDefault();
-    const agent = picked?.chosen();
-    if (!picked || !agent) return;
-    send.disabled = true;
-    fill(result, h('p', { class: 'muted' }, `Sending ${picked.file.name} to ${agent.name ?? agent.url}…`));
-    void postFile<{ task: TaskView }>(`/agents/${segment(agent.id)}/files?filename=${encodeURIComponent(picked.file.name)}`, picked.file, picked.mediaType)
-      .then(({ task }) => fill(result, outcomeView(task)))
-      .catch((error: unknown) => fill(result, errorNotice(error instanceof ApiFailure ? error.message : String(error))))
-      .finally(() => {
-        send.disabled = false;
-      });
+    const going = sendable();
+    if (sending || going.length === 0) return;
+    sending = true;
+    update();
+    form.setAttribute('aria-busy', 'true');
+    const outcomes = h('ul', { class: 'plain outcomes' });
+    fill(result, outcomes);
+    // One after another: each file is its own message, and each says which agent took it and what became of it.
+    void (async () => {
+      for (const item of going) {
+        const agent = item.chosen();
+        const line = h('li', {}, h('p', { class: 'muted' }, `Sending ${item.file.name} to ${agent?.name ?? 'no agent'}…`));
+        outcomes.append(line);
+        if (!agent) continue;
+        try {
+          const { task } = await postFile<{ task: TaskView }>(`/agents/${segment(agent.id)}/files?filename=${encodeURIComponent(item.file.name)}`, item.file, item.mediaType);
+          rememberSent(await item.print, item.file.name, agent.name ?? agent.url);
+          fill(line, going.length > 1 && h('p', { class: 'file-name' }, h('strong', {}, item.file.name), ` → ${agent.name ?? agent.url}`), outcomeView(task));
+        } catch (error) {
+          fill(line, errorNotice(`${going.length > 1 ? `${item.file.name}: ` : ''}${error instanceof ApiFailure ? error.message : String(error)}`));
+        }
+      }
+      // What was sent is no longer picked: a second click cannot send it again.
+      sending = false;
+      picked = [];
+      input.value = '';
+      details.replaceChildren();
+      form.removeAttribute('aria-busy');
+      update();
+    })();
   });
   return form;
 }
