@@ -70,6 +70,11 @@ describe.each(ourAgents)('learnables-check against our $name', ({ agent, collect
     expect(notPassed(report)).toEqual([]);
     expect(report.counts.pass).toBe(CHECK_IDS.length);
     expect(run.code).toBe(0);
+    // After the first run's rollback this run's lesson publishes version 3 over a task asked at
+    // version 1: the kit says whose version it is, and blames no other writer for the gap.
+    const pinned = report.checks.find((c) => c.id === 'pinning.new-version')?.reason ?? '';
+    expect(pinned).toMatch(new RegExp(`^The kit's lesson published version \\d+ of ${collection}, live now; the task was asked at version 1\\.$`));
+    expect(pinned).not.toContain('another writer');
   });
 
   it('says SKIP, not PASS, for the input-dependent checks when no input makes the agent ask', async () => {

@@ -53,6 +53,21 @@ describe('the card', () => {
     ]);
   });
 
+  // A client author building a pattern by hand reads the help: it must show what the agent itself
+  // suggests for a sender, and say the from reads as `Name <address>`.
+  it('helps with the pattern as the agent suggests it, saying the from reads as Name <address>', () => {
+    const help = emailAgent.declaration.lessonFields.find((field) => field.name === 'pattern')?.help ?? '';
+    const { suggested } = asked(emailAgent.read(email(), pinned(seed)));
+    expect(help).toContain(`e.g. ${(suggested as { pattern: string }).pattern}.`);
+    expect(help).toContain('The from reads as Name <address>');
+    // Its domain example does what it says: every address at the domain, not a longer domain.
+    const domain = /; (\S+) matches the whole domain/.exec(help)?.[1];
+    expect(domain).toBe('@origin\\.example>');
+    const withDomain = customers(['northgate', 'Northgate Motors Ltd', [{ pattern: domain!, where: 'from' }]], ['pinnacle-audio', 'Pinnacle Audio Ltd', []]);
+    expect(settled(emailAgent.read(email({ from: { address: 'desk@origin.example', name: 'Desk' } }), pinned(withDomain))).customer).toBe('northgate');
+    asked(emailAgent.read(email({ from: { address: 'desk@origin.example.net', name: 'Desk' } }), pinned(withDomain)));
+  });
+
   it('names itself and its skill, and reads the customers collection', () => {
     expect(emailAgent.name).toBe('Email intake agent');
     expect(emailAgent.skill.id).toBe('identify-customer');

@@ -12,6 +12,7 @@ import type { z } from 'zod';
 import {
   DeclarationSchema,
   LessonOutcomeSchema,
+  OutcomeSchema,
   ReadingSchema,
   RefusalSchema,
   RereadResultSchema,
@@ -19,7 +20,7 @@ import {
   explainInvalid,
 } from '@learnables/protocol';
 
-export type SchemaName = 'declaration' | 'teach-block' | 'reading' | 'reread-result' | 'refusal' | 'lesson-outcome';
+export type SchemaName = 'declaration' | 'teach-block' | 'reading' | 'reread-result' | 'refusal' | 'lesson-outcome' | 'outcome';
 
 const zodSchemas: Record<SchemaName, z.ZodType> = {
   declaration: DeclarationSchema,
@@ -28,6 +29,7 @@ const zodSchemas: Record<SchemaName, z.ZodType> = {
   'reread-result': RereadResultSchema,
   refusal: RefusalSchema,
   'lesson-outcome': LessonOutcomeSchema,
+  outcome: OutcomeSchema,
 };
 
 /** Where the committed JSON Schemas are: next to the protocol package's sources. */

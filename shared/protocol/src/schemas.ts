@@ -206,6 +206,32 @@ export const ReadingSchema = z.object({
   version: z.number().int().positive(),
 });
 
+/** One thing a completed task decided, in the agent's words, and the collection that decided it. */
+export const FindingSchema = z.object({
+  settled: z.boolean(),
+  winner: z.string().optional().meta({ description: 'The entry that decided it, when one did.' }),
+  reads: words('reads'),
+  collection: words('collection'),
+});
+
+/**
+ * `metadata[URI]` of a completed task's status message (SPEC §4.4): which version of each collection
+ * decided it, what was decided, and by whom. While the task asks, the same key holds a TeachBlock.
+ */
+export const OutcomeSchema = z.object({
+  versions: z
+    .record(z.string(), z.number().int().positive())
+    .meta({ description: 'The version of each collection the task was pinned to, and decided with, keyed by collection.' }),
+  findings: z.record(z.string(), FindingSchema).meta({ description: 'One finding per thing decided, keyed by its name (e.g. `customer`).' }),
+  decidedBy: z.enum(['rules', 'operator']).meta({ description: '`rules` when the pinned definitions settled it, `operator` when a person answered the question.' }),
+  answeredBy: z.string().optional().meta({ description: 'Who answered, when the answer named them.' }),
+  addedIn: z
+    .object({ entry: z.string(), version: z.number().int().positive() })
+    .optional()
+    .meta({ description: 'The answer named an entry added after the pin: that entry and the version it was added in (§2.7).' }),
+  none: z.literal(true).optional().meta({ description: 'The operator answered that no entry applies (§2.8).' }),
+});
+
 /** A reread answers with one reading per thing decided, keyed by its name (e.g. `customer`). */
 export const RereadResultSchema = z.record(z.string(), ReadingSchema);
 
@@ -290,6 +316,8 @@ export type Lesson = z.infer<typeof LessonSchema>;
 export type EntryChoice = z.infer<typeof EntryChoiceSchema>;
 export type TeachBlock = z.infer<typeof TeachBlockSchema>;
 export type Reading = z.infer<typeof ReadingSchema>;
+export type FindingData = z.infer<typeof FindingSchema>;
+export type OutcomeData = z.infer<typeof OutcomeSchema>;
 export type RereadResult = z.infer<typeof RereadResultSchema>;
 export type Refusal = z.infer<typeof RefusalSchema>;
 export type LessonOutcome = z.infer<typeof LessonOutcomeSchema>;

@@ -1,6 +1,6 @@
 import type { Artifact, Message } from '@a2a-js/sdk';
 import { TaskState } from '@a2a-js/sdk';
-import type { TeachBlock } from '@learnables/protocol';
+import type { OutcomeData, TeachBlock } from '@learnables/protocol';
 import { LEARNABLES_URI } from '@learnables/protocol';
 import type { Advanced } from './advance-task.ts';
 import { agentMessage, dataPart, textPart } from './parts.ts';
@@ -27,7 +27,7 @@ export function outcomeOf<Input, Result>(
   const { reading, pins } = advanced;
   if (reading.settled) {
     const said = Object.values(reading.findings).map((finding) => finding.reads).join('\n');
-    const extension = {
+    const extension: OutcomeData = {
       versions: pins,
       findings: reading.findings,
       decidedBy: advanced.answered ? 'operator' : 'rules',

@@ -1,6 +1,5 @@
 import type { NextFunction, Request, Response, Router } from 'express';
 import express from 'express';
-import { Message } from '@a2a-js/sdk';
 import type { Part } from '@a2a-js/sdk';
 import type { TaskStore, User } from '@a2a-js/sdk/server';
 import { Role } from '@a2a-js/sdk';
@@ -14,6 +13,7 @@ import { pinnedDefinitions } from '../a2a/advance-task.ts';
 import { toInputParts } from '../a2a/parts.ts';
 import { contextFor } from '../a2a/recover-tasks.ts';
 import { ANONYMOUS_OWNER } from '../storage/task-ledger.ts';
+import { extensionsHeaderFor, messageParts, speaksV03 } from '../a2a/wire-version.ts';
 
 /** A refusal with its HTTP status; JSON-RPC carries the same body as the error's `data`. */
 export class MethodRefused extends Error {
@@ -44,6 +44,7 @@ export async function reread<Input, Result>(
   params: unknown,
   user: User,
   tenant: string | undefined,
+  v03 = false,
 ): Promise<RereadResult> {
   const request = RereadRequestSchema.safeParse(params);
   if (!request.success) throw new MethodRefused(400, { error: 'malformed', message: `That reread cannot be read: ${explainInvalid(request.error)}.` });
@@ -57,7 +58,7 @@ export async function reread<Input, Result>(
     }
     parts = first.parts;
   } else {
-    parts = Message.fromJSON(asked.message).parts;
+    parts = messageParts(asked.message as object, v03);
   }
   const input = await deps.agent.parse(toInputParts(parts));
   const actives = await Promise.all(deps.agent.kinds.map((kind) => deps.authority.active(kind.collection)));
@@ -105,6 +106,13 @@ const wantsExtension = (req: Request): boolean =>
     (header ?? '').split(',').some((uri) => uri.trim() === LEARNABLES_URI),
   );
 
+/** Whether the request speaks A2A v0.3; if it activated the extension, echo it as that version does (§7.1). */
+function speakAsAsked(req: Request, res: Response): boolean {
+  const v03 = speaksV03(req.get('A2A-Version'));
+  if (wantsExtension(req)) res.set(extensionsHeaderFor(v03), LEARNABLES_URI);
+  return v03;
+}
+
 /** Parse JSON ourselves (the SDK's parser has a fixed 100 kB limit) and answer its errors in JSON-RPC. */
 export function jsonRpcBody(limit: string): Router {
   const router = express.Router();
@@ -133,7 +141,7 @@ export function jsonRpcExtensionMethods<Input, Result>(deps: ExtensionMethodsDep
       next();
       return;
     }
-    if (wantsExtension(req)) res.set(EXTENSIONS_HEADER, LEARNABLES_URI);
+    const v03 = speakAsAsked(req, res);
     const envelope = JsonRpcRequestSchema.safeParse(body);
     if (!envelope.success) {
       const message = `That request is not JSON-RPC 2.0: ${explainInvalid(envelope.error)}.`;
@@ -147,7 +155,7 @@ export function jsonRpcExtensionMethods<Input, Result>(deps: ExtensionMethodsDep
       const params = (envelope.data.params ?? {}) as { tenant?: unknown };
       const tenant = typeof params.tenant === 'string' && params.tenant !== '' ? params.tenant : undefined;
       const result =
-        method === LEARNABLES_METHODS.reread.jsonrpc ? await reread(deps, params, user, tenant) : await teach(deps, params, user);
+        method === LEARNABLES_METHODS.reread.jsonrpc ? await reread(deps, params, user, tenant, v03) : await teach(deps, params, user);
       res.json({ jsonrpc: '2.0', id, result });
     } catch (error) {
       const refused = asRefusal(error, deps.log);
@@ -165,10 +173,10 @@ export function restExtensionMethods<Input, Result>(deps: ExtensionMethodsDeps<I
     if (req.method !== 'POST') return next();
     const match = /^(?:\/([^/]+))?(\/learnables:(?:reread|teach))$/.exec(req.path);
     if (!match || (match[2] !== paths.reread && match[2] !== paths.teach)) return next();
-    if (wantsExtension(req)) res.set(EXTENSIONS_HEADER, LEARNABLES_URI);
+    const v03 = speakAsAsked(req, res);
     try {
       const user = await deps.userOf(req);
-      const result = match[2] === paths.reread ? await reread(deps, req.body, user, match[1]) : await teach(deps, req.body, user);
+      const result = match[2] === paths.reread ? await reread(deps, req.body, user, match[1], v03) : await teach(deps, req.body, user);
       res.json(result);
     } catch (error) {
       const refused = asRefusal(error, deps.log);
