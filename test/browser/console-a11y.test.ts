@@ -1,0 +1,93 @@
+// An automated accessibility pass (axe-core, run inside the page) over every page of the console:
+// no serious or critical violation anywhere.
+import { readFileSync } from 'node:fs';
+import { createRequire } from 'node:module';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { LearnableAgent } from '@learnables/runtime';
+import type { Browser, Page } from 'playwright-core';
+import { wordAgent } from '../../shared/runtime/src/word-agent.test-support.ts';
+import type { ConsoleStack } from './console-harness.ts';
+import { answerQuestion, launchBrowser, openQuestion, sendText, signedInPage, startConsoleStack, VIEWPORT } from './console-harness.ts';
+
+const AXE = readFileSync(createRequire(import.meta.url).resolve('axe-core/axe.min.js'), 'utf8');
+
+/** The serious and critical violations on the page as it stands, each with the elements it names. */
+async function violations(page: Page): Promise<string[]> {
+  // evaluate runs outside the page's CSP, which forbids any script not served by the console.
+  await page.evaluate(AXE);
+  return page.evaluate(async () => {
+    const axe = (window as unknown as { axe: { run(context: Document, options: object): Promise<{ violations: { id: string; impact: string; nodes: { target: string[] }[] }[] }> } }).axe;
+    const result = await axe.run(document, { resultTypes: ['violations'] });
+    return result.violations.filter((violation) => violation.impact === 'serious' || violation.impact === 'critical').map((violation) => `${violation.id}: ${violation.nodes.map((node) => node.target.join(' ')).join(', ')}`);
+  });
+}
+
+describe('the console passes an automated accessibility check on every page', () => {
+  let stack: ConsoleStack;
+  let browser: Browser;
+  let page: Page;
+
+  beforeAll(async () => {
+    [stack, browser] = await Promise.all([startConsoleStack({ agents: [wordAgent as LearnableAgent<unknown, unknown>] }), launchBrowser()]);
+    const client = await stack.sdk(stack.agents[0]!);
+    for (const text of ['date:2026-10-05 a crate of plums', 'date:2026-10-12 banana boxes', 'a sack of walnuts']) await sendText(client, text);
+    page = await signedInPage(browser, stack.console.url, 'dana');
+  });
+
+  afterAll(async () => {
+    await browser?.close();
+    await stack?.close();
+  });
+
+  it('finds no serious or critical violation', async () => {
+    const found: Record<string, string[]> = {};
+    const check = async (name: string) => {
+      found[name] = await violations(page);
+    };
+
+    const signedOut = await browser.newPage({ viewport: VIEWPORT });
+    await signedOut.goto(stack.console.url);
+    await signedOut.getByLabel('Your name').waitFor();
+    found['sign-in'] = await violations(signedOut);
+    await signedOut.close();
+
+    await page.locator('li.question-row').first().waitFor();
+    await check('questions');
+    await page.locator('h1').click();
+    await page.keyboard.press('?');
+    await page.getByRole('dialog', { name: 'Keyboard shortcuts' }).waitFor();
+    await check('shortcuts');
+    await page.keyboard.press('Escape');
+
+    await openQuestion(page, 'walnuts');
+    await page.getByRole('checkbox', { name: /^Remember this/ }).check();
+    await check('question, remember this open');
+    await page.getByRole('checkbox', { name: /^Remember this/ }).uncheck();
+    await answerQuestion(page, { entry: 'List alpha', remember: { reason: 'walnuts are alpha' } });
+    await page.getByRole('heading', { name: 'What the agent reads now', level: 1 }).waitFor();
+    await check('show-back');
+
+    await page.getByRole('link', { name: 'Task details' }).click();
+    await page.getByRole('heading', { name: 'Task', level: 1 }).waitFor();
+    await check('task');
+
+    await page.getByRole('link', { name: 'Send' }).click();
+    await page.getByRole('heading', { name: 'Send', level: 1 }).waitFor();
+    await check('send');
+
+    await page.getByRole('link', { name: 'History' }).click();
+    await page.locator('table.history').waitFor();
+    await page.getByRole('button', { name: /^Roll back to v/ }).first().click();
+    await check('history, rollback form open');
+
+    await page.getByRole('link', { name: 'Dashboard' }).click();
+    await page.locator('svg.chart').first().waitFor();
+    await check('dashboard');
+
+    expect(found).toEqual(Object.fromEntries(Object.keys(found).map((name) => [name, []])));
+
+    // The check is real: an image without a text alternative is caught.
+    await page.evaluate(() => document.querySelector('main')!.append(Object.assign(document.createElement('img'), { src: 'data:,' })));
+    expect((await violations(page)).some((violation) => violation.startsWith('image-alt:'))).toBe(true);
+  }, 90_000);
+});
