@@ -1,10 +1,12 @@
-/** The demo's command-line options: `--learning on|off`, `--weeks N`, `--quiet`, `--verbose`, `--no-write`. */
+/** The demo's command-line options: `--learning on|off`, `--weeks N`, `--quiet`, `--verbose`, `--no-write`, `--update-docs`. */
 export interface DemoArgs {
   readonly learning: 'on' | 'off';
   readonly weeks?: number;
   readonly quiet: boolean;
   readonly verbose: boolean;
   readonly write: boolean;
+  /** Write into docs/scenario (the committed results and chart) instead of data/scenario. */
+  readonly updateDocs: boolean;
 }
 
 export const USAGE = `options:
@@ -12,7 +14,9 @@ export const USAGE = `options:
   --weeks N           replay only the first N weeks
   --quiet             print only the table at the end
   --verbose           a line per message
-  --no-write          do not write docs/scenario/results-*.json and the chart`;
+  --no-write          write no results file and no chart
+  --update-docs       write the results and the chart into docs/scenario (the committed copies)
+                      instead of data/scenario (ignored by git)`;
 
 export function parseArgs(argv: readonly string[]): DemoArgs {
   let learning: 'on' | 'off' = 'on';
@@ -20,6 +24,7 @@ export function parseArgs(argv: readonly string[]): DemoArgs {
   let quiet = false;
   let verbose = false;
   let write = true;
+  let updateDocs = false;
   for (let i = 0; i < argv.length; i++) {
     const arg = argv[i] as string;
     const [name, inline] = arg.includes('=') ? (arg.split('=', 2) as [string, string]) : [arg, undefined];
@@ -35,8 +40,10 @@ export function parseArgs(argv: readonly string[]): DemoArgs {
     } else if (name === '--quiet') quiet = true;
     else if (name === '--verbose') verbose = true;
     else if (name === '--no-write') write = false;
+    else if (name === '--update-docs') updateDocs = true;
     else if (name === '--help' || name === '-h') throw new Error(USAGE);
     else throw new Error(`Unknown option ${arg}.\n${USAGE}`);
   }
-  return { learning, ...(weeks !== undefined && { weeks }), quiet, verbose, write };
+  if (!write && updateDocs) throw new Error(`--no-write and --update-docs contradict each other.\n${USAGE}`);
+  return { learning, ...(weeks !== undefined && { weeks }), quiet, verbose, write, updateDocs };
 }

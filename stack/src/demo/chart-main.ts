@@ -1,7 +1,9 @@
-// `pnpm demo:chart`: redraw docs/scenario/questions-per-100.svg from every results-*.json there.
+// `pnpm demo:chart`: redraw questions-per-100.svg from every results-*.json in data/scenario, or in
+// docs/scenario (the committed chart) with --update-docs.
 import { relative } from 'node:path';
 import { repoRoot } from '../config.ts';
-import { loadResults, writeChart } from './report.ts';
+import { loadResults, resultsDir, writeChart } from './report.ts';
 
-const path = writeChart();
-console.log(`Drew ${loadResults().map((r) => `learning ${r.learning}`).join(' and ') || 'no results'} into ${relative(repoRoot, path)}.`);
+const dir = resultsDir({ updateDocs: process.argv.includes('--update-docs') });
+const path = writeChart(dir);
+console.log(`Drew ${loadResults(dir).map((r) => `learning ${r.learning}`).join(' and ') || 'no results'} into ${relative(repoRoot, path)}.`);

@@ -1,12 +1,13 @@
 // `pnpm demo:compare`: the whole comparison by itself. Starts its own authority and both agents
 // in this process on a fresh temporary data folder for each run, replays the scenario with
-// learning on and then off, writes docs/scenario/results-on.json, results-off.json and the chart,
-// and prints both tables. Options: --weeks N, --quiet, --verbose, --no-write.
+// learning on and then off, writes data/scenario/results-on.json, results-off.json and the chart
+// (docs/scenario with --update-docs), and prints both tables. Options: --weeks N, --quiet,
+// --verbose, --no-write, --update-docs.
 import { relative } from 'node:path';
 import { parseArgs } from './args.ts';
 import { compareScenario } from './compare-scenario.ts';
 import { progressPrinter } from './progress.ts';
-import { formatComparison, formatSummary, formatTable, writeResults } from './report.ts';
+import { formatComparison, formatSummary, formatTable, resultsDir, writeResults } from './report.ts';
 import { repoRoot } from '../config.ts';
 
 let args;
@@ -27,8 +28,8 @@ const { on, off } = await compareScenario({ ...(args.weeks !== undefined && { we
 for (const result of [on, off]) console.log(`\n${formatTable(result)}\n\n${formatSummary(result)}`);
 console.log(`\n${formatComparison(on, off)}`);
 if (args.write) {
-  writeResults(off);
-  const { chart } = writeResults(on);
+  writeResults(off, resultsDir(args));
+  const { chart } = writeResults(on, resultsDir(args));
   console.log(`\nWrote ${relative(repoRoot, chart)}, results-on.json and results-off.json (${((performance.now() - started) / 1000).toFixed(1)} s in all).`);
 }
 const agrees = on.check.agrees && off.check.agrees;

@@ -1,13 +1,14 @@
 // `pnpm demo`: replay the six-week scenario through the running stack (`pnpm start`), as a
 // simulated operator who answers every question and — with learning on — remembers the answer.
 // Environment: EMAIL_AGENT_URL, MANIFEST_AGENT_URL, AUTHORITY_URL, AGENT_TOKEN, AUTHORITY_TOKEN.
-// Options: --learning on|off, --weeks N, --quiet, --verbose, --no-write.
+// Options: --learning on|off, --weeks N, --quiet, --verbose, --no-write, --update-docs (write into
+// docs/scenario, the committed copies, instead of data/scenario).
 import { relative } from 'node:path';
 import { AuthorityUnavailable } from '@learnables/authority';
 import { repoRoot } from '../config.ts';
 import { parseArgs } from './args.ts';
 import { progressPrinter } from './progress.ts';
-import { formatSummary, formatTable, writeResults } from './report.ts';
+import { formatSummary, formatTable, resultsDir, writeResults } from './report.ts';
 import { optionsFromEnv, runScenario } from './run-scenario.ts';
 
 let args;
@@ -27,7 +28,7 @@ try {
   });
   console.log(`\n${formatTable(result)}\n\n${formatSummary(result)}`);
   if (args.write) {
-    const written = writeResults(result);
+    const written = writeResults(result, resultsDir(args));
     console.log(`\nWrote ${relative(repoRoot, written.results)} and ${relative(repoRoot, written.chart)} (the chart draws every results-*.json there).`);
   }
   // Totals that agree under other weeks are a known gap (an agent without a date of its own), not

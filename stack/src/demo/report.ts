@@ -6,6 +6,11 @@ import { drawChart } from './chart.ts';
 import type { Count, ScenarioResult } from './run-scenario.ts';
 
 export const DOCS_DIR = join(repoRoot, 'docs', 'scenario');
+/** Where a run writes by default: under data/, which git ignores, so trying the demo dirties nothing. */
+export const RUN_DIR = join(repoRoot, 'data', 'scenario');
+
+/** The folder a run writes its results and chart into: data/scenario, or docs/scenario when asked. */
+export const resultsDir = (args: { readonly updateDocs: boolean }): string => (args.updateDocs ? DOCS_DIR : RUN_DIR);
 export const CHART_FILE = 'questions-per-100.svg';
 
 const pad = (text: string | number, width: number) => String(text).padStart(width);
@@ -17,22 +22,28 @@ export function formatTable(result: ScenarioResult): string {
     `Questions per 100 messages, learning ${result.learning} (${result.scenario.from} to ${result.scenario.to}, ${result.scenario.messages} messages)`,
     '',
     '                    both agents       |  email agent         |  manifest agent',
-    'week  from         msgs  asked  /100  |  msgs asked   /100   |  msgs asked   /100   lessons',
+    'week  from         msgs  asked  /100  wrong  |  msgs asked   /100   |  msgs asked   /100   lessons',
   ];
+  // "wrong": decided without asking, and wrong — fewer questions only count if this stays at zero.
   for (const w of result.weeks) {
-    lines.push(`${pad(w.week, 4)}  ${w.start}  ${pad(w.all.messages, 4)} ${pad(w.all.questions, 6)} ${pad(w.all.per100.toFixed(1), 6)}  |  ${cell(w.email)}     |  ${cell(w.manifest)}  ${pad(w.lessons, 7)}`);
+    lines.push(`${pad(w.week, 4)}  ${w.start}  ${pad(w.all.messages, 4)} ${pad(w.all.questions, 6)} ${pad(w.all.per100.toFixed(1), 6)} ${pad(w.misreads, 6)}  |  ${cell(w.email)}     |  ${cell(w.manifest)}  ${pad(w.lessons, 7)}`);
   }
   const t = result.totals;
-  lines.push(`  all             ${pad(t.all.messages, 4)} ${pad(t.all.questions, 6)} ${pad(t.all.per100.toFixed(1), 6)}  |  ${cell(t.email)}     |  ${cell(t.manifest)}  ${pad(result.weeks.reduce((n, w) => n + w.lessons, 0), 7)}`);
+  const wrong = result.weeks.reduce((n, w) => n + w.misreads, 0);
+  lines.push(`  all             ${pad(t.all.messages, 4)} ${pad(t.all.questions, 6)} ${pad(t.all.per100.toFixed(1), 6)} ${pad(wrong, 6)}  |  ${cell(t.email)}     |  ${cell(t.manifest)}  ${pad(result.weeks.reduce((n, w) => n + w.lessons, 0), 7)}`);
   return lines.join('\n');
 }
 
 /** Both runs side by side: the line that should fall, and the one that should not. */
 export function formatComparison(on: ScenarioResult, off: ScenarioResult): string {
-  const lines = ['Questions per 100 messages, both agents together', '', 'week  from        learning on  learning off'];
+  const lines = [
+    'Questions per 100 messages, both agents together, and decisions made without asking that were wrong',
+    '',
+    'week  from        learning on  wrong  learning off  wrong',
+  ];
   for (const w of on.weeks) {
     const other = off.weeks.find((o) => o.week === w.week);
-    lines.push(`${pad(w.week, 4)}  ${w.start}  ${pad(w.all.per100.toFixed(1), 11)}  ${pad(other ? other.all.per100.toFixed(1) : '-', 12)}`);
+    lines.push(`${pad(w.week, 4)}  ${w.start}  ${pad(w.all.per100.toFixed(1), 11)}  ${pad(w.misreads, 5)}  ${pad(other ? other.all.per100.toFixed(1) : '-', 12)}  ${pad(other ? other.misreads : '-', 5)}`);
   }
   return lines.join('\n');
 }
@@ -61,7 +72,7 @@ export function formatSummary(result: ScenarioResult): string {
 }
 
 /** Write `results-<learning>.json` and redraw the chart from every results file present. */
-export function writeResults(result: ScenarioResult, dir: string = DOCS_DIR): { results: string; chart: string } {
+export function writeResults(result: ScenarioResult, dir: string): { results: string; chart: string } {
   mkdirSync(dir, { recursive: true });
   const results = join(dir, `results-${result.learning}.json`);
   writeFileSync(results, `${JSON.stringify(result, null, 1)}\n`);
