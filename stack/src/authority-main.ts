@@ -17,7 +17,8 @@ store.onFeedError((error) => console.error(`authority: the change feed lost its 
 const authority = new Authority({ store, kinds: learnableKinds });
 // The example agents' seeds live in fixtures/; the worked example keeps its own beside its code.
 const seeded = [...(await loadSeeds(authority, seeds)), ...(await loadSeeds(authority, thresholdSeeds))];
-const server = authorityService({ authority, tokens }).listen(port, host, () => {
+// AUTHORITY_HOSTS: the names the authority is reached by besides the loopback ones (e.g. "authority" in compose).
+const server = authorityService({ authority, tokens, ...(process.env.AUTHORITY_HOSTS && { hosts: process.env.AUTHORITY_HOSTS }) }).listen(port, host, () => {
   const address = server.address();
   const bound = typeof address === 'object' && address ? address.port : port;
   console.log(`authority listening on http://${host}:${bound} (${authority.store.engine}${seeded.length ? `; seeded ${seeded.join(', ')}` : ''})`);

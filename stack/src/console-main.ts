@@ -2,7 +2,8 @@
 // CONSOLE_PORT (4300), CONSOLE_HOST (127.0.0.1), CONSOLE_AGENTS (comma-separated agent URLs;
 // default EMAIL_AGENT_URL, MANIFEST_AGENT_URL and THRESHOLD_AGENT_URL), AUTHORITY_URL, CONSOLE_AUTHORITY_TOKEN (a
 // token the authority accepts for writes), CONSOLE_AGENT_TOKEN (a token the agents accept; the
-// console sees the tasks of the identity it maps to).
+// console sees the tasks of the identity it maps to), CONSOLE_ORIGINS (the origins operators open it
+// at besides localhost, e.g. https://console.example: other Host and Origin headers are refused).
 import { createConsole } from '@learnables/console';
 import type { ReplayAction } from '@learnables/console';
 import { LOCAL_DEV_TOKEN, portFrom } from './config.ts';
@@ -53,6 +54,7 @@ const running = await createConsole({
   agentToken,
   port: portFrom(process.env.CONSOLE_PORT, 4300, 'CONSOLE_PORT'),
   host: process.env.CONSOLE_HOST ?? '127.0.0.1',
+  ...(process.env.CONSOLE_ORIGINS && { origins: process.env.CONSOLE_ORIGINS }),
 });
 console.log(`console listening on ${running.url}`);
 const stop = () => void running.close().then(() => process.exit(0));

@@ -45,9 +45,10 @@ describe('the replay button on the dashboard', () => {
     await page.getByRole('button', { name: 'Replay the test scenario' }).click();
     await expect.poll(() => page.locator('.replay-log').textContent()).toBe('Started by dana.\nweek 1: 10 messages, 5 questions');
     expect(await page.getByRole('button', { name: 'Replay the test scenario' }).isDisabled()).toBe(true);
-    const anonymous = await fetch(`${consoleApp.url}/api/replay`, { method: 'POST' });
+    const confirmed = { method: 'POST', body: JSON.stringify({ confirm: 'replay' }) };
+    const anonymous = await fetch(`${consoleApp.url}/api/replay`, { ...confirmed, headers: { 'content-type': 'application/json' } });
     expect(anonymous.status).toBe(401);
-    const second = await fetch(`${consoleApp.url}/api/replay`, { method: 'POST', headers: { cookie: 'learnables-operator=sam' } });
+    const second = await fetch(`${consoleApp.url}/api/replay`, { ...confirmed, headers: { 'content-type': 'application/json', cookie: 'learnables-operator=sam' } });
     expect(second.status).toBe(409);
     release();
     await expect.poll(() => page.locator('.replay-summary').textContent()).toBe('Done: from 50 to 10 per 100.');

@@ -7,6 +7,7 @@ export type { Activation, ActivationKind, DefinitionStore, StoredEntry, VersionR
 export { authorityService } from './http/authority-service.ts';
 export type { AuthorityServiceOptions } from './http/authority-service.ts';
 export { BearerTokens, bearerTokenOf } from './http/bearer-tokens.ts';
+export { allowedHosts, hostNameOf, requireAllowedHost } from './http/allowed-hosts.ts';
 export type { TokenNames } from './http/bearer-tokens.ts';
 export { refusalFor } from './http/refusals.ts';
 export { AuthorityClient, AuthorityRefused, AuthorityUnavailable, ON_BEHALF_OF_HEADER } from './client/authority-client.ts';

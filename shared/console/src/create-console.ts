@@ -1,7 +1,8 @@
 import type { Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import express from 'express';
-import { AuthorityClient } from '@learnables/authority';
+import { AuthorityClient, allowedHosts, requireAllowedHost } from '@learnables/authority';
+import { requireJsonBody, requireSameOrigin } from './http/request-guards.ts';
 import { AgentDirectory } from './agents/agent-directory.ts';
 import { apiRoutes } from './http/api-routes.ts';
 import { bundleUi } from './http/ui-assets.ts';
@@ -20,6 +21,12 @@ export interface ConsoleOptions {
   port?: number;
   /** Default: 127.0.0.1. */
   host?: string;
+  /**
+   * The origins (or host names) operators open the console at, besides the loopback names, e.g.
+   * `https://console.example`. Any other Host is refused (DNS rebinding), and so is a write whose
+   * Origin is not the console's own (CSRF).
+   */
+  origins?: string | readonly string[];
   /**
    * Largest file accepted on Send. Default 25 MB: the agents' default body limit (40 MB) must
    * still hold the file once it is base64-encoded into a message, which grows it by a third.
@@ -59,6 +66,9 @@ export async function createConsole(options: ConsoleOptions): Promise<RunningCon
     res.set(SECURITY_HEADERS);
     next();
   });
+  const hosts = allowedHosts(options.origins);
+  app.use(requireAllowedHost(hosts, 'console'));
+  app.use('/api', requireSameOrigin(hosts), requireJsonBody((req) => /^\/agents\/[^/]+\/files$/.test(req.path)));
   app.get('/healthz', (_req, res) => {
     res.json({ ok: true, agents: directory.agents.length });
   });

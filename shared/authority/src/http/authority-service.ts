@@ -9,11 +9,17 @@ import { BadRequest, NothingActive } from '../errors.ts';
 import { refusalFor } from './refusals.ts';
 import type { TokenNames } from './bearer-tokens.ts';
 import { BearerTokens, bearerTokenOf } from './bearer-tokens.ts';
+import { allowedHosts, requireAllowedHost } from './allowed-hosts.ts';
 
 export interface AuthorityServiceOptions {
   authority: Authority;
   /** Bearer tokens allowed to write, each with the client name recorded on its activations. */
   tokens: TokenNames | BearerTokens;
+  /**
+   * Host names (or origins) the service answers to besides the loopback names, e.g. `authority`
+   * inside docker-compose. Other Host headers are refused (DNS rebinding). Default: loopback only.
+   */
+  hosts?: string | readonly string[];
   /** Largest request body accepted; lessons are small. Default 256 kB. */
   bodyLimit?: string;
   /** Where unexpected errors are reported. Default: console.error. */
@@ -61,6 +67,7 @@ export function authorityService(options: AuthorityServiceOptions): express.Expr
   const log = options.log ?? ((message, error) => console.error(message, error));
   const app = express();
   app.disable('x-powered-by');
+  app.use(requireAllowedHost(allowedHosts(options.hosts), 'authority'));
   app.use(express.json({ limit: options.bodyLimit ?? '256kb' }));
 
   const requireToken = (req: Request, res: Response, next: NextFunction) => {

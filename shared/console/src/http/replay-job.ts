@@ -14,6 +14,9 @@ export interface ReplayAction {
   run(report: (line: string) => void, signal: AbortSignal): Promise<string>;
 }
 
+/** What the page sends to start the replay, so that nothing but a deliberate request starts it. */
+export const REPLAY_CONFIRMATION = 'replay';
+
 export interface ReplayState {
   readonly available: boolean;
   readonly label?: string;
@@ -48,6 +51,13 @@ export function replayRoutes(action: ReplayAction | undefined, log: (message: st
   router.post('/', (req: Request, res: Response) => {
     if (!operatorOf(req)) {
       res.status(401).json({ error: 'not-signed-in', message: 'Sign in with your name first: the replay teaches the agents, and every change records who started it.' });
+      return;
+    }
+    // The replay writes dozens of versions: it starts only on an explicit JSON confirmation (the
+    // JSON content type and the same-origin check in front of the API keep other pages from sending one).
+    const body = req.body as { confirm?: unknown } | undefined;
+    if (body?.confirm !== REPLAY_CONFIRMATION) {
+      res.status(400).json({ error: 'malformed', message: `Starting the replay needs { "confirm": "${REPLAY_CONFIRMATION}" }: it teaches the agents dozens of lessons.` });
       return;
     }
     if (!action) {

@@ -66,7 +66,7 @@ function replayPanel(initial: ReplayState, redraw: () => Promise<void>): HTMLEle
     if (state.summary !== undefined) await redraw();
   };
   button.addEventListener('click', () => {
-    postJson<ReplayState>('/replay', {})
+    postJson<ReplayState>('/replay', { confirm: 'replay' })
       .then(follow)
       .catch((error: unknown) => fill(outcome, warningNotice(error instanceof ApiFailure ? error.message : String(error))));
   });
