@@ -14,7 +14,7 @@ import { startLearnableAgent } from '@learnables/runtime';
 import type { LearnableKind } from '@learnables/learnable';
 import { learnableKinds } from '@learnables/stack';
 import { seedsFolder as thresholdSeeds } from '@learnables/threshold-agent';
-import { scratchDir } from '@learnables/testing';
+import { scratchDir, scratchPostgres } from '@learnables/testing';
 import type { ScratchDir } from '@learnables/testing';
 
 export const fixture = (path: string): Buffer => readFileSync(fileURLToPath(new URL(`../../fixtures/${path}`, import.meta.url)));
@@ -24,11 +24,14 @@ export interface AuthorityChoice {
   readonly kinds?: readonly LearnableKind[];
   /** Seed folders, loaded in order. Default: fixtures/seeds and the threshold agent's own. */
   readonly seeds?: readonly string[];
+  /** Where the authority and the agent keep their state. Default: SQLite files in the scratch folder. */
+  readonly engine?: 'sqlite' | 'postgres';
 }
 
 /** The authority over real HTTP on SQLite, seeded, serving the agents' kinds. */
 export async function startSeededAuthority(dir: ScratchDir, choice: AuthorityChoice = {}) {
-  const authority = new Authority({ store: await openStore(`sqlite:${dir.path}/authority.db`), kinds: choice.kinds ?? learnableKinds });
+  const database = choice.engine === 'postgres' ? await scratchPostgres('loop_authority') : undefined;
+  const authority = new Authority({ store: await openStore(database?.url ?? `sqlite:${dir.path}/authority.db`), kinds: choice.kinds ?? learnableKinds });
   for (const folder of choice.seeds ?? [fileURLToPath(new URL('../../fixtures/seeds/', import.meta.url)), thresholdSeeds]) {
     await loadSeeds(authority, folder);
   }
@@ -42,6 +45,7 @@ export async function startSeededAuthority(dir: ScratchDir, choice: AuthorityCho
       server.closeAllConnections();
       await new Promise((resolve) => server.close(resolve));
       await authority.close();
+      await database?.drop();
     },
   };
 }
@@ -58,8 +62,9 @@ export interface LoopStack {
 export async function startLoop<Input, Result>(agent: LearnableAgent<Input, Result>, choice: AuthorityChoice = {}): Promise<LoopStack> {
   const dir = scratchDir('loop-');
   const authority = await startSeededAuthority(dir, choice);
+  const database = choice.engine === 'postgres' ? await scratchPostgres('loop_agent') : undefined;
   const running = await startLearnableAgent(agent, {
-    store: `sqlite:${dir.path}/agent.db`,
+    store: database?.url ?? `sqlite:${dir.path}/agent.db`,
     authority: { url: authority.url, token: 'agent-token' },
     users: { 'console-token': 'console' },
     log: () => undefined,
@@ -83,6 +88,7 @@ export async function startLoop<Input, Result>(agent: LearnableAgent<Input, Resu
     async close() {
       await running.close();
       await authority.close();
+      await database?.drop();
       dir.remove();
     },
   };

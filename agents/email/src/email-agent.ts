@@ -9,13 +9,14 @@ import { findCustomer, matchMarks, prepareMarks } from './match-marks.ts';
 import { messageFields, senderLine } from './message-fields.ts';
 import type { MessageField } from './message-fields.ts';
 import { emailFromParts } from './parse-parts.ts';
-import { STILL_UNKNOWN, howSentence, questionFor, readsAnswered, readsClose, readsSettled } from './sentences.ts';
+import { STILL_UNKNOWN, howSentence, questionFor, readsAnswered, readsClose, readsNone, readsSettled } from './sentences.ts';
 import { suggestMark } from './suggest-mark.ts';
 
 /** Which customer a message belongs to, and what said so. */
 export interface EmailResult {
-  readonly customer: string;
-  readonly customerName: string;
+  /** Null when the operator answered that the message belongs to no customer. */
+  readonly customer: string | null;
+  readonly customerName: string | null;
   /** `rules` when marks decided; `operator` when a person answered the question. */
   readonly decidedBy: 'rules' | 'operator';
   /** The winner's marks that matched; empty when the operator decided. */
@@ -65,6 +66,9 @@ export function createEmailAgent(options: EmailAgentOptions = {}): LearnableAgen
       teaches: 'which customer a message belongs to',
       how: howSentence(margin),
       decidedBy: 'rules',
+      // A new customer can be added from the question itself; a message may belong to none.
+      addsEntries: true,
+      admitsNone: true,
       lessonFields: [
         {
           name: 'pattern',
@@ -135,7 +139,8 @@ export function createEmailAgent(options: EmailAgentOptions = {}): LearnableAgen
 
     answer(_input, definitions, question, answer): Reading<EmailResult> {
       const customers = customersOf(definitions);
-      const entry = findCustomer(customers, answer.entry);
+      // A customer added since the pin is not in the pinned version; the runtime found it in a later one.
+      const entry = answer.addedIn ? { key: answer.entry, label: answer.addedIn.label } : findCustomer(customers, answer.entry);
       if (entry === undefined) {
         const known = question.entries.map((choice) => choice.label).join(', ');
         throw new InputRefused(`"${answer.entry}" is not one of the customers; the answer must be one of: ${known}.`);
@@ -149,6 +154,21 @@ export function createEmailAgent(options: EmailAgentOptions = {}): LearnableAgen
           decidedBy: 'operator',
           marks: [],
           version: customers.version,
+          ...(answer.answeredBy === undefined ? {} : { answeredBy: answer.answeredBy }),
+        },
+      };
+    },
+
+    answerNone(_input, definitions, _question, answer): Reading<EmailResult> {
+      return {
+        settled: true,
+        findings: { customer: { settled: true, reads: readsNone(answer.answeredBy), collection: COLLECTION } },
+        result: {
+          customer: null,
+          customerName: null,
+          decidedBy: 'operator',
+          marks: [],
+          version: customersOf(definitions).version,
           ...(answer.answeredBy === undefined ? {} : { answeredBy: answer.answeredBy }),
         },
       };

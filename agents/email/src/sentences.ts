@@ -33,6 +33,10 @@ export function readsAnswered(customerName: string, answeredBy: string | undefin
   return `${customerName}, as ${answeredBy ?? 'the operator'} answered`;
 }
 
+export function readsNone(answeredBy: string | undefined): string {
+  return `No customer's, as ${answeredBy ?? 'the operator'} answered`;
+}
+
 /** Two or more contenders tie within the margin; one alone leads by less than it. */
 export function readsClose(contenderNames: readonly string[], margin: number): string {
   if (contenderNames.length === 1) {

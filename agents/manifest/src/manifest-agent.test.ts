@@ -28,6 +28,8 @@ describe('the card', () => {
       teaches: 'which column of a manifest holds which field',
       how: HOW,
       decidedBy: 'rules',
+      addsEntries: true,
+      admitsNone: false,
       lessonFields: [{ name: 'column', label: 'Column heading', kind: 'text', help: "Exactly as it appears in the sheet's header row." }],
     });
     expect(manifestAgent.kinds).toEqual([columnMappingKind]);

@@ -47,6 +47,9 @@ export function createManifestAgent(options: ManifestAgentOptions = {}): Learnab
       teaches: 'which column of a manifest holds which field',
       how: HOW,
       decidedBy: 'rules',
+      // A fork may add a field to read; every question names a column, and a required field needs one.
+      addsEntries: true,
+      admitsNone: false,
       lessonFields: [{ name: 'column', label: 'Column heading', kind: 'text', help: "Exactly as it appears in the sheet's header row." }],
     },
     kinds: [columnMappingKind],

@@ -59,6 +59,9 @@ export const thresholdAgent: LearnableAgent<Parcel, ParcelCheck> = {
     teaches: "the weight above which a category's parcels get a second check",
     how: HOW,
     decidedBy: 'rules',
+    // A new category of parcel can be added, then taught its limit. Every question is yes or no.
+    addsEntries: true,
+    admitsNone: false,
     lessonFields: [
       { name: 'maxKg', label: 'Limit (kg)', kind: 'number', help: 'Parcels of this category heavier than this get a second check; this weight and lighter go through.' },
     ],

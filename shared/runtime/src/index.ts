@@ -1,5 +1,6 @@
 export { InputRefused } from './learnable-agent.ts';
-export type { LearnableAgent, InputPart, PinnedDefinitions, Finding, Question, Reading, Answer } from './learnable-agent.ts';
+export type { LearnableAgent, InputPart, PinnedDefinitions, Finding, Question, Reading, Answer, NoneAnswer } from './learnable-agent.ts';
+export type { PreviewWindow } from './preview/preview-lesson.ts';
 export { startLearnableAgent } from './start-agent.ts';
 export type { AgentServerOptions, RunningAgent } from './start-agent.ts';
 export { agentCardFor, JSONRPC_PATH, REST_PATH } from './a2a/agent-card.ts';

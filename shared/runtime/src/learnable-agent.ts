@@ -44,6 +44,16 @@ export interface Answer {
   readonly entry: string;
   /** Who answered, when the client says so. */
   readonly answeredBy?: string;
+  /**
+   * Set when the entry is not among the question's: the person added it since the task was pinned
+   * (SPEC.md §2.7). The pinned definitions do not hold it; this is where it was found, and its label.
+   */
+  readonly addedIn?: { readonly version: number; readonly label: string };
+}
+
+/** The person's answer that no entry applies ("none of these", SPEC.md §2.8). */
+export interface NoneAnswer {
+  readonly answeredBy?: string;
 }
 
 /** An input the agent cannot use; the message is a sentence for the person who sent it. */
@@ -81,8 +91,16 @@ export interface LearnableAgent<Input, Result> {
   prepare?(definitions: PinnedDefinitions): Promise<void>;
   /** Read the input under the pinned definitions. Pure. */
   read(input: Input, definitions: PinnedDefinitions): Reading<Result>;
-  /** Finish a question with the person's answer (already checked against the question's entries). Pure. */
+  /**
+   * Finish a question with the person's answer: one of the question's entries, or (when `addedIn`
+   * is set) an entry added to the collection since the pin. Pure.
+   */
   answer(input: Input, definitions: PinnedDefinitions, question: Question, answer: Answer): Reading<Result>;
+  /**
+   * Finish a question that the person answered "none of these": a settled reading with no winner.
+   * Required when the declaration says `admitsNone: true`. Pure.
+   */
+  answerNone?(input: Input, definitions: PinnedDefinitions, question: Question, answer: NoneAnswer): Reading<Result>;
   /** A short summary of the input for inboxes (sender, subject, excerpt; or headings and first rows). */
   summarize?(input: Input): Record<string, unknown>;
 }

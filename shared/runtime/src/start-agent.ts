@@ -18,6 +18,7 @@ import { recoverTasks } from './a2a/recover-tasks.ts';
 import { jsonRpcBody, jsonRpcExtensionMethods, restExtensionMethods } from './http/extension-methods.ts';
 import { metricsHandler, statsHandler } from './http/metrics.ts';
 import type { LearnableAgent } from './learnable-agent.ts';
+import type { PreviewWindow } from './preview/preview-lesson.ts';
 import { Journal } from './storage/journal.ts';
 import type { RuntimeDatabase } from './storage/open-database.ts';
 import { openRuntimeDatabase } from './storage/open-database.ts';
@@ -46,6 +47,8 @@ export interface AgentServerOptions {
   /** Largest request accepted. Default: the agent's own, or 40mb (a 25 MB email in base64). */
   bodyLimit?: string;
   log?: (message: string, error?: unknown) => void;
+  /** Which recent tasks preview re-reads. Default: the last 30 days or 5,000 tasks, whichever is smaller. */
+  previewWindow?: PreviewWindow;
 }
 
 export interface RunningAgent {
@@ -125,7 +128,7 @@ export async function startLearnableAgent<Input, Result>(
     if (builderOptions.extensions?.includes(LEARNABLES_URI)) context.addActivatedExtension(LEARNABLES_URI);
     return context;
   };
-  const methodDeps = { agent, authority, taskStore, userOf, log };
+  const methodDeps = { agent, authority, taskStore, userOf, log, journal, ledger, ...(options.previewWindow && { previewWindow: options.previewWindow }) };
   const legacyCompat = { enabled: true };
 
   app.get('/healthz', (_req, res) => {

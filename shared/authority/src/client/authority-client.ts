@@ -119,13 +119,13 @@ export class AuthorityClient {
   }
 
   /** Add an empty entry (idempotent). Resolves with the outcome; its `entry` is the key. */
-  addEntry(request: NewEntry): Promise<LessonOutcome> {
-    return this.call('POST', '/v1/entries', request);
+  addEntry(request: NewEntry, options: { onBehalfOf?: string } = {}): Promise<LessonOutcome> {
+    return this.call('POST', '/v1/entries', request, onBehalf(options));
   }
 
   /** Take back the lesson (or added entry) that published a version. */
-  retract(request: Retraction): Promise<RetractionOutcome> {
-    return this.call('POST', '/v1/retractions', request);
+  retract(request: Retraction, options: { onBehalfOf?: string } = {}): Promise<RetractionOutcome> {
+    return this.call('POST', '/v1/retractions', request, onBehalf(options));
   }
 
   /** Roll back; the answer lists the activations taken out of effect (`undoes`); `changed: false` when the version was already active. */
@@ -237,4 +237,9 @@ async function readEvents(body: ReadableStream<Uint8Array>, onEvent: (event: str
       if (data.length > 0) onEvent(event, data.join('\n'));
     }
   }
+}
+
+/** The header a relaying agent names its user in, for writes other than lessons. */
+function onBehalf(options: { onBehalfOf?: string }): Record<string, string> {
+  return options.onBehalfOf === undefined ? {} : { [ON_BEHALF_OF_HEADER]: encodeURIComponent(options.onBehalfOf) };
 }

@@ -14,6 +14,12 @@ export interface Advanced<Input, Result> {
   readonly reading: Reading<Result>;
   /** The last answer named no entry of the question; its words, to say so. */
   readonly unmatchedAnswer?: string;
+  /** The last answer was "none of these", and this question needs one of its entries. */
+  readonly noneRefused?: boolean;
+  /** The person answered "none of these" and the task completed with no winner. */
+  readonly none?: boolean;
+  /** The person answered with an entry added since the pin; where it was found. */
+  readonly addedIn?: { readonly entry: string; readonly version: number };
   /** A person's answer decided the task (rather than the rules alone). */
   readonly answered: boolean;
   /** Who answered the last question, if the answer said so. */
@@ -64,23 +70,83 @@ export async function advanceTask<Input, Result>(
   let reading = await steps.step('read', () => agent.read(input, definitions));
 
   let unmatchedAnswer: string | undefined;
+  let noneRefused = false;
+  let none = false;
+  let addedIn: { entry: string; version: number } | undefined;
   let answeredBy: string | undefined;
   let answered = false;
   for (const [index, message] of answers.entries()) {
     if (reading.settled) break;
     const question: Question = reading.question;
     const answer = readAnswer(message.parts, question.entries);
-    if (answer.entry === undefined) {
-      unmatchedAnswer = index === answers.length - 1 ? answer.said : undefined;
+    const last = index === answers.length - 1;
+    const by = answer.answeredBy ? { answeredBy: answer.answeredBy } : {};
+    if (answer.none) {
+      const answerNone = agent.answerNone;
+      if (agent.declaration.admitsNone !== true || answerNone === undefined) {
+        unmatchedAnswer = undefined;
+        noneRefused = last;
+        continue;
+      }
+      reading = await steps.step(`answer-${index + 1}`, () => answerNone(input, definitions, question, by));
+      ({ answered, none, answeredBy } = { answered: true, none: true, answeredBy: answer.answeredBy });
+      continue;
+    }
+    noneRefused = false;
+    let entry = answer.entry;
+    let added: { key: string; label: string; version: number } | null = null;
+    if (entry === undefined && answer.said !== '') {
+      // Journaled, so a replay finds the entry in the same version whatever was taught since.
+      added = await steps.step(`answer-${index + 1}-added`, () => addedEntry(authority, definitions, question, answer.said));
+      entry = added?.key;
+    }
+    if (entry === undefined) {
+      unmatchedAnswer = last ? answer.said : undefined;
       continue;
     }
     unmatchedAnswer = undefined;
     answered = true;
     answeredBy = answer.answeredBy;
-    const entry = answer.entry;
-    reading = await steps.step(`answer-${index + 1}`, () =>
-      agent.answer(input, definitions, question, { entry, ...(answer.answeredBy && { answeredBy: answer.answeredBy }) }),
-    );
+    addedIn = added ? { entry: added.key, version: added.version } : undefined;
+    const named = entry;
+    const extra = added ? { addedIn: { version: added.version, label: added.label } } : {};
+    reading = await steps.step(`answer-${index + 1}`, () => agent.answer(input, definitions, question, { entry: named, ...by, ...extra }));
   }
-  return { input, pins, reading, answered, ...(unmatchedAnswer !== undefined && { unmatchedAnswer }), ...(answeredBy && { answeredBy }) };
+  return {
+    input,
+    pins,
+    reading,
+    answered,
+    ...(unmatchedAnswer !== undefined && { unmatchedAnswer }),
+    ...(noneRefused && { noneRefused }),
+    ...(none && { none }),
+    ...(addedIn && { addedIn }),
+    ...(answeredBy && { answeredBy }),
+  };
+}
+
+/**
+ * An answer naming no entry of the question may name one added to the collection since the pin
+ * (SPEC.md §2.7): look for it, by key or label, in the version active now. Only for questions whose
+ * choices are the collection's own entries — a question offering other things (columns, verdicts)
+ * cannot be answered with an entry.
+ */
+async function addedEntry(
+  authority: AuthorityClient,
+  definitions: PinnedDefinitions,
+  question: Question,
+  said: string,
+): Promise<{ key: string; label: string; version: number } | null> {
+  const pinned = definitions.get(question.collection);
+  if (!pinned || question.entries.length === 0) return null;
+  const keys = new Set(pinned.entries.map((entry) => entry.key));
+  if (!question.entries.every((choice) => keys.has(choice.key))) return null;
+  const active = await authority.active(question.collection);
+  if (active.version === pinned.version) return null;
+  const live = await authority.definition(question.collection, active.version);
+  const lower = said.trim().toLowerCase();
+  const found =
+    live.entries.find((entry) => entry.key === said.trim()) ?? live.entries.find((entry) => entry.label.trim().toLowerCase() === lower);
+  if (!found || keys.has(found.key)) return null;
+  return { key: found.key, label: found.label, version: active.version };
 }

@@ -32,6 +32,9 @@ export function outcomeOf<Input, Result>(
       findings: reading.findings,
       decidedBy: advanced.answered ? 'operator' : 'rules',
       ...(advanced.answeredBy !== undefined && { answeredBy: advanced.answeredBy }),
+      // Said honestly: no entry applied, or the entry came from a version later than the pin.
+      ...(advanced.none && { none: true }),
+      ...(advanced.addedIn && { addedIn: advanced.addedIn }),
     };
     return {
       state: TaskState.TASK_STATE_COMPLETED,
@@ -55,8 +58,9 @@ export function outcomeOf<Input, Result>(
     ...(question.suggested !== undefined && { suggested: question.suggested }),
     version: pins[question.collection] ?? 1,
   };
-  const retry =
-    advanced.unmatchedAnswer !== undefined
+  const retry = advanced.noneRefused
+    ? `This question needs one of its answers; "none of these" is not one here. Answer with one of: ${listEntries(question.entries.map((e) => e.label || e.key))}. `
+    : advanced.unmatchedAnswer !== undefined
       ? `"${advanced.unmatchedAnswer}" is not one of the choices; answer with one of: ${listEntries(question.entries.map((e) => e.label || e.key))}. `
       : '';
   return {

@@ -33,7 +33,12 @@ export interface NamedAnswer {
   readonly said: string;
   readonly entry?: string;
   readonly answeredBy?: string;
+  /** The person said no entry applies: `{ none: true }`, or the words "none of these". */
+  readonly none?: boolean;
 }
+
+/** What a person types to say that no entry applies. */
+const NONE_WORDS = /^none(?: of (?:these|them|the above))?[.!]?$/i;
 
 /**
  * Read which entry a person named: a data part `{ entry }` (what extension-aware clients send),
@@ -47,6 +52,7 @@ export function readAnswer(parts: readonly Part[], entries: readonly EntryChoice
     if (content?.$case === 'data' && typeof content.value === 'object' && content.value !== null) {
       const data = content.value as Record<string, unknown>;
       if (typeof data.answeredBy === 'string') answeredBy = data.answeredBy;
+      if (data.none === true) return { said: 'none of these', none: true, ...(answeredBy && { answeredBy }) };
       if (typeof data.entry === 'string') {
         said = data.entry;
         break;
@@ -56,6 +62,9 @@ export function readAnswer(parts: readonly Part[], entries: readonly EntryChoice
   }
   const wanted = said.trim();
   const lower = wanted.toLowerCase();
+  // An entry that is really called "None" still wins: it is named, not the absence of one.
+  const named = entries.some((e) => e.key === wanted || e.label.trim().toLowerCase() === lower);
+  if (!named && NONE_WORDS.test(wanted)) return { said: wanted, none: true, ...(answeredBy && { answeredBy }) };
   const match =
     entries.find((e) => e.key === wanted) ??
     entries.find((e) => e.label.trim().toLowerCase() === lower) ??

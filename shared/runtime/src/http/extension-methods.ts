@@ -3,10 +3,25 @@ import express from 'express';
 import type { Part } from '@a2a-js/sdk';
 import type { TaskStore, User } from '@a2a-js/sdk/server';
 import { Role } from '@a2a-js/sdk';
-import { AuthorityRefused, AuthorityUnavailable } from '@learnables/authority';
+import { AuthorityRefused, AuthorityUnavailable, refusalFor } from '@learnables/authority';
 import type { AuthorityClient } from '@learnables/authority';
-import type { Refusal, RereadResult } from '@learnables/protocol';
-import { EXTENSIONS_HEADER, JsonRpcRequestSchema, LEARNABLES_METHODS, LEARNABLES_URI, LessonSchema, RereadRequestSchema, explainInvalid } from '@learnables/protocol';
+import { LessonRefused } from '@learnables/learnable';
+import type { LessonOutcome, PreviewResult, Refusal, RereadResult, RetractionOutcome } from '@learnables/protocol';
+import {
+  EXTENSIONS_HEADER,
+  LEARNABLES_METHODS,
+  LEARNABLES_URI,
+  JsonRpcRequestSchema,
+  LessonSchema,
+  NewEntrySchema,
+  RereadRequestSchema,
+  RetractionSchema,
+  explainInvalid,
+} from '@learnables/protocol';
+import { previewLesson } from '../preview/preview-lesson.ts';
+import type { PreviewWindow } from '../preview/preview-lesson.ts';
+import type { Journal } from '../storage/journal.ts';
+import type { TaskLedger } from '../storage/task-ledger.ts';
 import type { LearnableAgent } from '../learnable-agent.ts';
 import { InputRefused } from '../learnable-agent.ts';
 import { pinnedDefinitions } from '../a2a/advance-task.ts';
@@ -14,6 +29,7 @@ import { toInputParts } from '../a2a/parts.ts';
 import { contextFor } from '../a2a/recover-tasks.ts';
 import { ANONYMOUS_OWNER } from '../storage/task-ledger.ts';
 import { extensionsHeaderFor, messageParts, speaksV03 } from '../a2a/wire-version.ts';
+import { scopeOf } from '../a2a/learnables-executor.ts';
 
 /** A refusal with its HTTP status; JSON-RPC carries the same body as the error's `data`. */
 export class MethodRefused extends Error {
@@ -33,6 +49,10 @@ export interface ExtensionMethodsDeps<Input, Result> {
   readonly taskStore: TaskStore;
   readonly userOf: (req: Request) => Promise<User>;
   readonly log: (message: string, error?: unknown) => void;
+  /** Preview reads recent tasks' inputs from these; it writes to neither. */
+  readonly journal: Journal;
+  readonly ledger: TaskLedger;
+  readonly previewWindow?: PreviewWindow;
 }
 
 /**
@@ -77,23 +97,79 @@ export async function reread<Input, Result>(
   );
 }
 
-/** Teach: relay a lesson to the authority and hand back its answer, refusals word for word. */
-export async function teach<Input, Result>(deps: ExtensionMethodsDeps<Input, Result>, params: unknown, user: User) {
+const requireWriter = (user: User, what: string) => {
   if (!user.isAuthenticated) {
-    throw new MethodRefused(401, {
-      error: 'unauthorized',
-      message: 'Teaching this agent needs a bearer token it accepts; nothing was written.',
-    });
+    throw new MethodRefused(401, { error: 'unauthorized', message: `${what} this agent needs a bearer token it accepts; nothing was written.` });
+  }
+};
+
+/**
+ * Teach: relay a lesson — or, where the declaration allows it, a new entry — to the authority and
+ * hand back its answer, refusals word for word.
+ */
+export async function teach<Input, Result>(deps: ExtensionMethodsDeps<Input, Result>, params: unknown, user: User): Promise<LessonOutcome> {
+  requireWriter(user, 'Teaching');
+  if (typeof params === 'object' && params !== null && 'newEntry' in params) {
+    if (deps.agent.declaration.addsEntries !== true) {
+      throw new MethodRefused(400, { error: 'malformed', message: `This agent's ${deps.agent.declaration.collection} take no new entries; teach a lesson to one that exists.` });
+    }
+    const newEntry = NewEntrySchema.safeParse(params);
+    if (!newEntry.success) throw new MethodRefused(400, { error: 'malformed', message: `That new entry cannot be read: ${explainInvalid(newEntry.error)}.` });
+    return deps.authority.addEntry(newEntry.data, { onBehalfOf: user.userName });
   }
   const lesson = LessonSchema.safeParse(params);
   if (!lesson.success) throw new MethodRefused(400, { error: 'malformed', message: `That lesson cannot be read: ${explainInvalid(lesson.error)}.` });
   return deps.authority.postLesson(lesson.data, { onBehalfOf: user.userName });
 }
 
+/** Retract: relay a retraction to the authority. Nothing here creates a task, a pin or a journal row. */
+export async function retract<Input, Result>(deps: ExtensionMethodsDeps<Input, Result>, params: unknown, user: User): Promise<RetractionOutcome> {
+  requireWriter(user, 'Retracting a lesson of');
+  const retraction = RetractionSchema.safeParse(params);
+  if (!retraction.success) throw new MethodRefused(400, { error: 'malformed', message: `That retraction cannot be read: ${explainInvalid(retraction.error)}.` });
+  return deps.authority.retract(retraction.data, { onBehalfOf: user.userName });
+}
+
+/** Preview: what a lesson would do to the caller's recent tasks, read-only (see previewLesson). */
+export async function preview<Input, Result>(
+  deps: ExtensionMethodsDeps<Input, Result>,
+  params: unknown,
+  user: User,
+  tenant: string | undefined,
+): Promise<PreviewResult> {
+  // The caller's own tasks, scoped exactly as the ledger recorded them.
+  const scope = scopeOf(contextFor(tenant ?? '', user.userName || ANONYMOUS_OWNER));
+  return previewLesson(
+    { agent: deps.agent, authority: deps.authority, journal: deps.journal, ledger: deps.ledger, ...(deps.previewWindow && { window: deps.previewWindow }) },
+    params,
+    scope,
+  );
+}
+
+type MethodName = keyof typeof LEARNABLES_METHODS;
+
+function run<Input, Result>(deps: ExtensionMethodsDeps<Input, Result>, method: MethodName, params: unknown, user: User, tenant: string | undefined, v03: boolean) {
+  switch (method) {
+    case 'reread':
+      return reread(deps, params, user, tenant, v03);
+    case 'teach':
+      return teach(deps, params, user);
+    case 'retract':
+      return retract(deps, params, user);
+    case 'preview':
+      return preview(deps, params, user, tenant);
+  }
+}
+
 function asRefusal(error: unknown, log: (message: string, error?: unknown) => void): MethodRefused {
   if (error instanceof MethodRefused) return error;
   if (error instanceof AuthorityRefused) return new MethodRefused(error.status, error.refusal);
   if (error instanceof InputRefused) return new MethodRefused(400, { error: 'malformed', message: error.message });
+  // The learnable's refusal in preview: the very body the authority would answer teach with.
+  if (error instanceof LessonRefused) {
+    const refusal = refusalFor(error);
+    return new MethodRefused(refusal.status, refusal.body);
+  }
   if (error instanceof AuthorityUnavailable) {
     return new MethodRefused(503, { error: 'internal', message: 'The authority cannot be reached, so the live rules cannot be read; try again shortly.' });
   }
@@ -131,13 +207,21 @@ export function jsonRpcBody(limit: string): Router {
   return router;
 }
 
-/** Reread and teach on JSON-RPC, in front of the SDK's handler; other methods fall through. */
+/** The extension method a JSON-RPC method name or a REST path names, if any. */
+const methodNamed = (name: unknown, transport: 'jsonrpc' | 'rest'): MethodName | undefined =>
+  (Object.keys(LEARNABLES_METHODS) as MethodName[]).find((method) => LEARNABLES_METHODS[method][transport] === name);
+
+/** A 409 about what was asked (an entry's key, a retraction) is the caller's to fix; a lost race is not. */
+const jsonRpcCode = (refused: MethodRefused): number =>
+  refused.refusal.error === 'entry-exists' || refused.refusal.error === 'not-retractable' ? -32602 : (JSON_RPC_CODE[refused.status] ?? -32603);
+
+/** The extension methods on JSON-RPC, in front of the SDK's handler; other methods fall through. */
 export function jsonRpcExtensionMethods<Input, Result>(deps: ExtensionMethodsDeps<Input, Result>): Router {
   const router = express.Router();
   router.post('/', async (req: Request, res: Response, next: NextFunction) => {
     const body = req.body as { id?: unknown; method?: unknown; params?: unknown } | undefined;
-    const method = body?.method;
-    if (method !== LEARNABLES_METHODS.reread.jsonrpc && method !== LEARNABLES_METHODS.teach.jsonrpc) {
+    const method = methodNamed(body?.method, 'jsonrpc');
+    if (method === undefined) {
       next();
       return;
     }
@@ -154,29 +238,28 @@ export function jsonRpcExtensionMethods<Input, Result>(deps: ExtensionMethodsDep
       const user = await deps.userOf(req);
       const params = (envelope.data.params ?? {}) as { tenant?: unknown };
       const tenant = typeof params.tenant === 'string' && params.tenant !== '' ? params.tenant : undefined;
-      const result =
-        method === LEARNABLES_METHODS.reread.jsonrpc ? await reread(deps, params, user, tenant, v03) : await teach(deps, params, user);
+      const result = await run(deps, method, params, user, tenant, v03);
       res.json({ jsonrpc: '2.0', id, result });
     } catch (error) {
       const refused = asRefusal(error, deps.log);
-      res.json({ jsonrpc: '2.0', id, error: { code: JSON_RPC_CODE[refused.status] ?? -32603, message: refused.message, data: refused.refusal } });
+      res.json({ jsonrpc: '2.0', id, error: { code: jsonRpcCode(refused), message: refused.message, data: refused.refusal } });
     }
   });
   return router;
 }
 
-/** Reread and teach on the REST binding: `POST {rest}/learnables:reread`, optionally under a tenant. */
+/** The extension methods on the REST binding: `POST {rest}/learnables:reread` etc., optionally under a tenant. */
 export function restExtensionMethods<Input, Result>(deps: ExtensionMethodsDeps<Input, Result>): Router {
   const router = express.Router();
-  const paths = { reread: LEARNABLES_METHODS.reread.rest, teach: LEARNABLES_METHODS.teach.rest };
   router.use(async (req: Request, res: Response, next: NextFunction) => {
     if (req.method !== 'POST') return next();
-    const match = /^(?:\/([^/]+))?(\/learnables:(?:reread|teach))$/.exec(req.path);
-    if (!match || (match[2] !== paths.reread && match[2] !== paths.teach)) return next();
+    const match = /^(?:\/([^/]+))?(\/learnables:[a-z]+)$/.exec(req.path);
+    const method = match ? methodNamed(match[2], 'rest') : undefined;
+    if (!match || method === undefined) return next();
     const v03 = speakAsAsked(req, res);
     try {
       const user = await deps.userOf(req);
-      const result = match[2] === paths.reread ? await reread(deps, req.body, user, match[1], v03) : await teach(deps, req.body, user);
+      const result = await run(deps, method, req.body, user, match[1], v03);
       res.json(result);
     } catch (error) {
       const refused = asRefusal(error, deps.log);

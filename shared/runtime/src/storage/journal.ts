@@ -47,6 +47,24 @@ export class Journal {
     return (await this.recorded<T>(taskId, step)) as T;
   }
 
+  /**
+   * The recorded result of one step for many tasks (e.g. each one's parsed input), read-only:
+   * tasks that never recorded it are absent. Chunked to stay under drivers' parameter limits.
+   */
+  async recordedFor(taskIds: readonly string[], step: string): Promise<Map<string, unknown>> {
+    const out = new Map<string, unknown>();
+    for (let start = 0; start < taskIds.length; start += 1000) {
+      const rows = await this.db
+        .selectFrom('learnables_journal')
+        .select(['task_id', 'result'])
+        .where('step', '=', step)
+        .where('task_id', 'in', taskIds.slice(start, start + 1000))
+        .execute();
+      for (const row of rows) out.set(row.task_id, JSON.parse(row.result) as unknown);
+    }
+    return out;
+  }
+
   async count(): Promise<number> {
     const row = await this.db.selectFrom('learnables_journal').select((eb) => eb.fn.countAll().as('n')).executeTakeFirst();
     return Number(row?.n ?? 0);

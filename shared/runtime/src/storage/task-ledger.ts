@@ -124,6 +124,24 @@ export class TaskLedger {
     }));
   }
 
+  /**
+   * The newest tasks of one owner started since a moment, newest first, at most `limit`: what
+   * preview re-reads. Read-only.
+   */
+  async recent(scope: { tenant: string; owner: string }, since: number, limit: number): Promise<string[]> {
+    const rows = await this.db
+      .selectFrom('learnables_tasks')
+      .select('task_id')
+      .where('agent', '=', this.agent)
+      .where('tenant', '=', scope.tenant)
+      .where('owner', '=', scope.owner)
+      .where('created_at', '>=', since)
+      .orderBy('created_at', 'desc')
+      .limit(limit)
+      .execute();
+    return rows.map((row) => row.task_id);
+  }
+
   async count(): Promise<number> {
     const row = await this.db.selectFrom('learnables_tasks').select(sql<number>`count(*)`.as('n')).executeTakeFirst();
     return Number(row?.n ?? 0);

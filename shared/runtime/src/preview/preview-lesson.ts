@@ -1,0 +1,136 @@
+import { setImmediate as yieldToLoop } from 'node:timers/promises';
+import type { Definition, LearnableKind } from '@learnables/learnable';
+import { MalformedLesson, UnknownCollection, absorbLesson, addEntry } from '@learnables/learnable';
+import type { AuthorityClient } from '@learnables/authority';
+import type { PreviewExample, PreviewResult, Reading as WireReading } from '@learnables/protocol';
+import { LessonSchema, NewEntrySchema, explainInvalid } from '@learnables/protocol';
+import type { Finding, LearnableAgent, PinnedDefinitions } from '../learnable-agent.ts';
+import type { Journal } from '../storage/journal.ts';
+import type { TaskLedger } from '../storage/task-ledger.ts';
+
+/** Which recent tasks preview re-reads: the smaller of the two bounds wins. */
+export interface PreviewWindow {
+  /** Tasks started within this many days. Default 30. */
+  readonly days?: number;
+  /** At most this many, newest first. Default 5,000. */
+  readonly tasks?: number;
+}
+
+export interface PreviewDeps<Input, Result> {
+  readonly agent: LearnableAgent<Input, Result>;
+  readonly authority: AuthorityClient;
+  readonly journal: Journal;
+  readonly ledger: TaskLedger;
+  readonly window?: PreviewWindow;
+}
+
+const DAY = 86_400_000;
+/** Examples kept per effect; counts count them all. */
+const EXAMPLES_PER_EFFECT = 20;
+/** Re-read this many inputs, then let other requests run. */
+const BATCH = 200;
+
+type Effect = PreviewExample['effect'];
+
+/**
+ * What a lesson (or a new entry) would do, before it lands: the candidate definition is built in
+ * memory by the same control plane the authority runs, from the live version, and the inputs of
+ * the caller's recent tasks are read under both. Read-only: it selects from the ledger and the
+ * journal and writes nothing anywhere — no task, no journal row, no pin, no version. A refusal is
+ * the learnable's own, thrown exactly as teach would meet it.
+ */
+export async function previewLesson<Input, Result>(
+  deps: PreviewDeps<Input, Result>,
+  params: unknown,
+  scope: { tenant: string; owner: string },
+  now = Date.now(),
+): Promise<PreviewResult> {
+  const { agent, authority } = deps;
+  const asked = (typeof params === 'object' && params !== null ? params : {}) as { lesson?: unknown; newEntry?: unknown };
+  const collection = collectionOf(asked);
+  const kind = agent.kinds.find((k) => k.collection === collection);
+  if (!kind) throw new UnknownCollection(collection, agent.kinds.map((k) => k.collection));
+
+  const actives = await Promise.all(agent.kinds.map((k) => authority.active(k.collection)));
+  const pins = new Map(actives.map((active) => [active.collection, active.version]));
+  const live: PinnedDefinitions = new Map(
+    await Promise.all(agent.kinds.map(async (k) => [k.collection, await authority.definition(k.collection, pins.get(k.collection)!)] as const)),
+  );
+  const current = live.get(collection)!;
+  const { definition, changed, audit, entry } = candidateOf(current, kind, asked);
+  const candidate: PinnedDefinitions = new Map([...live, [collection, { ...definition, version: current.version }]]);
+
+  const window = { days: deps.window?.days ?? 30, tasks: deps.window?.tasks ?? 5000 };
+  const taskIds = await deps.ledger.recent(scope, now - window.days * DAY, window.tasks);
+  const inputs = await deps.journal.recordedFor(taskIds, 'parse');
+
+  const counts = { settles: 0, changes: 0, unsettles: 0, stillOpen: 0 };
+  const examples: PreviewExample[] = [];
+  const kept = new Map<Effect, number>();
+  let examined = 0;
+  for (const [index, taskId] of taskIds.entries()) {
+    if (index > 0 && index % BATCH === 0) await yieldToLoop();
+    if (!inputs.has(taskId)) continue;
+    const input = inputs.get(taskId) as Input;
+    let before: Readonly<Record<string, Finding>>;
+    let after: Readonly<Record<string, Finding>>;
+    try {
+      before = agent.read(input, live).findings;
+      after = changed ? agent.read(input, candidate).findings : before;
+    } catch {
+      // An input the agent no longer reads (e.g. its category is gone) says nothing about the lesson.
+      continue;
+    }
+    examined += 1;
+    for (const [name, was] of Object.entries(before)) {
+      if (was.collection !== collection) continue;
+      const will = after[name] ?? was;
+      const effect = effectOf(was, will);
+      if (effect === undefined) continue;
+      counts[effect === 'still-open' ? 'stillOpen' : effect] += 1;
+      const shown = kept.get(effect) ?? 0;
+      if (shown >= EXAMPLES_PER_EFFECT) continue;
+      kept.set(effect, shown + 1);
+      examples.push({ taskId, finding: name, effect, now: wire(was, current.version), after: wire(will, current.version) });
+    }
+  }
+  return { collection, entry, changed, audit, version: current.version, examined, counts, examples };
+}
+
+function collectionOf(asked: { lesson?: unknown; newEntry?: unknown }): string {
+  const given = (asked.lesson ?? asked.newEntry) as { collection?: unknown } | undefined;
+  if ((asked.lesson === undefined) === (asked.newEntry === undefined) || typeof given !== 'object' || given === null) {
+    throw new MalformedLesson('Preview needs either a lesson or a newEntry to try, and only one.');
+  }
+  if (typeof given.collection !== 'string') throw new MalformedLesson('That lesson cannot be read: collection must be a string.');
+  return given.collection;
+}
+
+function candidateOf(
+  current: Definition,
+  kind: LearnableKind,
+  asked: { lesson?: unknown; newEntry?: unknown },
+): { definition: Definition; changed: boolean; audit: string; entry: string } {
+  if (asked.lesson !== undefined) {
+    const lesson = LessonSchema.safeParse(asked.lesson);
+    if (!lesson.success) throw new MalformedLesson(`That lesson cannot be read: ${explainInvalid(lesson.error)}.`);
+    return { ...absorbLesson(current, lesson.data), entry: lesson.data.entry };
+  }
+  const newEntry = NewEntrySchema.safeParse(asked.newEntry);
+  if (!newEntry.success) throw new MalformedLesson(`That new entry cannot be read: ${explainInvalid(newEntry.error)}.`);
+  return addEntry(current, kind, newEntry.data);
+}
+
+/** How a finding moves from the live version to the candidate, if it is worth reporting. */
+function effectOf(was: Finding, will: Finding): Effect | undefined {
+  if (!was.settled) return will.settled ? 'settles' : 'still-open';
+  if (!will.settled) return 'unsettles';
+  return was.winner !== will.winner ? 'changes' : undefined;
+}
+
+const wire = (finding: Finding, version: number): WireReading => ({
+  settled: finding.settled,
+  ...(finding.winner !== undefined && { winner: finding.winner }),
+  reads: finding.reads,
+  version,
+});
