@@ -6,7 +6,7 @@
  * (one real task sent first gives the owner's scope and the shape of a parse row), so the run takes
  * seconds rather than sending 5,000 messages.
  *
- *   npx tsx agents/email/bench/preview.ts
+ *   node --import tsx test/bench/preview.ts
  */
 import type { Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
@@ -15,10 +15,8 @@ import { randomUUID } from 'node:crypto';
 import { Authority, authorityService, openStore } from '@learnables/authority';
 import { startLearnableAgent } from '@learnables/runtime';
 import { scratchDir } from '@learnables/testing';
-import { customerMarksKind } from '../src/customer-marks.ts';
-import { emailAgent } from '../src/email-agent.ts';
-import type { EmailInput } from '../src/email-input.ts';
-import { referencePattern, senderPattern } from '../src/mark-patterns.ts';
+import { customerMarksKind, emailAgent } from '@learnables/email-agent';
+import type { EmailInput } from '@learnables/email-agent';
 
 const TASKS = 5_000;
 const MARKS = 10_000;
@@ -34,8 +32,8 @@ for (let c = 0; c < MARKS / 2; c++) {
   seed[`customer-${c}`] = {
     name: `Customer ${c}`,
     marks: [
-      { pattern: senderPattern(address(c)), where: 'from' },
-      { pattern: referencePattern(reference(c)), where: 'subject' },
+      { pattern: `<${address(c).replace(/\./g, '\\.')}>`, where: 'from' },
+      { pattern: `\\b${reference(c)}\\b`, where: 'subject' },
     ],
   };
 }
