@@ -5,7 +5,7 @@ export default defineConfig({
     include: ['shared/*/src/**/*.test.ts', 'agents/*/src/**/*.test.ts', 'test/**/*.test.ts'],
     testTimeout: 30_000,
     hookTimeout: 60_000,
-    // Finds or starts PostgreSQL, finds (or as root on Debian installs) Chromium and HAProxy.
+    // Finds or starts PostgreSQL, finds (or as root on Debian installs) Chromium.
     globalSetup: ['./shared/testing/src/global-setup.ts'],
   },
 });

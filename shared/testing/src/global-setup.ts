@@ -1,10 +1,10 @@
 // vitest's global setup for the whole repository (vitest.config.ts): before any test file runs it
-// finds what the tests drive — a PostgreSQL server, a browser, a load balancer — starting or
-// installing what is missing, and hands each to the test workers through the environment they inherit
-// (LEARNABLES_TEST_PG_URL, CHROMIUM_PATH, HAPROXY_PATH). This is what lets the README's test command
-// pass as written on a fresh machine.
+// finds what the tests drive — a PostgreSQL server and a browser — starting or installing what is
+// missing, and hands each to the test workers through the environment they inherit
+// (LEARNABLES_TEST_PG_URL, CHROMIUM_PATH). This is what lets the README's test command pass as
+// written on a fresh machine. (findHaproxy is ready for a test that puts HAProxy in front of
+// replicas; until such a test exists nothing is looked for or installed for it.)
 import { findChromium } from './chromium.ts';
-import { findHaproxy } from './haproxy.ts';
 import { DEFAULT_TEST_PG_URL, testPostgresServer } from './test-postgres-server.ts';
 import type { TestPostgresServer } from './test-postgres-server.ts';
 
@@ -14,15 +14,11 @@ let postgres: TestPostgresServer | undefined;
 export async function setup(): Promise<void> {
   const starting = testPostgresServer(process.env.LEARNABLES_TEST_PG_URL ?? DEFAULT_TEST_PG_URL, log);
   starting.then((server) => (postgres = server)).catch(() => undefined);
-  // One after the other: two apt-get runs at once would fight over dpkg's lock.
   const chromium = await findChromium({ log });
-  const haproxy = await findHaproxy({ log });
   const server = await starting;
   process.env.LEARNABLES_TEST_PG_URL = server.url;
   process.env.CHROMIUM_PATH = chromium.path;
-  process.env.HAPROXY_PATH = haproxy.path;
   if (chromium.source !== 'usual path' && chromium.source !== 'setting') log(`Chromium: ${chromium.path} (${chromium.source}).`);
-  if (haproxy.source !== 'usual path' && haproxy.source !== 'setting') log(`HAProxy: ${haproxy.path} (${haproxy.source}).`);
 }
 
 export async function teardown(): Promise<void> {
