@@ -31,6 +31,7 @@ const benchmarks: Benchmark[] = [
   { title: 'Runtime overhead vs a bare SDK agent', script: 'shared/runtime/bench/overhead.ts' },
   { title: 'Preview of one lesson over 5,000 recent email tasks with 10,000 marks, vs a reread of one task', script: 'test/bench/preview.ts' },
   { title: 'Manifest streaming memory', script: 'agents/manifest/bench/stream-memory.ts' },
+  { title: 'Worst accepted input of each kind: time, peak RSS, /healthz while it is read', script: 'test/bench/worst-input.ts' },
 ];
 
 const sections: string[] = [];

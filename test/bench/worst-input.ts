@@ -1,0 +1,159 @@
+// The worst input of each kind the agents still accept (the largest email, the widest sheet, the
+// heaviest legal pattern): how long it takes, the process's peak RSS, and how /healthz answers
+// while it is being read. Each case runs in a process of its own, so its peak RSS is its own.
+// `node --import tsx test/bench/worst-input.ts` prints the table; `pnpm bench` runs it too.
+import { spawnSync } from 'node:child_process';
+import { randomUUID } from 'node:crypto';
+import { cpus } from 'node:os';
+import { fileURLToPath } from 'node:url';
+import { emailAgent } from '@learnables/email-agent';
+import { manifestAgent } from '@learnables/manifest-agent';
+import type { LoopStack } from '../support/loop-stack.ts';
+import { fixture, startLoop } from '../support/loop-stack.ts';
+import { sparseWideWorkbook, workbookOf } from '../../agents/manifest/src/hostile-workbooks.test-support.ts';
+
+const XLSX = 'application/vnd.openxmlformats-officedocument.spreadsheetml.sheet';
+
+interface Case {
+  readonly name: string;
+  readonly input: string;
+  run(stack: LoopStack): Promise<string>;
+}
+
+const send = async (stack: LoopStack, bytes: Buffer, mediaType: string, filename: string): Promise<string> => {
+  const response = await fetch(`${stack.agent.url}/a2a/rest/message:send`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json', 'A2A-Version': '1.0', authorization: 'Bearer console-token' },
+    body: JSON.stringify({ message: { messageId: randomUUID(), role: 'ROLE_USER', parts: [{ raw: bytes.toString('base64'), mediaType, filename }] } }),
+  });
+  const body = (await response.json()) as { task?: { status?: { state?: string } } };
+  return `${response.status} ${body.task?.status?.state ?? JSON.stringify(body).slice(0, 80)}`;
+};
+
+/** An email just under the 40 MB limit: a 25 MB attachment (base64) plus a text part and a CSV. */
+function largestEmail(): Buffer {
+  const pdf = Buffer.alloc(25 * 1024 * 1024, 7).toString('base64').replace(/.{76}/g, '$&\r\n');
+  const csv = Array.from({ length: 40_000 }, (_, at) => `BW-${String(at).padStart(5, '0')},pallet,${at}`).join('\r\n');
+  return Buffer.from(
+    [
+      'From: Brightwell Foods <orders@brightwell-foods.example>',
+      'Subject: Scans and forecast',
+      'Date: Mon, 05 Oct 2026 09:00:00 +0000',
+      'MIME-Version: 1.0',
+      'Content-Type: multipart/mixed; boundary="b1"',
+      '',
+      '--b1',
+      'Content-Type: text/plain; charset=utf-8',
+      '',
+      'Scans and forecast attached.',
+      '--b1',
+      'Content-Type: text/csv; name="forecast.csv"',
+      'Content-Disposition: attachment; filename="forecast.csv"',
+      '',
+      csv,
+      '--b1',
+      'Content-Type: application/pdf; name="scans.pdf"',
+      'Content-Disposition: attachment; filename="scans.pdf"',
+      'Content-Transfer-Encoding: base64',
+      '',
+      pdf,
+      '--b1--',
+      '',
+    ].join('\r\n'),
+  );
+}
+
+/** 256 headings (the widest accepted) and 5,000 rows, every cell filled. */
+function widestSheet(): Buffer {
+  const header = Array.from({ length: 256 }, (_, at) => [at + 1, at === 0 ? 'Waybill' : `Heading ${at + 1}`] as const);
+  const rows = Array.from({ length: 5_000 }, (_, row) => Array.from({ length: 256 }, (_, at) => [at + 1, `r${row}c${at}`] as const));
+  return Buffer.from(workbookOf([header, ...rows]));
+}
+
+const CASES: readonly Case[] = [
+  {
+    name: 'largest email',
+    input: '39 MB message: a 25 MB attachment in base64, a 1 MB CSV, a text part',
+    run: (stack) => send(stack, largestEmail(), 'message/rfc822', 'largest.eml'),
+  },
+  {
+    name: 'widest sheet',
+    input: '256 headings × 5,000 filled rows (.xlsx)',
+    run: (stack) => send(stack, widestSheet(), XLSX, 'widest.xlsx'),
+  },
+  {
+    name: 'sparse wide sheet',
+    input: '6,000 rows, each with a cell in column XFD (.xlsx)',
+    run: (stack) => send(stack, Buffer.from(sparseWideWorkbook(6_000)), XLSX, 'sparse.xlsx'),
+  },
+  {
+    name: 'heaviest legal pattern',
+    input: '20 lessons of the heaviest accepted kind (`\\pL{3}` + a word), then one email',
+    async run(stack) {
+      for (let at = 0; at < 20; at++) {
+        await stack.authority.client.postLesson({
+          collection: 'customers',
+          entry: 'northgate',
+          value: { pattern: `zq${at}x\\pL{3}`, where: 'body' },
+          taughtBy: 'bench',
+          reason: 'the heaviest pattern a lesson may hold',
+        });
+      }
+      return send(stack, fixture('email/northgate-parry-pallet-query.eml'), 'message/rfc822', 'parry.eml');
+    },
+  },
+];
+
+const percentile = (values: readonly number[], p: number): number => {
+  const sorted = [...values].sort((a, b) => a - b);
+  return sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))] ?? 0;
+};
+
+/** One case, in this process: the stack, /healthz every 10 ms while the input is read. */
+async function runCase(name: string): Promise<void> {
+  const chosen = CASES.find((one) => one.name === name);
+  if (chosen === undefined) throw new Error(`no case "${name}"`);
+  const stack = name.includes('sheet') ? await startLoop(manifestAgent) : await startLoop(emailAgent);
+  const latencies: number[] = [];
+  let polling = true;
+  let failed = 0;
+  const poll = (async () => {
+    while (polling) {
+      const started = performance.now();
+      // A keep-alive connection the server closed while its loop was busy fails; count it, and ask again.
+      await fetch(`${stack.agent.url}/healthz`).then((answer) => answer.arrayBuffer(), () => failed++);
+      latencies.push(performance.now() - started);
+      await new Promise((resolve) => setTimeout(resolve, 10));
+    }
+  })();
+  const started = performance.now();
+  const outcome = await chosen.run(stack);
+  const seconds = (performance.now() - started) / 1000;
+  polling = false;
+  await poll;
+  await stack.close();
+  const peak = process.resourceUsage().maxRSS / 1024;
+  console.log(JSON.stringify({ seconds, peak, p50: percentile(latencies, 50), p99: percentile(latencies, 99), max: Math.max(...latencies), failed, samples: latencies.length, outcome }));
+}
+
+async function main(): Promise<void> {
+  const only = process.argv[2];
+  if (only !== undefined) return runCase(only);
+  console.log(`Machine: ${cpus()[0]?.model.trim() ?? 'unknown CPU'}, ${cpus().length} cores, Node ${process.version}. Each case in a fresh process (agent, authority and the /healthz poller together); /healthz polled every 10 ms while the input is sent and read.\n`);
+  console.log('| input | what | answer | time | peak RSS | /healthz p50 | /healthz p99 | /healthz max |');
+  console.log('|---|---|---|---:|---:|---:|---:|---:|');
+  for (const one of CASES) {
+    const run = spawnSync(process.execPath, ['--import', 'tsx', fileURLToPath(import.meta.url), one.name], { encoding: 'utf8', maxBuffer: 16 * 1024 * 1024 });
+    const line = run.stdout.trim().split('\n').at(-1) ?? '';
+    if (run.status !== 0 || !line.startsWith('{')) {
+      console.log(`| ${one.name} | ${one.input} | failed (exit ${run.status}): ${(run.stderr || line).trim().split('\n').at(-1) ?? ''} | | | | | |`);
+      continue;
+    }
+    const r = JSON.parse(line) as { seconds: number; peak: number; p50: number; p99: number; max: number; failed: number; outcome: string };
+    console.log(
+      `| ${one.name} | ${one.input} | ${r.outcome} | ${r.seconds.toFixed(1)} s | ${Math.round(r.peak)} MB | ${r.p50.toFixed(1)} ms | ${r.p99.toFixed(0)} ms | ${r.max.toFixed(0)} ms${r.failed > 0 ? ` (${r.failed} dropped)` : ''} |`,
+    );
+  }
+}
+
+await main();
