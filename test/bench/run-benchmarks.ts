@@ -28,6 +28,7 @@ const database = await scratchDatabase();
 const benchmarks: Benchmark[] = [
   { title: 'Classification vs marks count: RE2 Set vs a loop of per-mark matches', script: 'agents/email/bench/classify.ts' },
   { title: 'Lesson → effect latency, and version storage / resolve time', script: 'shared/authority/bench/run-all.ts', ...(database && { env: { BENCH_PG_URL: database.url } }) },
+  { title: 'Lesson → next decision, and /healthz while the email agent compiles', script: 'test/bench/lesson-to-decision/run.ts' },
   { title: 'Runtime overhead vs a bare SDK agent', script: 'shared/runtime/bench/overhead.ts' },
   { title: 'Preview of one lesson over 5,000 recent email tasks with 10,000 marks, vs a reread of one task', script: 'test/bench/preview.ts' },
   { title: 'Manifest streaming memory', script: 'agents/manifest/bench/stream-memory.ts' },
