@@ -22,7 +22,7 @@ import { scratchDir } from '@learnables/testing';
 import { address } from './customers.ts';
 
 const SIZES = (process.env.BENCH_MARKS ?? '1000,10000,50000').split(',').map(Number);
-const LESSONS = Number(process.env.BENCH_LESSONS ?? 30);
+const LESSONS = Number(process.env.BENCH_LESSONS ?? 20);
 const here = (file: string) => fileURLToPath(new URL(file, import.meta.url));
 
 const children = new Set<ChildProcess>();

@@ -7,6 +7,7 @@ import { Kysely, Migrator, PostgresDialect, SqliteDialect } from 'kysely';
 import pg from 'pg';
 import { runtimeMigrations } from './migrations.ts';
 import type { RuntimeTables } from './tables.ts';
+import type { SqliteDatabase, SqliteStatement } from 'kysely';
 
 export type Engine = 'sqlite' | 'postgres';
 
@@ -57,7 +58,7 @@ export async function openRuntimeDatabase(url: string): Promise<RuntimeDatabase>
     database.pragma('synchronous = NORMAL');
     database.pragma('busy_timeout = 5000');
     await upgradeSdkTables(`sqlite:${file}`);
-    db = new Kysely<RuntimeTables>({ dialect: new SqliteDialect({ database }) });
+    db = new Kysely<RuntimeTables>({ dialect: new SqliteDialect({ database: reusingStatements(database) }) });
   }
   const { error } = await new Migrator({
     db,
@@ -67,4 +68,30 @@ export async function openRuntimeDatabase(url: string): Promise<RuntimeDatabase>
   }).migrateToLatest();
   if (error) throw new Error(`The agent could not prepare its tables: ${String(error)}`, { cause: error });
   return { engine, db, close: () => db.destroy() };
+}
+
+/** How many distinct statements are kept prepared; the runtime and the SDK's store use a few dozen. */
+const PREPARED_STATEMENTS = 256;
+
+/**
+ * The database as kysely's SQLite dialect sees it, but preparing each distinct statement once:
+ * kysely prepares every query afresh, and preparing was a large share of a task's cost (every
+ * task runs the same few statements). A statement still being iterated (a streamed query) is
+ * not handed out twice; SQLite re-prepares a kept statement by itself after a schema change.
+ */
+function reusingStatements(database: Database.Database): SqliteDatabase {
+  const prepared = new Map<string, Database.Statement>();
+  return {
+    prepare(sql: string) {
+      const known = prepared.get(sql);
+      if (known !== undefined && !known.busy) return known as unknown as SqliteStatement;
+      const statement = database.prepare(sql);
+      if (known === undefined) {
+        if (prepared.size >= PREPARED_STATEMENTS) prepared.clear();
+        prepared.set(sql, statement);
+      }
+      return statement as unknown as SqliteStatement;
+    },
+    close: () => database.close(),
+  };
 }
