@@ -57,8 +57,11 @@ describe(`the scenario's first ${WEEKS} weeks, replayed through both agents on f
       expect(week2![agent].per100, agent).toBeLessThan(week1![agent].per100);
       expect(week2![agent].per100, agent).toBeLessThan(offWeek2![agent].per100);
     }
-    // Without lessons the line does not fall: the stream's mix of known and unknown senders is steady.
-    expect(Math.abs(off.result.weeks[1]!.all.per100 - off.result.weeks[0]!.all.per100)).toBeLessThan(5);
+    // Without learning the line barely moves (forwards decided by their original sender's seeded
+    // mark make week 2 a little easier): whatever it falls is a small part of learning's fall.
+    const offFall = off.result.weeks[0]!.all.per100 - off.result.weeks[1]!.all.per100;
+    const onFall = week1!.all.per100 - week2!.all.per100;
+    expect(Math.abs(offFall)).toBeLessThan(onFall / 4);
   });
 
   it("counts exactly what the agents count in GET /learnables/stats, by each message's own week", async () => {

@@ -67,11 +67,12 @@ export class CustomerMarks extends Learnable {
     return this.name;
   }
 
-  learn(value: LessonValue): Learned<CustomerMarks> {
+  learn(value: LessonValue, others: readonly Learnable[] = []): Learned<CustomerMarks> {
     const mark = readMark(value);
     if (this.marks.some((known) => known.pattern === mark.pattern && known.where === mark.where)) {
       return { next: this, changed: false };
     }
+    refuseHeldElsewhere(mark, others);
     return { next: new CustomerMarks(this.key, this.name, [...this.marks, mark]), changed: true };
   }
 
@@ -171,7 +172,59 @@ function checkEvidence(pattern: string, regex: RE2, where: MarkPlace): void {
   }
 }
 
-/** How the authority rebuilds customers from storage. */
+/** Whether two marks look for the same text in a place they share (`any` shares every place). */
+function sameMark(a: Mark, b: Mark): boolean {
+  return a.pattern === b.pattern && (a.where === b.where || a.where === 'any' || b.where === 'any');
+}
+
+/**
+ * Refuse a mark another customer already holds. Taught to a second customer, every message it
+ * matches would score a point for both: they would tie and ask for ever, and no later lesson of
+ * the same mark could settle them (it would be "already known").
+ */
+export function refuseHeldElsewhere(mark: Mark, others: readonly Learnable[]): void {
+  for (const other of others) {
+    if (!(other instanceof CustomerMarks)) continue;
+    if (other.marks.some((known) => sameMark(known, mark))) {
+      throw new UnlearnableValue(
+        `'${mark.pattern}' is already a mark of ${other.name} (${other.key}); taught here too, every message it matches would tie between the two and be asked about for ever. Teach what tells this customer apart instead: a reference from the subject, or the customer's name.`,
+        { field: 'pattern' },
+      );
+    }
+  }
+}
+
+/** The end of a mark that names a domain and stops there: `@brightwell-foods\.example`. */
+const OPEN_DOMAIN_END = /@.*\\\.[a-z0-9-]+(?:\\b)?$/i;
+
+/**
+ * A seed follows the rules a suggestion follows (SPEC §2.3): no mark held by two customers, and no
+ * mark on a sender's domain that a longer look-alike domain also matches
+ * (`@brightwell-foods\.example` matches `accounts@brightwell-foods.example-remit.invalid`; end it
+ * with `>`, the end of the address, as in `@brightwell-foods\.example>`).
+ */
+export function checkSeedMarks(entries: readonly CustomerMarks[]): void {
+  const problems: string[] = [];
+  for (const [index, entry] of entries.entries()) {
+    for (const mark of entry.marks) {
+      if ((mark.where === 'from' || mark.where === 'any') && OPEN_DOMAIN_END.test(mark.pattern)) {
+        problems.push(
+          `${entry.key}'s mark '${mark.pattern}' also matches a longer look-alike domain (e.g. ${lookAlike(mark.pattern)}); end it with > so it stops where the address does`,
+        );
+      }
+      const holder = entries.slice(index + 1).find((other) => other.marks.some((known) => sameMark(known, mark)));
+      if (holder !== undefined) problems.push(`'${mark.pattern}' is a mark of both ${entry.key} and ${holder.key}, so their messages would tie for ever`);
+    }
+  }
+  if (problems.length > 0) throw new Error(`The customers seed breaks the rules lessons follow: ${problems.join('; ')}.`);
+}
+
+function lookAlike(pattern: string): string {
+  const domain = pattern.slice(pattern.lastIndexOf('@') + 1).replace(/\\b$/, '').replace(/\\(.)/g, '$1');
+  return `accounts@${domain}-remit.invalid`;
+}
+
+/** How the authority rebuilds customers from storage, and checks a seed at start-up. */
 export const customerMarksKind: LearnableKind<CustomerMarks> = {
   collection: 'customers',
   fromState(key, state) {
@@ -179,4 +232,5 @@ export const customerMarksKind: LearnableKind<CustomerMarks> = {
     return new CustomerMarks(key, name, marks);
   },
   create: (key, label) => new CustomerMarks(key, label, []),
+  checkSeed: checkSeedMarks,
 };

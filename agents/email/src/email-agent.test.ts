@@ -148,7 +148,9 @@ describe('the how sentence, held to what the agent does', () => {
     const reading = emailAgent.read(email(), pinned(definition));
     expect(reading.findings.customer?.reads).toBe('Could be Northgate Motors Ltd or Origin Forwarding; the marks do not tell them apart.');
     const question = asked(reading);
-    expect(question.question).toBe('Which customer does this message belong to: Northgate Motors Ltd or Origin Forwarding?');
+    expect(question.question).toMatch(/^Which customer does this message belong to: Northgate Motors Ltd or Origin Forwarding\?/);
+    // The sender ties them, so it is not what the question offers to teach; the consignee's name is.
+    expect(question.question).toContain('billing@origin.example is already a mark of Origin Forwarding, so I suggest Northgate Motors from the body instead');
     expect(question.entries.map((entry) => entry.key)).toEqual(['northgate', 'origin', 'pinnacle-audio']);
   });
 });
@@ -197,7 +199,7 @@ describe('emailAgent.read', () => {
   });
 
   it('suggests the first reference, where it was found, when there is no sender', () => {
-    const question = asked(emailAgent.read(email({ from: { address: '', name: '' }, subject: 'Pre-alert PA-2026-0901' }), pinned(seed)));
+    const question = asked(emailAgent.read(email({ from: { address: '', name: '' }, subject: 'Pre-alert PA-2026-0901', body: 'Your reference: NGM/2026/1142' }), pinned(seed)));
     expect(question.suggested).toEqual({ pattern: '(?:^|[^0-9a-z])PA-2026-0901(?:$|[^0-9a-z/-]|[-/](?:$|[^0-9]))', where: 'subject' });
   });
 
@@ -256,3 +258,29 @@ describe('emailAgent, around the reading', () => {
     expect(settled(emailAgent.read(input, pinned(seed))).customer).toBe('northgate');
   });
 });
+
+describe('a shared sender', () => {
+  it('is not offered once it was decided for two customers; the question says why and offers the reference', () => {
+    const agent = createEmailAgent();
+    const portal = (subject: string) => email({ from: { address: 'desk@freight-portal.example', name: 'Freight Portal' }, subject, body: 'see booking', attachments: [] });
+    const first = asked(agent.read(portal('Booking OB-10001'), pinned(seed)));
+    expect(first.suggested).toEqual({ pattern: '<desk@freight-portal\\.example>', where: 'from' });
+    agent.answer(portal('Booking OB-10001'), pinned(seed), first, { entry: 'pinnacle-audio' });
+    const second = asked(agent.read(portal('Booking OB-10002'), pinned(seed)));
+    agent.answer(portal('Booking OB-10002'), pinned(seed), second, { entry: 'brightwell-foods' });
+    const third = asked(agent.read(portal('Booking OB-10003'), pinned(seed)));
+    expect(third.suggested).toEqual({ pattern: expect.stringContaining('OB-10003'), where: 'subject' });
+    expect(third.question).toMatch(/^Which customer does this message belong to\? desk@freight-portal\.example has lately written for Brightwell Foods plc and Pinnacle Audio Ltd, so I suggest OB-10003 from the subject instead/);
+  });
+
+  it('already a mark of one customer is not offered for another', () => {
+    const held = customers(
+      ['northgate', 'Northgate Motors Ltd', [{ pattern: '<billing@origin\\.example>', where: 'from' }]],
+      ['origin', 'Origin Forwarding', [{ pattern: '<billing@origin\\.example>', where: 'from' }]],
+    );
+    const question = asked(createEmailAgent().read(email(), pinned(held)));
+    expect(question.suggested?.pattern).not.toBe('<billing@origin\\.example>');
+    expect(question.question).toContain('already a mark of Northgate Motors Ltd and Origin Forwarding');
+  });
+});
+

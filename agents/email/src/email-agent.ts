@@ -10,7 +10,8 @@ import { messageFields, senderLine } from './message-fields.ts';
 import type { MessageField } from './message-fields.ts';
 import { emailFromParts } from './parse-parts.ts';
 import { STILL_UNKNOWN, howSentence, questionFor, readsAnswered, readsClose, readsNone, readsSettled } from './sentences.ts';
-import { suggestMark } from './suggest-mark.ts';
+import { RecentSenders } from './recent-senders.ts';
+import { suggestEvidence } from './suggest-mark.ts';
 
 /** Which customer a message belongs to, and what said so. */
 export interface EmailResult {
@@ -37,6 +38,8 @@ export interface DecidingMark {
 export interface EmailAgentOptions {
   /** How many points the top customer must lead the next by to win; at least 1. */
   readonly margin?: number;
+  /** Where the agent remembers whom senders lately wrote for; each agent has its own by default. */
+  readonly recent?: RecentSenders;
 }
 
 const COLLECTION = 'customers';
@@ -44,6 +47,8 @@ const EXCERPT_LENGTH = 200;
 
 export function createEmailAgent(options: EmailAgentOptions = {}): LearnableAgent<EmailInput, EmailResult> {
   const margin = options.margin ?? 1;
+  // Whom each sender's messages were lately decided for, so a shared sender is not offered as a mark.
+  const recent = options.recent ?? new RecentSenders();
   if (!Number.isInteger(margin) || margin < 1) {
     throw new RangeError(`The margin must be a whole number of points, at least 1, and ${margin} is not: with less, a tie would settle.`);
   }
@@ -105,8 +110,10 @@ export function createEmailAgent(options: EmailAgentOptions = {}): LearnableAgen
 
     read(input, definitions): Reading<EmailResult> {
       const customers = customersOf(definitions);
-      const verdict = matchMarks(customers, messageFields(input), margin);
+      const fields = messageFields(input);
+      const verdict = matchMarks(customers, fields, margin);
       if (verdict.kind === 'settled') {
+        recent.saw(addressIn(fields.from), verdict.winner);
         const name = labelOf(customers, verdict.winner);
         return {
           settled: true,
@@ -122,7 +129,8 @@ export function createEmailAgent(options: EmailAgentOptions = {}): LearnableAgen
       }
       const contenders = verdict.kind === 'close' ? verdict.contenders : [];
       const contenderNames = contenders.map((key) => labelOf(customers, key));
-      const suggested = suggestMark(input);
+      const suggestion = suggestEvidence(input, { customers, recent });
+      const suggested = suggestion?.mark;
       return {
         settled: false,
         findings: {
@@ -130,14 +138,14 @@ export function createEmailAgent(options: EmailAgentOptions = {}): LearnableAgen
         },
         question: {
           collection: COLLECTION,
-          question: questionFor(contenderNames),
+          question: suggestion?.why === undefined ? questionFor(contenderNames) : `${questionFor(contenderNames)} ${suggestion.why}`,
           entries: entriesFirst(customers, contenders),
           ...(suggested === undefined ? {} : { suggested: { ...suggested } }),
         },
       };
     },
 
-    answer(_input, definitions, question, answer): Reading<EmailResult> {
+    answer(input, definitions, question, answer): Reading<EmailResult> {
       const customers = customersOf(definitions);
       // A customer added since the pin is not in the pinned version; the runtime found it in a later one.
       const entry = answer.addedIn ? { key: answer.entry, label: answer.addedIn.label } : findCustomer(customers, answer.entry);
@@ -145,6 +153,7 @@ export function createEmailAgent(options: EmailAgentOptions = {}): LearnableAgen
         const known = question.entries.map((choice) => choice.label).join(', ');
         throw new InputRefused(`"${answer.entry}" is not one of the customers; the answer must be one of: ${known}.`);
       }
+      recent.saw(addressIn(messageFields(input).from), entry.key);
       return {
         settled: true,
         findings: { customer: { settled: true, winner: entry.key, reads: readsAnswered(entry.label, answer.answeredBy), collection: COLLECTION } },
@@ -195,6 +204,11 @@ function customersOf(definitions: PinnedDefinitions): Definition & { readonly ve
 
 function labelOf(customers: Definition, key: string): string {
   return findCustomer(customers, key)?.label ?? key;
+}
+
+/** The address inside a from line, `Name <address>`. */
+function addressIn(from: string): string {
+  return /<([^<>]*)>$/.exec(from)?.[1] ?? '';
 }
 
 /** Every customer, contenders first so the likely answers are at hand. */

@@ -10,3 +10,7 @@ export type { Verdict, MarkHit, Score, CompiledMarks, Shard, FieldSet } from './
 export { MESSAGE_FIELDS, messageFields } from './message-fields.ts';
 export type { MessageField, MessageFields } from './message-fields.ts';
 export { escapePattern, senderPattern, referencePattern } from './mark-patterns.ts';
+export { suggestMark, suggestEvidence } from './suggest-mark.ts';
+export type { Suggestion, SuggestionContext } from './suggest-mark.ts';
+export { RecentSenders } from './recent-senders.ts';
+export { forwardedSender } from './forwards.ts';

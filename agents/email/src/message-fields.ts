@@ -1,4 +1,5 @@
 import type { EmailInput, EmailSender } from './email-input.ts';
+import { forwardedSender } from './forwards.ts';
 
 /** The parts of a message a mark looks in; a mark whose `where` is `any` looks in all of them. */
 export const MESSAGE_FIELDS = ['from', 'subject', 'body', 'attachments'] as const;
@@ -17,12 +18,16 @@ export function senderLine(from: EmailSender): string {
   return [name, address].filter((part) => part !== '').join(' ');
 }
 
+/**
+ * The text of each part, as marks see it. For a forward, `from` is the original sender the
+ * forward quotes, never the clerk or desk that forwarded it (who forwards for every customer).
+ */
 export function messageFields(input: EmailInput): MessageFields {
   const attachments = input.attachments.flatMap((attachment) =>
     attachment.text === undefined ? [attachment.filename] : [attachment.filename, attachment.text],
   );
   return {
-    from: senderLine(input.from),
+    from: senderLine(forwardedSender(input) ?? input.from),
     subject: input.subject,
     body: input.body,
     attachments: attachments.join('\n'),

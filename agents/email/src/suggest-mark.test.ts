@@ -3,7 +3,9 @@ import { CustomerMarks, compileMark } from './customer-marks.ts';
 import type { Mark } from './customer-marks.ts';
 import type { EmailInput } from './email-input.ts';
 import { messageFields } from './message-fields.ts';
-import { suggestMark } from './suggest-mark.ts';
+import { defineCollection } from '@learnables/learnable';
+import { RecentSenders } from './recent-senders.ts';
+import { suggestEvidence, suggestMark } from './suggest-mark.ts';
 
 const email = (overrides: Partial<EmailInput>): EmailInput => ({
   from: { address: 'billing@origin.example', name: 'Origin Billing' },
@@ -92,7 +94,8 @@ describe('suggestMark', () => {
       body: '---------- Forwarded message ---------\nFrom: Northgate Logistics <logistics@northgate-motors.example>\nSubject: delivery note\n\nPlease book in.',
     });
     const mark = suggested(forward);
-    expect(mark).toEqual({ pattern: '<logistics@northgate-motors\\.example>', where: 'body' });
+    // The original sender is the forward's sender: a mark in the from, as for any message it writes.
+    expect(mark).toEqual({ pattern: '<logistics@northgate-motors\\.example>', where: 'from' });
     expect(claims(mark, forward)).toBe(true);
     const otherForward = email({ ...forward, body: 'From: Vireo <aiden.cole@vireo-bikes.example>\nframes' });
     expect(claims(mark, otherForward)).toBe(false);
@@ -104,4 +107,98 @@ describe('suggestMark', () => {
     expect(suggested(forward).pattern).toContain('VB-2026-220');
     expect(suggestMark(email({ ...forward, subject: 'Fwd: hello', body: 'nothing here' }))).toBeUndefined();
   });
+
+  describe('evidence that tells this customer apart (the shared-sender rule)', () => {
+    const portal = { address: 'noreply@bookings-portal.example', name: 'Bookings Portal' };
+    const customers = (...entries: CustomerMarks[]) =>
+      defineCollection('customers', [
+        ...entries,
+        new CustomerMarks('brightwell-foods', 'Brightwell Foods plc'),
+        new CustomerMarks('corvid-electronics', 'Corvid Electronics Inc.'),
+      ]);
+
+    it('does not offer a sender that is already a mark of another customer; offers a subject reference and says why', () => {
+      const held = new CustomerMarks('northgate', 'Northgate Motors Ltd', [{ pattern: '<desk@portal\\.example>', where: 'from' }]);
+      const input = email({ from: { address: 'desk@portal.example', name: 'Portal' }, subject: 'Booking CVE-104455', body: 'slot 14:00' });
+      const suggestion = suggestEvidence(input, { customers: customers(held) });
+      expect(suggestion?.mark).toEqual({ pattern: expect.stringContaining('CVE-104455'), where: 'subject' });
+      expect(suggestion?.why).toContain('already a mark of Northgate Motors Ltd');
+      expect(suggestion?.why).toContain('CVE-104455');
+    });
+
+    it('never offers a mark another customer holds, even one of its own references', () => {
+      const mark = suggested(email({ from: { address: '', name: '' }, subject: 'Pre-alert PA-2026-0901', body: 'see BW-88213' }));
+      const holder = new CustomerMarks('pinnacle', 'Pinnacle Audio', [mark]);
+      const next = suggestMark(email({ from: { address: '', name: '' }, subject: 'Pre-alert PA-2026-0901', body: 'see BW-88213' }), { customers: customers(holder) });
+      expect(next).toBeDefined();
+      expect(next).not.toEqual(mark);
+      expect(next?.pattern).toContain('BW-88213');
+    });
+
+    it("offers a known customer's name in the body over a booking reference, when the sender is a portal", () => {
+      const input = email({ from: portal, subject: 'Booking confirmed BK-55120', body: 'Booking for Brightwell Foods, 22 pallets, dock 4.' });
+      const suggestion = suggestEvidence(input, { customers: customers() });
+      expect(suggestion?.mark.where).toBe('body');
+      expect(compileMark(suggestion?.mark.pattern ?? '').test('Booking for Brightwell Foods, dock 2')).toBe(true);
+      expect(compileMark(suggestion?.mark.pattern ?? '').test('Booking for Brightwell Foodstuffs')).toBe(false);
+      expect(suggestion?.why).toContain('automated address');
+    });
+
+    it('offers a subject reference for an automated sender when no customer is named', () => {
+      const input = email({ from: portal, subject: 'Booking confirmed BK-55120', body: 'Your booking, 22 pallets.' });
+      expect(suggested(input)).toMatchObject({ where: 'subject', pattern: expect.stringContaining('BK-55120') });
+    });
+
+    it('does not offer a sender lately decided for other customers', () => {
+      const recent = new RecentSenders();
+      const input = email({ from: { address: 'desk@3pl-hub.example', name: 'Hub' }, subject: 'Arrival NGM/2026/1142', body: '' });
+      recent.saw('desk@3pl-hub.example', 'corvid-electronics');
+      // One customer is no sign of sharing: it may well be that customer again.
+      expect(suggestMark(input, { customers: customers(), recent })?.where).toBe('from');
+      recent.saw('desk@3pl-hub.example', 'brightwell-foods');
+      const suggestion = suggestEvidence(input, { customers: customers(), recent });
+      expect(suggestion?.mark.where).toBe('subject');
+      expect(suggestion?.why).toContain('lately written for Brightwell Foods plc and Corvid Electronics Inc.');
+      // Without that history the sender is the evidence, as before.
+      expect(suggestMark(input, { customers: customers() })).toEqual({ pattern: '<desk@3pl-hub\\.example>', where: 'from' });
+    });
+
+    it('offers nothing rather than a shared sender with nothing narrower', () => {
+      const held = new CustomerMarks('northgate', 'Northgate Motors Ltd', [{ pattern: '<desk@portal\\.example>', where: 'from' }]);
+      const input = email({ from: { address: 'desk@portal.example', name: 'Portal' }, subject: 'hello', body: 'nothing to go on' });
+      expect(suggestMark(input, { customers: customers(held) })).toBeUndefined();
+    });
+
+    it('prefers a reference in the subject over one in the body', () => {
+      const input = email({ from: portal, subject: 'Arrival CVE-104455', body: 'ref NGM/2026/1142' });
+      expect(suggested(input).where).toBe('subject');
+    });
+  });
+
+  describe('never text from a signature or a quoted header block', () => {
+    const noSender = { from: { address: '', name: '' }, subject: 'Scanned' };
+
+    it.each([
+      ['a dash-dash signature', 'Please book in.\n-- \nHarbourside Warehouse\nUnit 4, NW10 7HQ\nWH-4417 gate'],
+      ['a sign-off and what follows it', 'Please book in.\n\nKind regards,\nSam Patel\nHarbourside Warehouse, Dock Road, NW10 7HQ\nTel +44 20 7946 0001, VAT GB-123456'],
+      ['a German sign-off', 'Bitte einbuchen.\n\nMit freundlichen Grüßen\nJonas Weber\nDE-28195 Bremen'],
+    ])('skips %s', (_, body) => {
+      expect(suggestMark(email({ ...noSender, body }))).toBeUndefined();
+    });
+
+    it('skips the lines of a quoted header block (its sender aside)', () => {
+      const body = 'see below\n\n-----Original Message-----\nFrom: Intake (no address)\nSent: Monday\nSubject: Ticket WH-2026-77\n\nthe text';
+      expect(suggestMark(email({ ...noSender, body }))).toBeUndefined();
+    });
+
+    it('still finds a reference above the signature', () => {
+      const mark = suggested(email({ ...noSender, body: 'Please book in ALC-2026-3310.\n\nKind regards,\nSam\nUnit 4, NW10 7HQ' }));
+      expect(mark.pattern).toContain('ALC-2026-3310');
+    });
+
+    it('reads a UK postcode outside a signature as an address, not a reference', () => {
+      expect(suggestMark(email({ ...noSender, body: 'Deliver to Dock Road, NW10 7HQ please' }))).toBeUndefined();
+    });
+  });
 });
+

@@ -1,46 +1,194 @@
+import type { Definition } from '@learnables/learnable';
 import { CustomerMarks, compileMark } from './customer-marks.ts';
 import type { Mark } from './customer-marks.ts';
-import type { EmailInput } from './email-input.ts';
-import { referencePattern, senderPattern } from './mark-patterns.ts';
+import type { EmailInput, EmailSender } from './email-input.ts';
+import { evidenceText } from './evidence-text.ts';
+import { forwardedSender, hasForwardPrefix } from './forwards.ts';
+import { escapePattern, referencePattern, senderPattern } from './mark-patterns.ts';
 import { messageFields } from './message-fields.ts';
 import type { MessageField } from './message-fields.ts';
+import type { RecentSenders } from './recent-senders.ts';
 import { findReferences } from './references.ts';
 
-/** Where references are looked for when a message has no sender, in order. */
-const REFERENCE_FIELDS = ['subject', 'body', 'attachments'] as const;
+/** What the agent knows besides the message: the entries' marks, and whom senders wrote for lately. */
+export interface SuggestionContext {
+  readonly customers?: Definition;
+  readonly recent?: RecentSenders;
+}
 
-/** A subject that says the message was forwarded: `Fwd:`, `FW:`, `Fw:` … */
-const FORWARDED_SUBJECT = /^\s*(?:re:\s*)*(?:fwd?|fw)\s*:/i;
-
-/** The original sender's line inside a forwarded message: `From: Name <address>`. */
-const ORIGINAL_SENDER = /^[>\s]*From:\s*[^\n<]*<([^<>\s@]+@[^<>\s@]+)>/gim;
+/** A mark to offer, and, when it is not the plain sender, why this one (for the question's text). */
+export interface Suggestion {
+  readonly mark: Mark;
+  readonly why?: string;
+}
 
 /**
- * The mark to offer with the question, never wider than its evidence (SPEC §2.3): this sender's
- * exact address in the from; failing that, the first reference, exactly, where it was found.
- * Each candidate must be one CustomerMarks accepts and must match the message it came from.
- *
- * A forwarded message is the exception: its sender is whoever forwarded it (a clerk who forwards
- * for every customer), so a mark on that address would claim every forward. Its suggestion is the
- * original sender's address where the forward quotes it, then a reference — never the forwarder.
+ * Local parts of addresses that machines write from, for whoever uses the machine: a booking
+ * portal's `noreply@` writes for every customer that books through it.
  */
-export function suggestMark(input: EmailInput): Mark | undefined {
+const AUTOMATED_SENDER = /^(?:no-?reply|do-?not-?reply|donotreply|noreply[-+.].*|notifications?|notify|alerts?|mailer|mailer-daemon|postmaster|bounces?|system|automail|auto-confirm|portal|bookings?)(?:[-+.].*)?$/i;
+
+/** Legal forms left off a customer's name, so `Brightwell Foods` in a message matches `Brightwell Foods plc`. */
+const LEGAL_FORM =
+  /[\s,]+(?:plc|ltd\.?|limited|llc|inc\.?|corp\.?|gmbh|ag|kg|as|a\/s|asa|ab|oy|bv|b\.v\.|nv|n\.v\.|sa|s\.a\.|s\.l\.|sl|srl|s\.r\.l\.|spa|s\.p\.a\.|sas|co\.?|company)$/i;
+
+/** The shortest customer name offered as a mark: shorter names are words that occur anywhere. */
+const SHORTEST_NAME = 5;
+
+/**
+ * The mark to offer with the question (SPEC §2.3): the narrowest evidence in this message that
+ * tells its customer apart from the others the agent knows.
+ *
+ * - The sender's exact address, anchored at both ends (`<billing@origin\.example>`), when nothing
+ *   says it is shared. For a forward, the sender is the original one the forward quotes; the
+ *   desk that forwarded it never is.
+ * - When the sender is shared (already a mark of another customer, or recently decided for two or
+ *   more customers, or an automated address such as `noreply@`), something narrower: a known
+ *   customer's name in the subject or body, else a whole reference from the subject, then the
+ *   body, then the attachments — and `why` says so.
+ * - Never text from a signature or a quoted header block (postcodes, phone numbers, the desk's
+ *   own address); never a mark another customer already holds; always one CustomerMarks accepts
+ *   and that matches the message it came from.
+ */
+export function suggestEvidence(input: EmailInput, context: SuggestionContext = {}): Suggestion | undefined {
   const fields = messageFields(input);
-  const candidates: { pattern: string; where: MessageField }[] = [];
-  const forwarded = FORWARDED_SUBJECT.test(input.subject);
-  if (forwarded) {
-    for (const where of ['body', 'attachments'] as const) {
-      for (const [, address] of fields[where].matchAll(ORIGINAL_SENDER)) {
-        if (address && address.toLowerCase() !== input.from.address.toLowerCase()) candidates.push({ pattern: senderPattern(address), where });
-      }
+  const evidence: Readonly<Record<Exclude<MessageField, 'from'>, string>> = {
+    subject: fields.subject,
+    body: evidenceText(input.body),
+    attachments: fields.attachments,
+  };
+  const forwarded = forwardedSender(input);
+  const sender: EmailSender | undefined =
+    forwarded ?? (hasForwardPrefix(input.subject) || input.from.address === '' ? undefined : input.from);
+  const customers = customersOf(context.customers);
+  const usable = (mark: Mark) => isAccepted(mark) && matchesIn(mark, fields) && heldBy(mark, customers) === undefined;
+
+  const narrower = [...namesIn(evidence, customers), ...referencesIn(evidence)].filter((candidate) => usable(candidate.mark));
+  if (sender !== undefined) {
+    const senderMark: Mark = { pattern: senderPattern(sender.address), where: 'from' };
+    const shared = sharedBecause(sender, senderMark, fields.from, customers, context.recent);
+    if (shared === undefined && usable(senderMark)) {
+      return forwarded === undefined
+        ? { mark: senderMark }
+        : { mark: senderMark, why: `This is a forward: I suggest the original sender ${sender.address}, not ${input.from.address || 'the forwarder'}.` };
     }
-  } else if (input.from.address !== '') {
-    candidates.push({ pattern: senderPattern(input.from.address), where: 'from' });
+    const [first] = narrower;
+    if (first !== undefined) {
+      const because = shared?.sentence ?? `${sender.address} cannot be offered`;
+      return { mark: first.mark, why: `${because}, so I suggest ${first.text} from the ${first.mark.where} instead, which tells this message apart.` };
+    }
+    if (shared?.kind === 'automated' && usable(senderMark)) {
+      return { mark: senderMark, why: `${shared.sentence}; teach it only if it writes for this customer alone.` };
+    }
+    return undefined;
   }
-  for (const where of REFERENCE_FIELDS) {
-    for (const reference of findReferences(fields[where])) candidates.push({ pattern: referencePattern(reference), where });
+  const [first] = narrower;
+  return first === undefined ? undefined : { mark: first.mark };
+}
+
+/** The suggested mark alone (see `suggestEvidence`). */
+export function suggestMark(input: EmailInput, context: SuggestionContext = {}): Mark | undefined {
+  return suggestEvidence(input, context)?.mark;
+}
+
+interface Shared {
+  readonly kind: 'held' | 'seen' | 'automated';
+  readonly sentence: string;
+}
+
+/** A candidate mark and the text it was drawn from, for the sentence that offers it. */
+interface Candidate {
+  readonly mark: Mark;
+  readonly text: string;
+}
+
+function sharedBecause(
+  sender: EmailSender,
+  senderMark: Mark,
+  from: string,
+  customers: readonly CustomerMarks[],
+  recent: RecentSenders | undefined,
+): Shared | undefined {
+  const shared = (kind: Shared['kind'], sentence: string): Shared => ({ kind, sentence });
+  const holders = customers.filter((customer) =>
+    customer.marks.some((mark) => (mark.where === 'from' || mark.where === 'any') && safeTest(mark.pattern, from)),
+  );
+  if (holders.length > 0 || heldBy(senderMark, customers) !== undefined) {
+    const names = holders.map((customer) => customer.label);
+    return shared('held', `${sender.address} is already a mark of ${listed(names)}`);
   }
-  return candidates.find((mark) => isAccepted(mark) && compileMark(mark.pattern).test(fields[mark.where]));
+  // One customer seen is no sign of sharing (it may be this one again); two are.
+  const seen = recent?.customersOf(sender.address) ?? [];
+  if (seen.length > 1) {
+    const names = seen.map((key) => customers.find((customer) => customer.key === key)?.label ?? key);
+    return shared('seen', `${sender.address} has lately written for ${listed(names)}`);
+  }
+  const local = sender.address.slice(0, sender.address.lastIndexOf('@'));
+  if (AUTOMATED_SENDER.test(local)) return shared('automated', `${sender.address} is an automated address, which may write for several customers`);
+  return undefined;
+}
+
+/** Known customers' names (without their legal form) where they stand in the subject, then the body. */
+function namesIn(evidence: Readonly<Record<'subject' | 'body', string>>, customers: readonly CustomerMarks[]): Candidate[] {
+  const found: Candidate[] = [];
+  for (const where of ['subject', 'body'] as const) {
+    const plain = evidence[where].toLowerCase().replace(/\s+/g, ' ');
+    for (const customer of customers) {
+      const name = customer.label.replace(LEGAL_FORM, '').trim();
+      if (name.length < SHORTEST_NAME) continue;
+      // A plain look first: compiling a pattern per customer per question would cost more than the rest.
+      if (!plain.includes(name.toLowerCase().replace(/\s+/g, ' '))) continue;
+      // The same edges as a reference's (ASCII: Unicode classes cost RE2 milliseconds to compile).
+      const pattern = `(?:^|[^0-9a-z])${escapePattern(name).replace(/\s+/g, '\\s+')}(?:$|[^0-9a-z])`;
+      if (compileMark(pattern).test(evidence[where])) found.push({ mark: { pattern, where }, text: name });
+    }
+  }
+  return found;
+}
+
+/** Whole references, subject first, leaving out what reads as a postcode (`NW10 7HQ`). */
+function referencesIn(evidence: Readonly<Record<Exclude<MessageField, 'from'>, string>>): Candidate[] {
+  const found: Candidate[] = [];
+  for (const where of ['subject', 'body', 'attachments'] as const) {
+    for (const reference of findReferences(evidence[where])) {
+      if (isPostcode(reference, evidence[where])) continue;
+      found.push({ mark: { pattern: referencePattern(reference), where }, text: reference });
+    }
+  }
+  return found;
+}
+
+/** A UK outward code followed by an inward code (`NW10 7HQ`, `EC1A 1BB`) is an address, not a reference. */
+function isPostcode(reference: string, text: string): boolean {
+  if (!/^[A-Z]{1,2}\d[A-Z\d]?$/.test(reference)) return false;
+  return new RegExp(`(?<![\\p{L}\\p{N}])${escapePattern(reference)}\\s+\\d[A-Z]{2}(?![\\p{L}\\p{N}])`, 'u').test(text);
+}
+
+/** The customer that already holds exactly this mark, if any: offering it would tie the two forever. */
+export function heldBy(mark: Mark, customers: readonly CustomerMarks[]): CustomerMarks | undefined {
+  return customers.find((customer) => customer.marks.some((known) => known.pattern === mark.pattern && (known.where === mark.where || known.where === 'any')));
+}
+
+function customersOf(definition: Definition | undefined): CustomerMarks[] {
+  return (definition?.entries ?? []).filter((entry): entry is CustomerMarks => entry instanceof CustomerMarks);
+}
+
+function matchesIn(mark: Mark, fields: Readonly<Record<MessageField, string>>): boolean {
+  const places: readonly MessageField[] = mark.where === 'any' ? ['from', 'subject', 'body', 'attachments'] : [mark.where];
+  return places.some((place) => safeTest(mark.pattern, fields[place]));
+}
+
+function safeTest(pattern: string, text: string): boolean {
+  try {
+    return compileMark(pattern).test(text);
+  } catch {
+    return false;
+  }
+}
+
+function listed(items: readonly string[]): string {
+  if (items.length <= 1) return items.join('');
+  return `${items.slice(0, -1).join(', ')} and ${items.at(-1)}`;
 }
 
 const probe = new CustomerMarks('suggestion', 'suggestion');

@@ -90,6 +90,8 @@ export class Authority {
       collection,
       Object.entries(entries).map(([key, state]) => kind.fromState(key, state)),
     );
+    // Checked on every start, seeded or not: a seed that breaks the rules is a mistake to fix now.
+    kind.checkSeed?.(definition.entries);
     return this.store.seed(
       collection,
       definition.entries.map((entry) => ({ key: entry.key, state: entry.toState() })),

@@ -26,7 +26,7 @@ export function absorbLesson<L extends Learnable>(definition: Definition<L>, les
   if (entry === undefined) {
     throw new UnknownEntry(lesson.collection, lesson.entry, definition.entries.map((e) => e.key));
   }
-  const learned = entry.learn(lesson.value);
+  const learned = entry.learn(lesson.value, definition.entries.filter((_, i) => i !== index));
   // A learnable amends itself into its own kind; the base class cannot say so in TypeScript.
   const next = learned.next as L;
   const changed = learned.changed;

@@ -23,8 +23,10 @@ export abstract class Learnable {
   /**
    * Absorb a value: an amended copy of the same kind and whether anything changed; or throw
    * `UnlearnableValue` with a sentence saying why, for the person who typed the value.
+   * `others` are the collection's other entries as of the version the lesson amends, so a
+   * learnable can refuse a value that would collide with theirs (a mark another customer holds).
    */
-  abstract learn(value: LessonValue): Learned<Learnable>;
+  abstract learn(value: LessonValue, others?: readonly Learnable[]): Learned<Learnable>;
 
   /** The audit sentence for a value, in the learnable's own words. */
   abstract describes(value: LessonValue): string;
@@ -55,6 +57,12 @@ export interface LearnableKind<L extends Learnable = Learnable> {
    * `UnlearnableValue` with a sentence when this collection cannot take one so named.
    */
   create(key: string, label: string): L;
+  /**
+   * Check a seed against the rules lessons follow, before it is loaded and at every start-up:
+   * throw an Error whose message names the entry and says what to change. A seed is written by
+   * hand and never passes through `learn`, so without this it could hold what no lesson may.
+   */
+  checkSeed?(entries: readonly L[]): void;
 }
 
 /** Freeze an object and everything reachable from it, so nobody can edit a published version. */
