@@ -19,6 +19,12 @@ export interface Mark {
 export interface CustomerState {
   readonly name: string;
   readonly marks: readonly Mark[];
+  /**
+   * True for an entry that stands for mail that is no customer's (newsletters, maintenance and
+   * internal notices): taught like any other, so a recurring one stops asking, but a message
+   * decided for it never counts as a customer's (the result says `noCustomer: true`).
+   */
+  readonly noCustomer?: boolean;
 }
 
 /** Long enough for any address or reference anyone types; short enough to keep sets small. */
@@ -59,6 +65,8 @@ export class CustomerMarks extends Learnable {
     readonly key: string,
     readonly name: string,
     readonly marks: readonly Mark[] = [],
+    /** Mail that is no customer's (see CustomerState.noCustomer). */
+    readonly noCustomer = false,
   ) {
     super();
   }
@@ -73,7 +81,7 @@ export class CustomerMarks extends Learnable {
       return { next: this, changed: false };
     }
     refuseHeldElsewhere(mark, others);
-    return { next: new CustomerMarks(this.key, this.name, [...this.marks, mark]), changed: true };
+    return { next: new CustomerMarks(this.key, this.name, [...this.marks, mark], this.noCustomer), changed: true };
   }
 
   describes(value: LessonValue): string {
@@ -85,7 +93,7 @@ export class CustomerMarks extends Learnable {
     const mark = readMark(value);
     const kept = this.marks.filter((known) => !(known.pattern === mark.pattern && known.where === mark.where));
     if (kept.length === this.marks.length) return { next: this, changed: false };
-    return { next: new CustomerMarks(this.key, this.name, kept), changed: true };
+    return { next: new CustomerMarks(this.key, this.name, kept, this.noCustomer), changed: true };
   }
 
   describesRetraction(value: LessonValue): string {
@@ -94,7 +102,7 @@ export class CustomerMarks extends Learnable {
   }
 
   toState(): CustomerState {
-    return { name: this.name, marks: this.marks };
+    return this.noCustomer ? { name: this.name, marks: this.marks, noCustomer: true } : { name: this.name, marks: this.marks };
   }
 }
 
@@ -228,8 +236,8 @@ function lookAlike(pattern: string): string {
 export const customerMarksKind: LearnableKind<CustomerMarks> = {
   collection: 'customers',
   fromState(key, state) {
-    const { name, marks } = state as CustomerState;
-    return new CustomerMarks(key, name, marks);
+    const { name, marks, noCustomer } = state as CustomerState;
+    return new CustomerMarks(key, name, marks, noCustomer === true);
   },
   create: (key, label) => new CustomerMarks(key, label, []),
   checkSeed: checkSeedMarks,

@@ -25,6 +25,11 @@ export interface EmailResult {
   /** The version of `customers` the task was pinned to. */
   readonly version: number;
   readonly answeredBy?: string;
+  /**
+   * Present and true when the entry decided stands for mail that is no customer's (a newsletter,
+   * a notice): `customer` then names that entry, and the message belongs to no customer.
+   */
+  readonly noCustomer?: true;
 }
 
 export interface DecidingMark {
@@ -124,6 +129,7 @@ export function createEmailAgent(options: EmailAgentOptions = {}): LearnableAgen
             decidedBy: 'rules',
             marks: verdict.hits.map((hit) => ({ pattern: hit.mark.pattern, where: hit.mark.where, foundIn: hit.field, text: hit.text })),
             version: customers.version,
+            ...(findCustomer(customers, verdict.winner)?.noCustomer === true ? { noCustomer: true as const } : {}),
           },
         };
       }
@@ -163,6 +169,7 @@ export function createEmailAgent(options: EmailAgentOptions = {}): LearnableAgen
           decidedBy: 'operator',
           marks: [],
           version: customers.version,
+          ...(entry.noCustomer ? { noCustomer: true as const } : {}),
           ...(answer.answeredBy === undefined ? {} : { answeredBy: answer.answeredBy }),
         },
       };
