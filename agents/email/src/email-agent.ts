@@ -2,7 +2,7 @@ import type { Definition } from '@learnables/learnable';
 import type { EntryChoice } from '@learnables/protocol';
 import type { LearnableAgent, PinnedDefinitions, Reading } from '@learnables/runtime';
 import { InputRefused } from '@learnables/runtime';
-import { MARK_PLACES, customerMarksKind } from './customer-marks.ts';
+import { CustomerMarks, MARK_PLACES, customerMarksKind } from './customer-marks.ts';
 import type { MarkPlace } from './customer-marks.ts';
 import type { EmailInput } from './email-input.ts';
 import { findCustomer, matchMarks, prepareMarks } from './match-marks.ts';
@@ -169,7 +169,7 @@ export function createEmailAgent(options: EmailAgentOptions = {}): LearnableAgen
           decidedBy: 'operator',
           marks: [],
           version: customers.version,
-          ...(entry.noCustomer ? { noCustomer: true as const } : {}),
+          ...(entry instanceof CustomerMarks && entry.noCustomer ? { noCustomer: true as const } : {}),
           ...(answer.answeredBy === undefined ? {} : { answeredBy: answer.answeredBy }),
         },
       };
