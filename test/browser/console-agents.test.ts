@@ -1,25 +1,10 @@
 // The whole loop through the console for both real agents: an email and a manifest, each asked
 // about, answered with "remember this", shown back, decided alone next time, and rolled back.
-import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { loadSeeds } from '@learnables/authority';
-import { emailAgent } from '@learnables/email-agent';
-import { manifestAgent } from '@learnables/manifest-agent';
-import type { LearnableAgent } from '@learnables/runtime';
-import { learnableKinds } from '@learnables/stack';
 import type { Browser, Page } from 'playwright-core';
+import { fixture, sendFile, startBothAgentsStack } from './both-agents.ts';
 import type { ConsoleStack } from './console-harness.ts';
-import { answerQuestion, launchBrowser, openQuestion, questionCard, screenshot, signedInPage, startConsoleStack } from './console-harness.ts';
-
-const fixture = (path: string) => fileURLToPath(new URL(`../../fixtures/${path}`, import.meta.url));
-
-async function sendFile(page: Page, path: string): Promise<string> {
-  await page.getByRole('link', { name: 'Send' }).click();
-  await page.locator('input[type=file]').setInputFiles(path);
-  await page.getByRole('button', { name: 'Send file' }).click();
-  await expect.poll(() => page.locator('.send-result').textContent(), { timeout: 15_000 }).toMatch(/has a question|decided|failed|refused/);
-  return (await page.locator('.send-result').textContent()) ?? '';
-}
+import { answerQuestion, launchBrowser, openQuestion, questionCard, screenshot, signedInPage } from './console-harness.ts';
 
 describe('the console with both agents, through a browser', () => {
   let stack: ConsoleStack;
@@ -28,11 +13,7 @@ describe('the console with both agents, through a browser', () => {
 
   beforeAll(async () => {
     [stack, browser] = await Promise.all([
-      startConsoleStack({
-        agents: [emailAgent, manifestAgent] as LearnableAgent<unknown, unknown>[],
-        kinds: learnableKinds,
-        seed: (authority) => loadSeeds(authority, fixture('seeds/')),
-      }),
+      startBothAgentsStack(),
       launchBrowser(),
     ]);
     page = await signedInPage(browser, stack.console.url, 'dana');

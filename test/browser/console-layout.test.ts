@@ -1,17 +1,11 @@
 // Every page fits a phone's width (390 px) without the page scrolling sideways, and the wide
 // pieces — the manifest's preview table, the history table — fit their cards at 1280 px.
-import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { loadSeeds } from '@learnables/authority';
-import { emailAgent } from '@learnables/email-agent';
-import { manifestAgent } from '@learnables/manifest-agent';
-import type { LearnableAgent } from '@learnables/runtime';
-import { learnableKinds } from '@learnables/stack';
 import type { Browser, Page } from 'playwright-core';
+import { fixture, sendFile, startBothAgentsStack } from './both-agents.ts';
 import type { ConsoleStack } from './console-harness.ts';
-import { answerQuestion, launchBrowser, openQuestion, signedInPage, startConsoleStack, VIEWPORT } from './console-harness.ts';
+import { answerQuestion, launchBrowser, openQuestion, signedInPage, VIEWPORT } from './console-harness.ts';
 
-const fixture = (path: string) => fileURLToPath(new URL(`../../fixtures/${path}`, import.meta.url));
 const PHONE = { width: 390, height: 844 };
 
 /** The page's sideways overflow, with the widest offenders named so a failure says what to fix. */
@@ -39,13 +33,6 @@ const spill = (page: Page, selector: string, card: string) =>
     return Math.max(0, Math.round(element.getBoundingClientRect().right - container.getBoundingClientRect().right));
   }, card);
 
-async function sendFile(page: Page, path: string): Promise<void> {
-  await page.getByRole('link', { name: 'Send' }).click();
-  await page.locator('input[type=file]').setInputFiles(path);
-  await page.getByRole('button', { name: 'Send file' }).click();
-  await page.locator('.send-result').filter({ hasText: /has a question|decided|failed|refused/ }).waitFor({ timeout: 15_000 });
-}
-
 describe('the console fits the screen it is on', () => {
   let stack: ConsoleStack;
   let browser: Browser;
@@ -53,11 +40,7 @@ describe('the console fits the screen it is on', () => {
 
   beforeAll(async () => {
     [stack, browser] = await Promise.all([
-      startConsoleStack({
-        agents: [emailAgent, manifestAgent] as LearnableAgent<unknown, unknown>[],
-        kinds: learnableKinds,
-        seed: (authority) => loadSeeds(authority, fixture('seeds/')),
-      }),
+      startBothAgentsStack(),
       launchBrowser(),
     ]);
     page = await signedInPage(browser, stack.console.url, 'dana');

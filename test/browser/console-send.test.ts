@@ -1,18 +1,11 @@
 // Sending files: several at once, each to the agent that reads it and each reported; the button
 // does not send twice; a file sent before (same bytes, or same Message-ID) is flagged first.
 import { readFileSync } from 'node:fs';
-import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { loadSeeds } from '@learnables/authority';
-import { emailAgent } from '@learnables/email-agent';
-import { manifestAgent } from '@learnables/manifest-agent';
-import type { LearnableAgent } from '@learnables/runtime';
-import { learnableKinds } from '@learnables/stack';
 import type { Browser, Page } from 'playwright-core';
+import { fixture, startBothAgentsStack } from './both-agents.ts';
 import type { ConsoleStack } from './console-harness.ts';
-import { launchBrowser, signedInPage, startConsoleStack } from './console-harness.ts';
-
-const fixture = (path: string) => fileURLToPath(new URL(`../../fixtures/${path}`, import.meta.url));
+import { launchBrowser, signedInPage } from './console-harness.ts';
 
 describe('the console, through a browser: sending files', () => {
   let stack: ConsoleStack;
@@ -21,11 +14,7 @@ describe('the console, through a browser: sending files', () => {
 
   beforeAll(async () => {
     [stack, browser] = await Promise.all([
-      startConsoleStack({
-        agents: [emailAgent, manifestAgent] as LearnableAgent<unknown, unknown>[],
-        kinds: learnableKinds,
-        seed: (authority) => loadSeeds(authority, fixture('seeds/')),
-      }),
+      startBothAgentsStack(),
       launchBrowser(),
     ]);
     page = await signedInPage(browser, stack.console.url, 'dana');
