@@ -85,7 +85,7 @@ describe('agent security', () => {
     const body = `{"collection":"weight-limits","entry":"furniture","value":{"maxKg":${'['.repeat(5000)}1${']'.repeat(5000)}},"taughtBy":"m","reason":"r"}`;
     const answer = await fetch(`${stack.agent.url}/a2a/rest/learnables:teach`, { method: 'POST', headers: { 'content-type': 'application/json', authorization: 'Bearer console-token' }, body });
     expect(answer.status).toBe(400);
-    expect(await answer.json()).toEqual({ error: 'malformed', message: expect.stringMatching(/value nests deeper than 16 levels/) });
+    expect(await answer.json()).toEqual({ error: 'malformed', message: expect.stringMatching(/nests deeper than 20 levels; a lesson's value may nest at most 16/) });
   });
 
   it('checks the JSON-RPC envelope and the params of the extension methods, answering in sentences', async () => {

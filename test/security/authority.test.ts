@@ -89,7 +89,7 @@ for (const engine of ['sqlite', 'postgres'] as const) {
       const deep = `{"collection":"lists","entry":"alpha","value":{"word":${'['.repeat(5000)}1${']'.repeat(5000)}},"taughtBy":"m","reason":"r"}`;
       const answer = await fetch(`${running.base}/v1/lessons`, { method: 'POST', headers: { 'content-type': 'application/json', authorization: 'Bearer console-token' }, body: deep });
       expect(answer.status).toBe(400);
-      expect(await answer.json()).toEqual({ error: 'malformed', message: expect.stringMatching(/value nests deeper than 16 levels/) });
+      expect(await answer.json()).toEqual({ error: 'malformed', message: expect.stringMatching(/nests deeper than 20 levels; a lesson's value may nest at most 16/) });
     });
 
     it('answers 400 to a history page that is not a whole number, and still pages by activation id', async () => {

@@ -62,21 +62,53 @@ export const ExtensionEntrySchema = z.object({
  * How deep a lesson's value may nest (the value itself is level 1). Lessons are form fields, a
  * level or two; a value nested thousands deep only exhausts the stack of whatever walks it
  * (JSON.stringify, a deep freeze, the learnable's own message) and turns a refusal into a 500.
+ * It is enforced on the request's text before it is parsed (`jsonNestsDeeperThan`), not by walking
+ * the parsed value: a walk would read every key of a value that only its learnable may read.
  */
 export const MAX_LESSON_DEPTH = 16;
 
-/** Whether a JSON value nests deeper than `limit`, walked without recursion and without reading a named key. */
-function nestsDeeperThan(value: unknown, limit: number): boolean {
-  const pending: { node: unknown; depth: number }[] = [{ node: value, depth: 1 }];
-  while (pending.length > 0) {
-    const { node, depth } = pending.pop()!;
-    if (typeof node !== 'object' || node === null) continue;
-    if (depth > limit) return true;
-    for (const child of Object.values(node)) {
-      if (typeof child === 'object' && child !== null) pending.push({ node: child, depth: depth + 1 });
-    }
+/**
+ * How deep a request body carrying a lesson may nest: the value's levels plus the envelope around
+ * it (a JSON-RPC request's params, the teach params' lesson, the lesson's value).
+ */
+export const MAX_BODY_DEPTH = MAX_LESSON_DEPTH + 4;
+
+/**
+ * Whether JSON text nests deeper than `limit` objects and arrays, counted on the text itself (one
+ * pass, no recursion, strings skipped), so a hostile body is refused before anything parses it.
+ */
+export function jsonNestsDeeperThan(text: string | Uint8Array, limit: number): boolean {
+  const bytes = typeof text === 'string' ? Buffer.from(text, 'utf8') : text;
+  let depth = 0;
+  let inString = false;
+  for (let i = 0; i < bytes.length; i += 1) {
+    const byte = bytes[i];
+    if (inString) {
+      if (byte === 0x5c) i += 1; // backslash: the next byte is escaped
+      else if (byte === 0x22) inString = false;
+    } else if (byte === 0x22) inString = true;
+    else if (byte === 0x7b || byte === 0x5b) {
+      depth += 1;
+      if (depth > limit) return true;
+    } else if (byte === 0x7d || byte === 0x5d) depth -= 1;
   }
   return false;
+}
+
+/**
+ * A body-parser `verify` hook (express.json({ verify })): refuses a body nested deeper than
+ * MAX_BODY_DEPTH before it is parsed. The error carries `type: 'entity.too.deep'` and status 400
+ * so each service answers it in its own shape, as it does body-parser's own errors.
+ */
+export function refuseDeepJson(_req: unknown, _res: unknown, body: Uint8Array): void {
+  if (jsonNestsDeeperThan(body, MAX_BODY_DEPTH)) {
+    const error = new Error(
+      `The request nests deeper than ${MAX_BODY_DEPTH} levels; a lesson's value may nest at most ${MAX_LESSON_DEPTH} (a lesson is a few fields a person filled in). Nothing was written.`,
+    ) as Error & { type: string; status: number };
+    error.type = 'entity.too.deep';
+    error.status = 400;
+    throw error;
+  }
 }
 
 /**
@@ -89,11 +121,6 @@ export const LessonValueSchema = z
     (value) => typeof value === 'object' && value !== null && !Array.isArray(value),
     'value must be an object',
   )
-  .superRefine((value, context) => {
-    if (nestsDeeperThan(value, MAX_LESSON_DEPTH)) {
-      context.addIssue({ code: 'custom', message: `value nests deeper than ${MAX_LESSON_DEPTH} levels; a lesson is a few fields a person filled in` });
-    }
-  })
   .meta({ description: `Opaque to every layer but the learnable that owns the entry; nests at most ${MAX_LESSON_DEPTH} levels deep.` });
 
 export const LessonSchema = z.object({
@@ -222,7 +249,7 @@ export const OutcomeSchema = z.object({
   versions: z
     .record(z.string(), z.number().int().positive())
     .meta({ description: 'The version of each collection the task was pinned to, and decided with, keyed by collection.' }),
-  findings: z.record(z.string(), FindingSchema).meta({ description: 'One finding per thing decided, keyed by its name (e.g. `customer`).' }),
+  findings: z.record(z.string(), FindingSchema).meta({ description: 'One finding per thing decided, keyed by the name the agent gives it.' }),
   decidedBy: z.enum(['rules', 'operator']).meta({ description: '`rules` when the pinned definitions settled it, `operator` when a person answered the question.' }),
   answeredBy: z.string().optional().meta({ description: 'Who answered, when the answer named them.' }),
   addedIn: z

@@ -10,7 +10,7 @@ import { DatabaseTaskStore } from '@a2a-js/sdk/server/database';
 import { agentCardHandler, jsonRpcHandler, restHandler } from '@a2a-js/sdk/server/express';
 import type { TokenNames } from '@learnables/authority';
 import { AuthorityClient, BearerTokens, bearerTokenOf } from '@learnables/authority';
-import { LEARNABLES_URI } from '@learnables/protocol';
+import { LEARNABLES_URI, refuseDeepJson } from '@learnables/protocol';
 import { JSONRPC_PATH, REST_PATH, agentCardFor } from './a2a/agent-card.ts';
 import { LearnablesExecutor } from './a2a/learnables-executor.ts';
 import type { ExecutorDeps } from './a2a/learnables-executor.ts';
@@ -147,10 +147,11 @@ export async function startLearnableAgent<Input, Result>(
   app.use(
     REST_PATH,
     refuseUnknownToken,
-    express.json({ limit: bodyLimit, type: ['application/json', 'application/a2a+json'], strict: false }),
+    express.json({ limit: bodyLimit, type: ['application/json', 'application/a2a+json'], strict: false, verify: refuseDeepJson }),
     (error: { type?: string; message?: string }, _req: Request, res: Response, next: NextFunction) => {
       if (error.type === 'entity.too.large') res.status(413).json({ error: 'too-large', message: `The request is larger than this agent accepts (${bodyLimit}).` });
       else if (error.type === 'entity.parse.failed') res.status(400).json({ error: 'malformed', message: `The body is not valid JSON: ${error.message ?? 'parse error'}.` });
+      else if (error.type === 'entity.too.deep') res.status(400).json({ error: 'malformed', message: error.message });
       else next(error);
     },
     restExtensionMethods(methodDeps),

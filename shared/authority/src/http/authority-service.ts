@@ -2,7 +2,7 @@ import type { NextFunction, Request, Response } from 'express';
 import express from 'express';
 import { z } from 'zod';
 import type { Refusal } from '@learnables/protocol';
-import { explainInvalid, unreadableIn } from '@learnables/protocol';
+import { explainInvalid, refuseDeepJson, unreadableIn } from '@learnables/protocol';
 import { ON_BEHALF_OF_HEADER } from '../client/authority-client.ts';
 import type { Authority } from '../authority.ts';
 import { BadRequest, NothingActive } from '../errors.ts';
@@ -68,7 +68,7 @@ export function authorityService(options: AuthorityServiceOptions): express.Expr
   const app = express();
   app.disable('x-powered-by');
   app.use(requireAllowedHost(allowedHosts(options.hosts), 'authority'));
-  app.use(express.json({ limit: options.bodyLimit ?? '256kb' }));
+  app.use(express.json({ limit: options.bodyLimit ?? '256kb', verify: refuseDeepJson }));
 
   const requireToken = (req: Request, res: Response, next: NextFunction) => {
     const token = bearerTokenOf(req.get('authorization'));
@@ -280,6 +280,8 @@ export function authorityService(options: AuthorityServiceOptions): express.Expr
       refuse(res, 413, { error: 'too-large', message: `That request is larger than the authority accepts (${options.bodyLimit ?? '256kb'}); nothing was written.` });
     } else if (error.type === 'entity.parse.failed') {
       refuse(res, 400, { error: 'malformed', message: `The body is not valid JSON: ${error.message ?? 'parse error'}.` });
+    } else if (error.type === 'entity.too.deep') {
+      refuse(res, 400, { error: 'malformed', message: error.message ?? 'The request nests too deep; nothing was written.' });
     } else {
       log('authority: request failed', error);
       refuse(res, error.status ?? 500, { error: 'internal', message: 'The authority could not read that request; nothing was written.' });

@@ -17,6 +17,7 @@ import {
   RereadRequestSchema,
   RetractionSchema,
   explainInvalid,
+  refuseDeepJson,
 } from '@learnables/protocol';
 import { previewLesson } from '../preview/preview-lesson.ts';
 import type { PreviewWindow } from '../preview/preview-lesson.ts';
@@ -192,10 +193,13 @@ function speakAsAsked(req: Request, res: Response): boolean {
 /** Parse JSON ourselves (the SDK's parser has a fixed 100 kB limit) and answer its errors in JSON-RPC. */
 export function jsonRpcBody(limit: string): Router {
   const router = express.Router();
-  router.use(express.json({ limit }));
+  router.use(express.json({ limit, verify: refuseDeepJson }));
   router.use((error: { type?: string; message?: string }, _req: Request, res: Response, next: NextFunction) => {
     if (error.type === 'entity.parse.failed') {
       res.status(200).json({ jsonrpc: '2.0', id: null, error: { code: -32700, message: `The request is not valid JSON: ${error.message ?? 'parse error'}.` } });
+    } else if (error.type === 'entity.too.deep') {
+      const message = error.message ?? 'The request nests too deep.';
+      res.status(200).json({ jsonrpc: '2.0', id: null, error: { code: -32600, message, data: { error: 'malformed', message } } });
     } else if (error.type === 'entity.too.large') {
       res.status(413).json({
         jsonrpc: '2.0',
