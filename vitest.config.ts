@@ -2,7 +2,7 @@ import { defineConfig } from 'vitest/config';
 
 export default defineConfig({
   test: {
-    include: ['shared/*/src/**/*.test.ts', 'agents/*/src/**/*.test.ts', 'test/**/*.test.ts'],
+    include: ['shared/*/src/**/*.test.ts', 'agents/*/src/**/*.test.ts', 'stack/src/**/*.test.ts', 'test/**/*.test.ts'],
     testTimeout: 30_000,
     hookTimeout: 60_000,
     // Finds or starts PostgreSQL, finds (or as root on Debian installs) Chromium.

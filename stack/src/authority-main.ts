@@ -1,22 +1,22 @@
 // Runs the authority on its own: `pnpm authority`. Configuration is by environment (see README).
 import { join } from 'node:path';
 import { Authority, authorityService, loadSeeds, openStore } from '@learnables/authority';
-import { seedsFolder as thresholdSeeds } from '@learnables/threshold-agent';
-import { learnableKinds } from './kinds.ts';
+import { AUTHORITY_PORT, learnableKinds, seedFolders } from './registry.ts';
 import { LOCAL_DEV_TOKEN, parseTokens, portFrom, repoRoot } from './config.ts';
 
-const port = portFrom(process.env.AUTHORITY_PORT, 4100, 'AUTHORITY_PORT');
+const port = portFrom(process.env.AUTHORITY_PORT, AUTHORITY_PORT, 'AUTHORITY_PORT');
 const host = process.env.AUTHORITY_HOST ?? '127.0.0.1';
 const storeUrl = process.env.AUTHORITY_STORE ?? `sqlite:${join(repoRoot, 'data', 'authority.db')}`;
-const seeds = process.env.SEEDS_DIR ?? join(repoRoot, 'fixtures', 'seeds');
 const tokens = parseTokens(process.env.AUTHORITY_TOKENS);
 
 const store = await openStore(storeUrl);
 // The store listens again by itself; the operator should still know the feed had a gap.
 store.onFeedError((error) => console.error(`authority: the change feed lost its connection and is reconnecting: ${error.message}`));
 const authority = new Authority({ store, kinds: learnableKinds });
-// The example agents' seeds live in fixtures/; the worked example keeps its own beside its code.
-const seeded = [...(await loadSeeds(authority, seeds)), ...(await loadSeeds(authority, thresholdSeeds))];
+// Each collection is seeded once, on first start, from the first folder that holds its file:
+// SEEDS_DIR if set (an operator's own version 1), then each registered agent's own seeds.
+const seeded: string[] = [];
+for (const folder of [...(process.env.SEEDS_DIR ? [process.env.SEEDS_DIR] : []), ...seedFolders]) seeded.push(...(await loadSeeds(authority, folder)));
 // AUTHORITY_HOSTS: the names the authority is reached by besides the loopback ones (e.g. "authority" in compose).
 const server = authorityService({ authority, tokens, ...(process.env.AUTHORITY_HOSTS && { hosts: process.env.AUTHORITY_HOSTS }) }).listen(port, host, () => {
   const address = server.address();

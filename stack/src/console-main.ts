@@ -1,6 +1,6 @@
 // Runs the console on its own: `pnpm console`. Configuration is by environment:
 // CONSOLE_PORT (4300), CONSOLE_HOST (127.0.0.1), CONSOLE_AGENTS (comma-separated agent URLs;
-// default EMAIL_AGENT_URL, MANIFEST_AGENT_URL and THRESHOLD_AGENT_URL), AUTHORITY_URL, CONSOLE_AUTHORITY_TOKEN (a
+// default every registered agent's <PREFIX>_URL, else its port on 127.0.0.1), AUTHORITY_URL, CONSOLE_AUTHORITY_TOKEN (a
 // token the authority accepts for writes), CONSOLE_AGENT_TOKEN (a token the agents accept; the
 // console sees the tasks of the identity it maps to), CONSOLE_ORIGINS (the origins operators open it
 // at besides localhost, e.g. https://console.example: other Host and Origin headers are refused).
@@ -8,14 +8,15 @@ import { createConsole } from '@learnables/console';
 import type { ReplayAction } from '@learnables/console';
 import { LOCAL_DEV_TOKEN, portFrom } from './config.ts';
 import { runScenario } from './demo/run-scenario.ts';
+import { AUTHORITY_PORT, CONSOLE_PORT, localAgentUrls } from './registry.ts';
 
-const agents = (process.env.CONSOLE_AGENTS ?? `${process.env.EMAIL_AGENT_URL ?? 'http://127.0.0.1:4201'},${process.env.MANIFEST_AGENT_URL ?? 'http://127.0.0.1:4202'},${process.env.THRESHOLD_AGENT_URL ?? 'http://127.0.0.1:4203'}`)
+const agents = (process.env.CONSOLE_AGENTS ?? [...localAgentUrls(process.env, portFrom).values()].join(','))
   .split(',')
   .map((url) => url.trim())
   .filter((url) => url !== '')
   .map((url) => ({ url }));
 
-const authorityUrl = process.env.AUTHORITY_URL ?? 'http://127.0.0.1:4100';
+const authorityUrl = process.env.AUTHORITY_URL ?? `http://127.0.0.1:${AUTHORITY_PORT}`;
 const agentToken = process.env.CONSOLE_AGENT_TOKEN ?? LOCAL_DEV_TOKEN;
 const authorityToken = process.env.CONSOLE_AUTHORITY_TOKEN ?? LOCAL_DEV_TOKEN;
 
@@ -52,7 +53,7 @@ const running = await createConsole({
   agents,
   authority: { url: authorityUrl, token: authorityToken },
   agentToken,
-  port: portFrom(process.env.CONSOLE_PORT, 4300, 'CONSOLE_PORT'),
+  port: portFrom(process.env.CONSOLE_PORT, CONSOLE_PORT, 'CONSOLE_PORT'),
   host: process.env.CONSOLE_HOST ?? '127.0.0.1',
   ...(process.env.CONSOLE_ORIGINS && { origins: process.env.CONSOLE_ORIGINS }),
 });

@@ -1,6 +1,5 @@
-// Runs the email agent on its own: `pnpm email-agent`. See run-agent.ts for its environment.
-import { createEmailAgent } from '@learnables/email-agent';
+// Runs the email agent on its own: `pnpm email-agent`, the same as `pnpm agent email`. See run-agent.ts for its environment.
+import { agentNamed } from './registry.ts';
 import { runAgent } from './run-agent.ts';
 
-const margin = process.env.EMAIL_AGENT_MARGIN === undefined ? undefined : Number(process.env.EMAIL_AGENT_MARGIN);
-await runAgent(createEmailAgent(margin === undefined ? {} : { margin }), { env: 'EMAIL_AGENT', port: 4201, storeFile: 'email-agent.db' });
+await runAgent(agentNamed('email'));

@@ -1,2 +1,5 @@
-export { learnableKinds } from './kinds.ts';
+export { agents } from './agents.ts';
+export { learnableKinds, seedFolders, agentVocabulary, agentNamed, localAgentUrls, AUTHORITY_PORT, CONSOLE_PORT } from './registry.ts';
+export { registerAgent } from './registered-agent.ts';
+export type { AgentLine, AgentEnv, RegisteredAgent } from './registered-agent.ts';
 export { parseTokens, portFrom, repoRoot, LOCAL_DEV_TOKEN } from './config.ts';

@@ -1,5 +1,5 @@
-// Runs the manifest agent on its own: `pnpm manifest-agent`. See run-agent.ts for its environment.
-import { manifestAgent } from '@learnables/manifest-agent';
+// Runs the manifest agent on its own: `pnpm manifest-agent`, the same as `pnpm agent manifest`. See run-agent.ts for its environment.
+import { agentNamed } from './registry.ts';
 import { runAgent } from './run-agent.ts';
 
-await runAgent(manifestAgent, { env: 'MANIFEST_AGENT', port: 4202, storeFile: 'manifest-agent.db' });
+await runAgent(agentNamed('manifest'));

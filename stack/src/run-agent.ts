@@ -1,14 +1,7 @@
 import { join } from 'node:path';
-import type { LearnableAgent } from '@learnables/runtime';
 import { startLearnableAgent } from '@learnables/runtime';
 import { LOCAL_DEV_TOKEN, booleanFrom, parseTokens, portFrom, repoRoot } from './config.ts';
-
-export interface AgentDefaults {
-  /** Prefix of this agent's environment variables, e.g. `EMAIL_AGENT`. */
-  readonly env: string;
-  readonly port: number;
-  readonly storeFile: string;
-}
+import type { RegisteredAgent } from './registered-agent.ts';
 
 /**
  * Run one agent as its own service. Configuration is by environment, with the agent's prefix:
@@ -17,18 +10,19 @@ export interface AgentDefaults {
  * bearer tokens agents accept, and whose tasks they are) and `AGENTS_ALLOW_ANONYMOUS` (default true;
  * `<PREFIX>_ALLOW_ANONYMOUS` overrides it for one agent).
  */
-export async function runAgent<Input, Result>(agent: LearnableAgent<Input, Result>, defaults: AgentDefaults): Promise<void> {
-  const env = (name: string) => process.env[`${defaults.env}_${name}`];
+export async function runAgent(registered: RegisteredAgent): Promise<void> {
+  const env = (name: string) => process.env[`${registered.envPrefix}_${name}`];
+  const agent = registered.create(env);
   const host = env('HOST') ?? '127.0.0.1';
   const users = new Map(
     [...parseTokens(process.env.AGENT_TOKENS, 'AGENT_TOKENS')].map(([token, name]) => [token, name === 'local' ? 'operator-desk' : name]),
   );
-  const allowAnonymous = booleanFrom(env('ALLOW_ANONYMOUS') ?? process.env.AGENTS_ALLOW_ANONYMOUS, true, `${defaults.env}_ALLOW_ANONYMOUS`);
+  const allowAnonymous = booleanFrom(env('ALLOW_ANONYMOUS') ?? process.env.AGENTS_ALLOW_ANONYMOUS, true, `${registered.envPrefix}_ALLOW_ANONYMOUS`);
   const running = await startLearnableAgent(agent, {
     allowAnonymous,
-    store: env('STORE') ?? `sqlite:${join(repoRoot, 'data', defaults.storeFile)}`,
+    store: env('STORE') ?? `sqlite:${join(repoRoot, 'data', registered.storeFile)}`,
     authority: { url: process.env.AUTHORITY_URL ?? 'http://127.0.0.1:4100', token: process.env.AUTHORITY_TOKEN ?? LOCAL_DEV_TOKEN },
-    port: portFrom(env('PORT'), defaults.port, `${defaults.env}_PORT`),
+    port: portFrom(env('PORT'), registered.port, `${registered.envPrefix}_PORT`),
     host,
     ...(env('PUBLIC_URL') && { publicUrl: env('PUBLIC_URL') }),
     users,

@@ -1,39 +1,43 @@
-// `pnpm start`: the authority, both agents and the console on the embedded default (SQLite files
-// under data/, created and seeded from fixtures/ on first start). Ctrl-C stops everything.
+// `pnpm start`: the authority, every agent of the registry (src/agents.ts) and the console on the
+// embedded default (SQLite files under data/, created and seeded on first start). Ctrl-C stops everything.
 import type { ChildProcess } from 'node:child_process';
 import { spawn } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { portFrom } from './config.ts';
+import { AUTHORITY_PORT, CONSOLE_PORT, agents, localAgentUrls } from './registry.ts';
 
 interface Service {
   readonly name: string;
   readonly entry: string;
+  readonly args: readonly string[];
   readonly health: string;
   readonly show: string;
 }
 
-const authorityPort = portFrom(process.env.AUTHORITY_PORT, 4100, 'AUTHORITY_PORT');
-const emailPort = portFrom(process.env.EMAIL_AGENT_PORT, 4201, 'EMAIL_AGENT_PORT');
-const manifestPort = portFrom(process.env.MANIFEST_AGENT_PORT, 4202, 'MANIFEST_AGENT_PORT');
-const thresholdPort = portFrom(process.env.THRESHOLD_AGENT_PORT, 4203, 'THRESHOLD_AGENT_PORT');
-const consolePort = portFrom(process.env.CONSOLE_PORT, 4300, 'CONSOLE_PORT');
+const authorityPort = portFrom(process.env.AUTHORITY_PORT, AUTHORITY_PORT, 'AUTHORITY_PORT');
+const consolePort = portFrom(process.env.CONSOLE_PORT, CONSOLE_PORT, 'CONSOLE_PORT');
 const local = (port: number, path = '') => `http://127.0.0.1:${port}${path}`;
+// Each agent's URL, from its port: handed to the console (and to anything else started here) as <PREFIX>_URL.
+const agentUrls = localAgentUrls(process.env, portFrom);
+const urlOf = (name: string) => agentUrls.get(name)!;
 
 const services: Service[] = [
-  { name: 'authority', entry: 'authority-main.ts', health: local(authorityPort, '/healthz'), show: local(authorityPort) },
-  { name: 'email agent', entry: 'email-agent-main.ts', health: local(emailPort, '/healthz'), show: local(emailPort, '/.well-known/agent-card.json') },
-  { name: 'manifest agent', entry: 'manifest-agent-main.ts', health: local(manifestPort, '/healthz'), show: local(manifestPort, '/.well-known/agent-card.json') },
-  { name: 'threshold agent', entry: 'threshold-agent-main.ts', health: local(thresholdPort, '/healthz'), show: local(thresholdPort, '/.well-known/agent-card.json') },
-  { name: 'console', entry: 'console-main.ts', health: local(consolePort, '/healthz'), show: local(consolePort) },
+  { name: 'authority', entry: 'authority-main.ts', args: [], health: local(authorityPort, '/healthz'), show: local(authorityPort) },
+  ...agents.map((entry) => ({
+    name: `${entry.name} agent`,
+    entry: 'agent-main.ts',
+    args: [entry.name],
+    health: `${urlOf(entry.name)}/healthz`,
+    show: `${urlOf(entry.name)}/.well-known/agent-card.json`,
+  })),
+  { name: 'console', entry: 'console-main.ts', args: [], health: local(consolePort, '/healthz'), show: local(consolePort) },
 ].filter((service) => existsSync(fileURLToPath(new URL(`./${service.entry}`, import.meta.url))));
 
 const env = {
   ...process.env,
   AUTHORITY_URL: process.env.AUTHORITY_URL ?? local(authorityPort),
-  EMAIL_AGENT_URL: process.env.EMAIL_AGENT_URL ?? local(emailPort),
-  MANIFEST_AGENT_URL: process.env.MANIFEST_AGENT_URL ?? local(manifestPort),
-  THRESHOLD_AGENT_URL: process.env.THRESHOLD_AGENT_URL ?? local(thresholdPort),
+  ...Object.fromEntries(agents.map((entry) => [`${entry.envPrefix}_URL`, urlOf(entry.name)])),
 };
 
 const children: ChildProcess[] = [];
@@ -72,7 +76,7 @@ process.on('SIGTERM', () => stop(0));
 
 try {
   for (const service of services) {
-    const child = spawn(process.execPath, ['--import', 'tsx', fileURLToPath(new URL(`./${service.entry}`, import.meta.url))], {
+    const child = spawn(process.execPath, ['--import', 'tsx', fileURLToPath(new URL(`./${service.entry}`, import.meta.url)), ...service.args], {
       env,
       stdio: ['ignore', 'pipe', 'pipe'],
     });
@@ -96,7 +100,7 @@ try {
     await healthy(service.health, child, service.name);
   }
   console.log('\nlearnables is running:');
-  for (const service of services) console.log(`  ${service.name.padEnd(15)} ${service.show}`);
+  for (const service of services) console.log(`  ${service.name.padEnd(Math.max(15, ...services.map((s) => s.name.length)))} ${service.show}`);
   console.log('\nData lives in data/ (delete it to start over). Press Ctrl-C to stop.\n');
 } catch (error) {
   console.error((error as Error).message);

@@ -1,6 +1,5 @@
-// Runs the threshold agent (the worked example of docs/write-your-own-agent.md) on its own:
-// `pnpm threshold-agent`. See run-agent.ts for its environment.
-import { thresholdAgent } from '@learnables/threshold-agent';
+// Runs the threshold agent on its own: `pnpm threshold-agent`, the same as `pnpm agent threshold`. See run-agent.ts for its environment.
+import { agentNamed } from './registry.ts';
 import { runAgent } from './run-agent.ts';
 
-await runAgent(thresholdAgent, { env: 'THRESHOLD_AGENT', port: 4203, storeFile: 'threshold-agent.db' });
+await runAgent(agentNamed('threshold'));

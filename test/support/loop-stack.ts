@@ -12,8 +12,7 @@ import { LEARNABLES_URI } from '@learnables/protocol';
 import type { LearnableAgent, RunningAgent } from '@learnables/runtime';
 import { startLearnableAgent } from '@learnables/runtime';
 import type { LearnableKind } from '@learnables/learnable';
-import { learnableKinds } from '@learnables/stack';
-import { seedsFolder as thresholdSeeds } from '@learnables/threshold-agent';
+import { learnableKinds, seedFolders } from '@learnables/stack';
 import { scratchDir, scratchPostgres } from '@learnables/testing';
 import type { ScratchDir } from '@learnables/testing';
 
@@ -22,7 +21,7 @@ export const fixture = (path: string): Buffer => readFileSync(fileURLToPath(new 
 export interface AuthorityChoice {
   /** The learnable kinds served. Default: every agent's (the stack's). */
   readonly kinds?: readonly LearnableKind[];
-  /** Seed folders, loaded in order. Default: fixtures/seeds and the threshold agent's own. */
+  /** Seed folders, loaded in order. Default: every registered agent's (stack/src/agents.ts). */
   readonly seeds?: readonly string[];
   /** Where the authority and the agent keep their state. Default: SQLite files in the scratch folder. */
   readonly engine?: 'sqlite' | 'postgres';
@@ -32,7 +31,7 @@ export interface AuthorityChoice {
 export async function startSeededAuthority(dir: ScratchDir, choice: AuthorityChoice = {}) {
   const database = choice.engine === 'postgres' ? await scratchPostgres('loop_authority') : undefined;
   const authority = new Authority({ store: await openStore(database?.url ?? `sqlite:${dir.path}/authority.db`), kinds: choice.kinds ?? learnableKinds });
-  for (const folder of choice.seeds ?? [fileURLToPath(new URL('../../fixtures/seeds/', import.meta.url)), thresholdSeeds]) {
+  for (const folder of choice.seeds ?? seedFolders) {
     await loadSeeds(authority, folder);
   }
   const server: Server = authorityService({ authority, tokens: { 'agent-token': 'agent', 'console-token': 'console' } }).listen(0, '127.0.0.1');

@@ -12,7 +12,7 @@ import { manifestAgent } from '@learnables/manifest-agent';
 import type { RunningAgent } from '@learnables/runtime';
 import { startLearnableAgent } from '@learnables/runtime';
 import { LOCAL_DEV_TOKEN, repoRoot } from '../config.ts';
-import { learnableKinds } from '../kinds.ts';
+import { learnableKinds } from '../registry.ts';
 
 export interface ScenarioStack {
   readonly authorityUrl: string;

@@ -1,0 +1,114 @@
+import { AUTHORITY_PORT, CONSOLE_PORT } from './registry.ts';
+import type { RegisteredAgent } from './registered-agent.ts';
+
+/** The container's own health check of one service: its /healthz, from inside. */
+const healthcheck = (port: number) => `    healthcheck:
+      test: ["CMD", "node", "-e", "fetch('http://127.0.0.1:${port}/healthz').then(r=>process.exit(r.ok?0:1),()=>process.exit(1))"]
+      interval: 3s
+      timeout: 3s
+      retries: 40
+`;
+
+/** The compose service names of one agent: `<name>-agent` alone, or `-1`, `-2`, … for replicas. */
+export function replicaNames(entry: RegisteredAgent): string[] {
+  return entry.replicas === 1 ? [entry.service] : Array.from({ length: entry.replicas }, (_, i) => `${entry.service}-${i + 1}`);
+}
+
+function agentServices(entry: RegisteredAgent): string {
+  const env = (replica: string) => `    environment:
+      <<: *agent-env
+      ${entry.envPrefix}_HOST: 0.0.0.0
+      ${entry.envPrefix}_PORT: "${entry.port}"
+      ${entry.envPrefix}_STORE: postgres://postgres:learnables@postgres:5432/learnables
+      ${entry.envPrefix}_PUBLIC_URL: http://${replica}:${entry.port}
+`;
+  // Each further replica is published on the next ten up (4201, 4211, …), so each can be reached alone.
+  return replicaNames(entry)
+    .map((replica, i) =>
+      i === 0
+        ? `  ${replica}:${entry.replicas > 1 ? ` &${entry.service}` : ''}
+    <<: *learnables
+    command: ["node", "--import", "tsx", "stack/src/agent-main.ts", "${entry.name}"]
+    depends_on:
+      authority:
+        condition: service_healthy
+${env(replica)}    ports: ["${entry.port}:${entry.port}"]
+${healthcheck(entry.port)}`
+        : `  ${replica}:
+    <<: *${entry.service}
+${env(replica)}    ports: ["${entry.port + 10 * i}:${entry.port}"]
+`,
+    )
+    .join('\n');
+}
+
+/** docker-compose.yml, from the registry: `pnpm compose` writes it, and a test fails when the committed one differs. */
+export function composeFile(agents: readonly RegisteredAgent[]): string {
+  const first = agents.map((entry) => replicaNames(entry)[0]!);
+  return `# GENERATED from stack/src/agents.ts by \`pnpm compose\` (the template is stack/src/compose.ts); do not edit by hand.
+#
+# The scale-out topology: PostgreSQL, the authority, every registered agent (as many replicas as its
+# registry line asks for), and the console. Every service shares one database; a lesson taught
+# through any replica is seen by all of them. The same topology runs without Docker in CI:
+# test/replicas.test.ts.
+#
+#   docker compose up --build
+#   then open http://localhost:${CONSOLE_PORT} (the console)
+#
+# Change the tokens before exposing any of this beyond your machine.
+
+x-learnables: &learnables
+  build: .
+  image: learnables:local
+  restart: unless-stopped
+  depends_on:
+    postgres:
+      condition: service_healthy
+
+x-agent-env: &agent-env
+  AUTHORITY_URL: http://authority:${AUTHORITY_PORT}
+  AUTHORITY_TOKEN: \${AGENTS_AUTHORITY_TOKEN:-change-me-agents}
+  AGENT_TOKENS: operator-desk=\${CONSOLE_AGENT_TOKEN:-change-me-console}
+
+services:
+  postgres:
+    image: postgres:15
+    environment:
+      POSTGRES_PASSWORD: learnables
+      POSTGRES_DB: learnables
+    volumes:
+      - pgdata:/var/lib/postgresql/data
+    healthcheck:
+      test: ["CMD-SHELL", "pg_isready -U postgres -d learnables"]
+      interval: 2s
+      timeout: 3s
+      retries: 30
+
+  authority:
+    <<: *learnables
+    command: ["node", "--import", "tsx", "stack/src/authority-main.ts"]
+    environment:
+      AUTHORITY_HOST: 0.0.0.0
+      AUTHORITY_PORT: "${AUTHORITY_PORT}"
+      AUTHORITY_STORE: postgres://postgres:learnables@postgres:5432/learnables
+      AUTHORITY_TOKENS: agents=\${AGENTS_AUTHORITY_TOKEN:-change-me-agents},console=\${CONSOLE_AUTHORITY_TOKEN:-change-me-authority}
+    ports: ["${AUTHORITY_PORT}:${AUTHORITY_PORT}"]
+${healthcheck(AUTHORITY_PORT)}
+${agents.map(agentServices).join('\n')}
+  console:
+    <<: *learnables
+    command: ["node", "--import", "tsx", "stack/src/console-main.ts"]
+    depends_on:
+${first.map((service) => `      ${service}:\n        condition: service_healthy\n`).join('')}    environment:
+      CONSOLE_HOST: 0.0.0.0
+      CONSOLE_PORT: "${CONSOLE_PORT}"
+      AUTHORITY_URL: http://authority:${AUTHORITY_PORT}
+      CONSOLE_AUTHORITY_TOKEN: \${CONSOLE_AUTHORITY_TOKEN:-change-me-authority}
+      CONSOLE_AGENT_TOKEN: \${CONSOLE_AGENT_TOKEN:-change-me-console}
+      CONSOLE_AGENTS: ${agents.map((entry, i) => `http://${first[i]}:${entry.port}`).join(',')}
+    ports: ["${CONSOLE_PORT}:${CONSOLE_PORT}"]
+${healthcheck(CONSOLE_PORT)}
+volumes:
+  pgdata:
+`;
+}
