@@ -77,14 +77,20 @@ describe.each(ourAgents)('learnables-check against our $name', ({ agent, collect
     expect(pinned).not.toContain('another writer');
   });
 
-  it('says SKIP, not PASS, for the input-dependent checks when no input makes the agent ask', async () => {
+  it('says SKIP, not PASS, for the input-dependent checks when no input makes the agent ask, and exits 3 saying what input it needs', async () => {
     const report = await checkAgent(stack.agent.url, { token: 'console-token' });
     const skipped = report.checks.filter((c) => c.status === 'SKIP');
     expect(skipped.map((c) => c.section)).toEqual(expect.arrayContaining(['question', 'reread', 'pinning']));
     expect(skipped.every((c) => c.section === 'question' || c.section === 'reread' || c.section === 'pinning')).toBe(true);
     expect(skipped[0]!.reason).toMatch(/none of the card's examples .* made the agent ask .*give --input or --text/);
     expect(report.checks.find((c) => c.id === 'card.declaration')?.status).toBe('PASS');
-    expect(report.ok).toBe(true); // nothing failed; but nothing input-dependent passed either
+    // Nothing failed, but nothing input-dependent ran either: not ok, and the run says what it needs.
+    expect(report.counts.fail).toBe(0);
+    expect(report.ok).toBe(false);
+    expect(report.needsInput).toMatch(/^None of the card's examples \(.+\) makes the agent ask any more; give an input it cannot decide yet with --text/);
+    const run = await cli([stack.agent.url, '--token', 'console-token']);
+    expect(run.stdout).toContain(`INCOMPLETE: ${report.needsInput}`);
+    expect(run.code).toBe(3);
   });
 });
 

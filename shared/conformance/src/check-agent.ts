@@ -41,6 +41,11 @@ export interface Report {
   /** Where the input came from, or undefined when there was none. */
   readonly input: string | undefined;
   readonly checks: readonly CheckResult[];
+  /**
+   * Set when no input was given and nothing the card offers made the agent ask: the sentence saying
+   * what input the run needs. The input-dependent checks did not run, so the run is not `ok`.
+   */
+  readonly needsInput: string | undefined;
   /** What the run left behind or undid, and anything else worth knowing. */
   readonly notes: readonly string[];
   readonly durationMs: number;
@@ -96,6 +101,7 @@ interface Run {
   methods: Methods;
   examples: string[];
   candidates: Input[];
+  needsInput?: string;
   input?: Input;
   /** The first answer to an activated SendMessage, and why no question came, if none did. */
   asked?: WireTask;
@@ -161,7 +167,7 @@ export async function checkAgent(agentUrl: string, options: CheckOptions = {}): 
     fail: checks.filter((c) => c.status === 'FAIL').length,
     skip: checks.filter((c) => c.status === 'SKIP').length,
   };
-  return { agent: agentUrl, ok: counts.fail === 0, counts, input:
+  return { agent: agentUrl, ok: counts.fail === 0 && run.needsInput === undefined, needsInput: run.needsInput, counts, input:
       run.input?.source ??
       (run.candidates.length > 0
         ? `${run.candidates.map((c) => c.source).join(', ')}${run.notAsked ? `, which did not make the agent ask` : ''}`
@@ -418,6 +424,7 @@ async function question(run: Run): Promise<void> {
   const { r } = run;
   if (!run.declaration || !run.jsonrpc) return; // decided by card()
   if (run.candidates.length === 0) {
+    run.needsInput = 'The card offers no skill example, so give an input the agent cannot decide: --text "…" or --input <file>.';
     r.skipRest(
       'Skipped: no input was given (--input or --text) and the card offers no example, so nothing could make the agent ask; the input-dependent checks were not run.',
       'question',
@@ -429,6 +436,8 @@ async function question(run: Run): Promise<void> {
   if (!run.asked) {
     if (run.candidates[0]!.fromCard) {
       const tried = run.candidates.map((c) => c.source.replace("the card's example ", '')).join(', ');
+      // An example that asked once may have been taught since (by an operator, or a run with --keep).
+      run.needsInput = `None of the card's examples (${tried}) makes the agent ask any more; give an input it cannot decide yet with --text "…" or --input <file>, or roll back what was taught about the first example.`;
       r.skipRest(
         `Skipped: no input was given and none of the card's examples (${tried}) made the agent ask (the last one answered ${run.notAsked ?? 'nothing'}); give --input or --text with an input it cannot decide.`,
         'question',

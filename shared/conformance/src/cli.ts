@@ -115,7 +115,8 @@ export async function main(argv: readonly string[]): Promise<number> {
     });
     if (progress) process.stderr.write('\n');
     process.stdout.write(values.json ? `${JSON.stringify(report, null, 2)}\n` : formatReport(report));
-    return report.ok ? 0 : 1;
+    // 3, not 0: a run whose input-dependent checks could not run proves nothing about them.
+    return report.counts.fail > 0 ? 1 : report.needsInput !== undefined ? 3 : 0;
   } catch (error) {
     process.stderr.write(`learnables-check: ${error instanceof Error ? error.message : String(error)}\n`);
     return 2;

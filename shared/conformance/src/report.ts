@@ -28,7 +28,9 @@ export function formatReport(report: Report): string {
   for (const note of report.notes) lines.push(`note: ${note}`);
   const failed = report.checks.filter((c) => c.status === 'FAIL').map((c) => c.id);
   lines.push(
-    report.ok
+    report.needsInput !== undefined && report.counts.fail === 0
+      ? `INCOMPLETE: ${report.needsInput}`
+      : report.ok
       ? `PASS: every check that could run passed${skip > 0 ? `; ${skip} skipped (SKIP is not PASS: see the reasons above)` : ''}.`
       : `FAIL: ${failed.join(', ')}.`,
   );

@@ -157,6 +157,16 @@ export class ${s.Rule} extends Learnable {
     return \`\${this.key}: an amount above \${read${pascal(F)}(value)} is flagged\`;
   }
 
+  /** Takes a taught ${F} back: the ${s.entryWords} is asked about again. A ${F} it does not have changes nothing. */
+  unlearn(value: LessonValue): Learned<${s.Rule}> {
+    if (read${pascal(F)}(value) !== this.${F}) return { next: this, changed: false };
+    return { next: new ${s.Rule}(this.key, this.label, null), changed: true };
+  }
+
+  describesRetraction(value: LessonValue): string {
+    return \`\${this.key}: the ${F} of \${read${pascal(F)}(value)} is taken back\`;
+  }
+
   toState(): ${s.RuleState} {
     return { label: this.label, ${F}: this.${F} };
   }
@@ -171,7 +181,8 @@ export const ${s.ruleKind}: LearnableKind<${s.Rule}> = {
       throw new Error(\`\${COLLECTION}: "\${key}" needs a label and a ${F} that is a number or null.\`);
     }
     return new ${s.Rule}(key, label, ${F});
-  },
+  },  // A ${s.entryWords} someone adds starts with no ${F}: the agent asks until one is taught.
+  create: (key, label) => new ${s.Rule}(key, label, null),
 };
 `,
   );
@@ -332,6 +343,17 @@ describe('${s.Rule}', () => {
     const refusal = refusalOf(value);
     expect(refusal.message).toBe(sentence);
     expect(refusal.field).toBe(field);
+  });
+
+  it('takes back the ${F} it has, and nothing else', () => {
+    expect(rule(30).unlearn({ ${F}: '30' })).toEqual({ next: rule(), changed: true });
+    const before = rule(30);
+    expect(before.unlearn({ ${F}: 12 })).toEqual({ next: before, changed: false });
+    expect(rule(30).describesRetraction({ ${F}: 30 })).toBe('first: the ${F} of 30 is taken back');
+  });
+
+  it('creates a new ${s.entryWords} with no ${F} yet', () => {
+    expect(${s.ruleKind}.create('third', 'Third')).toEqual(new ${s.Rule}('third', 'Third', null));
   });
 
   it('comes back from storage as it went in, and refuses a state it cannot use', () => {
