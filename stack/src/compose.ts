@@ -69,6 +69,8 @@ x-agent-env: &agent-env
   AUTHORITY_URL: http://authority:${AUTHORITY_PORT}
   AUTHORITY_TOKEN: \${AGENTS_AUTHORITY_TOKEN:-change-me-agents}
   AGENT_TOKENS: operator-desk=\${CONSOLE_AGENT_TOKEN:-change-me-console}
+  # Published ports reach beyond this machine: every caller needs a token (see SECURITY.md).
+  AGENTS_ALLOW_ANONYMOUS: "false"
 
 services:
   postgres:
