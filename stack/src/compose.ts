@@ -94,6 +94,8 @@ services:
       AUTHORITY_PORT: "${AUTHORITY_PORT}"
       AUTHORITY_STORE: postgres://postgres:learnables@postgres:5432/learnables
       AUTHORITY_TOKENS: agents=\${AGENTS_AUTHORITY_TOKEN:-change-me-agents},console=\${CONSOLE_AUTHORITY_TOKEN:-change-me-authority}
+      # The names it answers to besides localhost (DNS rebinding: any other Host is refused).
+      AUTHORITY_HOSTS: authority
     ports: ["${AUTHORITY_PORT}:${AUTHORITY_PORT}"]
 ${healthcheck(AUTHORITY_PORT)}
 ${agents.map(agentServices).join('\n')}
@@ -108,6 +110,8 @@ ${first.map((service) => `      ${service}:\n        condition: service_healthy\
       CONSOLE_AUTHORITY_TOKEN: \${CONSOLE_AUTHORITY_TOKEN:-change-me-authority}
       CONSOLE_AGENT_TOKEN: \${CONSOLE_AGENT_TOKEN:-change-me-console}
       CONSOLE_AGENTS: ${agents.map((entry, i) => `http://${first[i]}:${entry.port}`).join(',')}
+      # The origins operators open the console at, besides localhost (set yours: DNS rebinding and CSRF checks use it).
+      CONSOLE_ORIGINS: \${CONSOLE_ORIGINS:-http://localhost:${CONSOLE_PORT}}
     ports: ["${CONSOLE_PORT}:${CONSOLE_PORT}"]
 ${healthcheck(CONSOLE_PORT)}
 volumes:
