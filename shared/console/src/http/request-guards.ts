@@ -42,7 +42,7 @@ export function requireSameOrigin(allowedHosts: ReadonlySet<string>) {
 /**
  * A body that changes something is JSON, said so by its Content-Type: a cross-site form can send
  * `text/plain` or a form encoding without asking first, never `application/json`. Files are the
- * exception, checked against what the agents accept where they are received.
+ * exception, checked against what the agents accept when they arrive.
  */
 export function requireJsonBody(except: (req: Request) => boolean) {
   return (req: Request, res: Response, next: NextFunction): void => {
