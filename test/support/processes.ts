@@ -23,9 +23,13 @@ export interface Service {
   stop(): Promise<void>;
 }
 
-/** Start one of the stack's services (`stack/src/<entry>`) as its own process and wait for its health check. */
-export async function startService(entry: string, env: Record<string, string>, url: string): Promise<Service> {
-  const child = spawn(process.execPath, ['--import', 'tsx', fileURLToPath(new URL(`../../stack/src/${entry}`, import.meta.url))], {
+/**
+ * Start one of the stack's services (`stack/src/<entry>`) as its own process and wait for its health
+ * check. `nodeArgs` go to node after tsx is registered and before the entry (e.g. a test-only
+ * preload written in TypeScript).
+ */
+export async function startService(entry: string, env: Record<string, string>, url: string, nodeArgs: readonly string[] = []): Promise<Service> {
+  const child = spawn(process.execPath, ['--import', 'tsx', ...nodeArgs, fileURLToPath(new URL(`../../stack/src/${entry}`, import.meta.url))], {
     env: { ...process.env, ...env },
     stdio: ['ignore', 'pipe', 'pipe'],
   });
