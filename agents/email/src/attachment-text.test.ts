@@ -29,6 +29,10 @@ describe('decodeText', () => {
     expect(decodeText(Buffer.from([0xc5, 0x82]), 'UTF-8')).toBe('ł');
   });
 
+  it("shows the bytes windows-1252 leaves unassigned as '�', which a mark's author can see", () => {
+    expect(decodeText(Buffer.from([0x41, 0x81, 0x9d]), 'windows-1252')).toBe('A��');
+  });
+
   it('reads an unknown charset as UTF-8 rather than failing', () => {
     expect(decodeText(Buffer.from('Zürich'), 'x-no-such-charset')).toBe('Zürich');
   });

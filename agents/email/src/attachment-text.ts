@@ -1,5 +1,6 @@
 import type { Buffer } from 'node:buffer';
 import { TextDecoder } from 'node:util';
+import iconv from 'iconv-lite';
 
 /** The most characters kept of a body or an attachment's text; marks rarely need more. */
 export const LONGEST_TEXT = 1024 * 1024;
@@ -19,7 +20,12 @@ export function isTextLike(mediaType: string, filename: string): boolean {
   );
 }
 
-/** Decode in the declared charset; an unknown or missing one reads as UTF-8. */
+/**
+ * Decode in the declared charset; an unknown or missing one reads as UTF-8. The label is resolved
+ * as browsers do (the Encoding Standard reads ISO-8859-1 and ASCII as windows-1252, as mail
+ * clients write them), but windows-1252 itself is decoded by iconv-lite: Node's TextDecoder reads
+ * it as plain Latin-1, losing €, curly quotes and dashes (https://github.com/nodejs/node/issues/60888).
+ */
 export function decodeText(content: Buffer, charset: string | undefined): string {
   let decoder: TextDecoder;
   try {
@@ -27,18 +33,7 @@ export function decodeText(content: Buffer, charset: string | undefined): string
   } catch {
     decoder = new TextDecoder('utf-8');
   }
-  return capText(decoder.encoding === 'windows-1252' ? decodeWindows1252(content) : decoder.decode(content));
-}
-
-/** Windows-1252's characters for bytes 0x80–0x9F, where it differs from Latin-1. */
-const WINDOWS_1252_C1 = '€\u0081‚ƒ„…†‡ˆ‰Š‹Œ\u008DŽ\u008F\u0090‘’“”•–—˜™š›œ\u009DžŸ';
-
-/**
- * Node's TextDecoder reads windows-1252 (and so ISO-8859-1, which the Encoding Standard maps to
- * it) as plain Latin-1, losing €, curly quotes and dashes: https://github.com/nodejs/node/issues/60888
- */
-function decodeWindows1252(content: Buffer): string {
-  return content.toString('latin1').replace(/[\u0080-\u009f]/g, (c1) => WINDOWS_1252_C1.charAt(c1.charCodeAt(0) - 0x80));
+  return capText(decoder.encoding === 'windows-1252' ? iconv.decode(content, 'windows-1252') : decoder.decode(content));
 }
 
 export function capText(text: string): string {
