@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { TaskState } from '@a2a-js/sdk';
 import { emailAgent } from '@learnables/email-agent';
+import { largeEmail } from '@learnables/testing';
 import type { LoopStack } from './support/loop-stack.ts';
 import { answer, fixture, reread, said, sendFile, sendText, startLoop } from './support/loop-stack.ts';
 
@@ -67,30 +68,7 @@ describe('the email agent, the whole loop over HTTP: ask, teach, settle, roll ba
   });
 
   it('reads a message with a 25 MB attachment over HTTP, and keeps serving', async () => {
-    const attachment = Buffer.alloc(25 * 1024 * 1024, 7).toString('base64').replace(/.{76}/g, '$&\r\n');
-    const big = Buffer.from(
-      [
-        'From: Origin Billing <billing@origin.example>',
-        'To: intake@warehouse.example',
-        'Subject: Scans for OB-55120',
-        'Date: Mon, 05 Oct 2026 09:00:00 +0000',
-        'MIME-Version: 1.0',
-        'Content-Type: multipart/mixed; boundary="b1"',
-        '',
-        '--b1',
-        'Content-Type: text/plain; charset=utf-8',
-        '',
-        'Scans attached.',
-        '--b1',
-        'Content-Type: application/pdf; name="scans.pdf"',
-        'Content-Disposition: attachment; filename="scans.pdf"',
-        'Content-Transfer-Encoding: base64',
-        '',
-        attachment,
-        '--b1--',
-        '',
-      ].join('\r\n'),
-    );
+    const big = largeEmail();
     const task = await sendFile(stack.client, big, 'message/rfc822', 'scans.eml');
     expect([TaskState.TASK_STATE_COMPLETED, TaskState.TASK_STATE_INPUT_REQUIRED]).toContain(task.status?.state);
     const next = await sendFile(stack.client, eml('kestrel-qa-coa-pdf.eml'), 'message/rfc822', 'ok.eml');

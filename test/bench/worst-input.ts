@@ -8,6 +8,7 @@ import { cpus } from 'node:os';
 import { fileURLToPath } from 'node:url';
 import { emailAgent } from '@learnables/email-agent';
 import { manifestAgent } from '@learnables/manifest-agent';
+import { largeEmail } from '@learnables/testing';
 import type { LoopStack } from '../support/loop-stack.ts';
 import { fixture, startLoop } from '../support/loop-stack.ts';
 import { sparseWideWorkbook, workbookOf } from '../../agents/manifest/src/hostile-workbooks.test-support.ts';
@@ -30,39 +31,6 @@ const send = async (stack: LoopStack, bytes: Buffer, mediaType: string, filename
   return `${response.status} ${body.task?.status?.state ?? JSON.stringify(body).slice(0, 80)}`;
 };
 
-/** An email just under the 40 MB limit: a 25 MB attachment (base64) plus a text part and a CSV. */
-function largestEmail(): Buffer {
-  const pdf = Buffer.alloc(25 * 1024 * 1024, 7).toString('base64').replace(/.{76}/g, '$&\r\n');
-  const csv = Array.from({ length: 40_000 }, (_, at) => `BW-${String(at).padStart(5, '0')},pallet,${at}`).join('\r\n');
-  return Buffer.from(
-    [
-      'From: Brightwell Foods <orders@brightwell-foods.example>',
-      'Subject: Scans and forecast',
-      'Date: Mon, 05 Oct 2026 09:00:00 +0000',
-      'MIME-Version: 1.0',
-      'Content-Type: multipart/mixed; boundary="b1"',
-      '',
-      '--b1',
-      'Content-Type: text/plain; charset=utf-8',
-      '',
-      'Scans and forecast attached.',
-      '--b1',
-      'Content-Type: text/csv; name="forecast.csv"',
-      'Content-Disposition: attachment; filename="forecast.csv"',
-      '',
-      csv,
-      '--b1',
-      'Content-Type: application/pdf; name="scans.pdf"',
-      'Content-Disposition: attachment; filename="scans.pdf"',
-      'Content-Transfer-Encoding: base64',
-      '',
-      pdf,
-      '--b1--',
-      '',
-    ].join('\r\n'),
-  );
-}
-
 /** 256 headings (the widest accepted) and 5,000 rows, every cell filled. */
 function widestSheet(): Buffer {
   const header = Array.from({ length: 256 }, (_, at) => [at + 1, at === 0 ? 'Waybill' : `Heading ${at + 1}`] as const);
@@ -73,8 +41,14 @@ function widestSheet(): Buffer {
 const CASES: readonly Case[] = [
   {
     name: 'largest email',
-    input: '39 MB message: a 25 MB attachment in base64, a 1 MB CSV, a text part',
-    run: (stack) => send(stack, largestEmail(), 'message/rfc822', 'largest.eml'),
+    input: '37 MB message: a 25 MiB attachment in base64, a 0.9 MB CSV, a text part',
+    run: (stack) =>
+      send(
+        stack,
+        largeEmail({ csvRows: 40_000, from: 'Brightwell Foods <orders@brightwell-foods.example>', subject: 'Scans and forecast', text: 'Scans and forecast attached.' }),
+        'message/rfc822',
+        'largest.eml',
+      ),
   },
   {
     name: 'widest sheet',

@@ -10,3 +10,5 @@ export { CHROMIUM_ARGS, chromiumPath, findChromium, packagedChromium, USUAL_CHRO
 export { findHaproxy, haproxyPath, USUAL_HAPROXY_PATHS } from './haproxy.ts';
 export { DEFAULT_TEST_PG_URL, postgresAnswers, startEmbeddedPostgres, testPostgresServer } from './test-postgres-server.ts';
 export type { TestPostgresServer } from './test-postgres-server.ts';
+export { largeEmail } from './large-email.ts';
+export type { LargeEmailOptions } from './large-email.ts';
