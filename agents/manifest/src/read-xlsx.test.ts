@@ -101,6 +101,20 @@ describe('readXlsx refuses, before exceljs parses anything when it can', () => {
     );
   });
 
+  it('reads only the parts its directory lists: a sheet hidden after the directory is refused, not read', async () => {
+    // exceljs's streaming unzip walks local headers and would read this sheet in place of the
+    // listed one, unseen by the size check.
+    const workbook = Buffer.from(fixture('01-basic.xlsx'));
+    const sheet = unzipParts(workbookOf([[[1, 'Hidden'], [2, 'Table']], [[1, 'x'], [2, 'y']]])).filter((part) => part.name === 'xl/worksheets/sheet1.xml');
+    const single = Buffer.from(zipParts(sheet));
+    const record = single.subarray(0, single.readUInt32LE(single.length - 6));
+    const end = workbook.length - 22;
+    const hidden = Buffer.concat([workbook.subarray(0, end), record, workbook.subarray(end)]);
+    expect(await refusalOf(readWith(hidden, 'hidden.xlsx'))).toBe(
+      "'hidden.xlsx' is damaged and cannot be opened. Open it in Excel, save it again and send the new copy.",
+    );
+  });
+
   it('refuses a zip that holds no workbook', async () => {
     const zip = zipParts([{ name: 'notes.txt', data: Buffer.from('hello') }]);
     expect(await refusalOf(readWith(zip, 'archive.xlsx'))).toBe(

@@ -27,7 +27,7 @@ const READER_OPTIONS = { sharedStrings: 'cache', worksheets: 'emit', styles: 'ca
  * order is read row by row and only the rows kept are held in memory.
  */
 export async function readXlsx(bytes: Uint8Array, filename: string | undefined, limits: ReadLimits): Promise<SheetInput> {
-  const entries = readZipDirectory(bytes, filename);
+  const entries = await readZipDirectory(bytes, filename);
   checkIsWorkbook(entries, filename);
   await checkUnpackedSize(bytes, entries, limits.maxUnpackedBytes, filename);
   try {
