@@ -1,5 +1,6 @@
 import type { LearnableKind } from '@learnables/learnable';
 import type { LearnableAgent } from '@learnables/runtime';
+import { checkAgent } from '@learnables/runtime';
 
 /** Reads one of the agent's own environment variables: `env('PORT')` is `<PREFIX>_PORT`. */
 export type AgentEnv = (name: string) => string | undefined;
@@ -11,9 +12,9 @@ export interface AgentLine<Input, Result> {
    * environment prefix `<NAME>_AGENT_` and the store file `data/<name>-agent.db` all come from it.
    */
   readonly name: string;
-  readonly agent: LearnableAgent<Input, Result>;
+  readonly agent: LearnableAgent<Input, Result, any>;
   /** Builds the agent for its own service from its environment; without it, `agent` as it is. */
-  readonly fromEnv?: (env: AgentEnv) => LearnableAgent<Input, Result>;
+  readonly fromEnv?: (env: AgentEnv) => LearnableAgent<Input, Result, any>;
   /** The folder of the agent's seed files (`<collection>.json`): version 1 of each collection. */
   readonly seeds?: string;
   /** The default port of `pnpm start` and docker-compose; `<NAME>_AGENT_PORT` overrides it. */
@@ -57,8 +58,10 @@ export function registerAgent<Input, Result>(line: AgentLine<Input, Result>): Re
   for (const word of line.vocabulary) {
     if (word !== word.toLowerCase() || word.trim() === '') throw new Error(`agents.ts: ${line.name}'s vocabulary words are lower case; "${word}" is not.`);
   }
+  // Its card against its kinds, as the runtime checks at start, but in every process that reads the list.
+  checkAgent(line.agent);
   // The runtime is generic in Input and Result; the stack only hands agents over, so it may forget them.
-  const erase = (agent: LearnableAgent<Input, Result>) => agent as unknown as LearnableAgent<unknown, unknown>;
+  const erase = (agent: LearnableAgent<Input, Result, any>) => agent as unknown as LearnableAgent<unknown, unknown>;
   const envPrefix = `${line.name.toUpperCase().replace(/-/g, '_')}_AGENT`;
   return {
     name: line.name,

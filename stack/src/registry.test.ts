@@ -37,6 +37,13 @@ describe('the registry', () => {
     expect(() => registerAgent({ ...line, agent: threshold, vocabulary: [] })).toThrow(sentence);
   });
 
+  it('refuses an agent whose card its own kinds cannot serve, naming the agent and what to change', () => {
+    const mistaken = { ...threshold, declaration: { ...threshold.declaration, collection: 'carrier-limits' } };
+    expect(() => registerAgent({ name: 'carrier', agent: mistaken, port: 4204, vocabulary: [] })).toThrow(
+      `${threshold.name}: its card declares the collection "carrier-limits", and its kinds are for "weight-limits"; list that collection's kind in kinds.`,
+    );
+  });
+
   it('refuses two agents on one port, or on the authority\'s, or serving one collection', () => {
     const line = (name: string, port: number) => registerAgent({ name, agent: threshold, port, vocabulary: [] });
     expect(() => checkRegistry([line('a', 4300)], new Map([[4300, 'the console']]))).toThrow('agents.ts: a and the console both use port 4300; give each its own.');

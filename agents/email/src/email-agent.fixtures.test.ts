@@ -3,7 +3,7 @@ import { beforeAll, describe, expect, it } from 'vitest';
 import { absorbLesson, defineCollection } from '@learnables/learnable';
 import type { Definition } from '@learnables/learnable';
 import type { PinnedDefinitions } from '@learnables/runtime';
-import { InputRefused } from '@learnables/runtime';
+import { InputRefused, pinDefinitions } from '@learnables/runtime';
 import { CustomerMarks, compileMark, customerMarksKind } from './customer-marks.ts';
 import { emailAgent } from './email-agent.ts';
 import type { EmailInput } from './email-input.ts';
@@ -18,7 +18,7 @@ interface Truth {
   readonly note: string;
 }
 
-const pinned = (definition: Definition, version: number): PinnedDefinitions => new Map([['customers', { ...definition, version }]]);
+const pinned = (definition: Definition, version: number): PinnedDefinitions => pinDefinitions([{ ...definition, version }]);
 
 let truth: Record<string, Truth>;
 let seed: Definition<CustomerMarks>;

@@ -3,7 +3,7 @@ import { absorbLesson, defineCollection } from '@learnables/learnable';
 import type { Definition } from '@learnables/learnable';
 import { DeclarationSchema } from '@learnables/protocol';
 import type { PinnedDefinitions, Question, Reading } from '@learnables/runtime';
-import { InputRefused } from '@learnables/runtime';
+import { InputRefused, pinDefinitions } from '@learnables/runtime';
 import { CustomerMarks, MARK_PLACES } from './customer-marks.ts';
 import type { Mark } from './customer-marks.ts';
 import { createEmailAgent, emailAgent } from './email-agent.ts';
@@ -13,7 +13,7 @@ import type { EmailInput } from './email-input.ts';
 const customers = (...entries: [string, string, Mark[]][]) =>
   defineCollection('customers', entries.map(([key, name, marks]) => new CustomerMarks(key, name, marks)));
 
-const pinned = (definition: Definition, version = 1): PinnedDefinitions => new Map([['customers', { ...definition, version }]]);
+const pinned = (definition: Definition, version = 1): PinnedDefinitions => pinDefinitions([{ ...definition, version }]);
 
 const email = (overrides: Partial<EmailInput> = {}): EmailInput => ({
   from: { address: 'billing@origin.example', name: 'Origin Billing' },
@@ -210,7 +210,7 @@ describe('emailAgent.read', () => {
   });
 
   it('says plainly when the task has no customers pinned', () => {
-    expect(() => emailAgent.read(email(), new Map())).toThrow('The email agent reads the "customers" definition, and the task has none pinned (it has: nothing).');
+    expect(() => emailAgent.read(email(), pinDefinitions([]))).toThrow('The email agent reads the "customers" definition, and the task has none pinned (it has: nothing).');
   });
 });
 

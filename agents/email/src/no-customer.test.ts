@@ -3,6 +3,7 @@
 import { describe, expect, it } from 'vitest';
 import { absorbLesson, defineCollection } from '@learnables/learnable';
 import type { PinnedDefinitions, Reading } from '@learnables/runtime';
+import { pinDefinitions } from '@learnables/runtime';
 import { CustomerMarks, customerMarksKind } from './customer-marks.ts';
 import { createEmailAgent } from './email-agent.ts';
 import type { EmailResult } from './email-agent.ts';
@@ -12,7 +13,7 @@ const definition = defineCollection('customers', [
   new CustomerMarks('northgate', 'Northgate Motors Ltd', [{ pattern: '@northgate-motors\\.example>', where: 'from' }]),
   customerMarksKind.fromState('no-customer', { name: "Not a customer's (newsletters, notices)", marks: [], noCustomer: true }),
 ]);
-const pinned = (version: number, def = definition): PinnedDefinitions => new Map([['customers', { ...def, version }]]);
+const pinned = (version: number, def = definition): PinnedDefinitions => pinDefinitions([{ ...def, version }]);
 
 const newsletter: EmailInput = {
   from: { address: 'news@freight-weekly.example', name: 'Freight Weekly' },

@@ -3,7 +3,7 @@ import { fileURLToPath } from 'node:url';
 import type { Definition } from '@learnables/learnable';
 import { absorbLesson, defineCollection } from '@learnables/learnable';
 import type { PinnedDefinitions, Question, Reading } from '@learnables/runtime';
-import { InputRefused } from '@learnables/runtime';
+import { InputRefused, pinDefinitions } from '@learnables/runtime';
 import type { ColumnMapping, MappingState } from './column-mapping.ts';
 import { columnMappingKind } from './column-mapping.ts';
 import type { ManifestResult } from './manifest-result.ts';
@@ -48,7 +48,7 @@ export function seedDefinition(): Definition<ColumnMapping> {
 }
 
 export const pinned = (definition: Definition<ColumnMapping>, version = 1): PinnedDefinitions =>
-  new Map([['mappings', { ...definition, version }]]);
+  pinDefinitions([{ ...definition, version }]);
 
 /** Teach `entry` the heading `column`, as the authority would: through `absorbLesson`. */
 export const teach = (definition: Definition<ColumnMapping>, entry: string, column: string) =>

@@ -2,6 +2,7 @@ import type { Definition } from '@learnables/learnable';
 import { defineCollection } from '@learnables/learnable';
 import { DeclarationSchema } from '@learnables/protocol';
 import type { Reading } from '@learnables/runtime';
+import { pinDefinitions } from '@learnables/runtime';
 import { describe, expect, it } from 'vitest';
 import { ColumnMapping, columnMappingKind } from './column-mapping.ts';
 import { expected, fixture, pinned, questionOf, resultOf, seedDefinition, teach } from './fixtures.test-support.ts';
@@ -138,7 +139,7 @@ describe('read and answer are pure, so the journal can replay them', () => {
 
   it('says plainly when the task is not pinned to the mappings', async () => {
     const sheet = await read('01-basic.xlsx');
-    expect(() => manifestAgent.read(sheet, new Map())).toThrow("The manifest agent reads the 'mappings' collection, and this task is not pinned to it.");
+    expect(() => manifestAgent.read(sheet, pinDefinitions([]))).toThrow("The manifest agent reads the 'mappings' collection, and this task is not pinned to it.");
   });
 });
 

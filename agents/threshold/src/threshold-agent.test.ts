@@ -7,7 +7,7 @@ import { absorbLesson, defineCollection } from '@learnables/learnable';
 import type { LessonValue } from '@learnables/protocol';
 import { DeclarationSchema, fieldsToRender } from '@learnables/protocol';
 import type { PinnedDefinitions, Question, Reading } from '@learnables/runtime';
-import { InputRefused } from '@learnables/runtime';
+import { InputRefused, pinDefinitions } from '@learnables/runtime';
 import type { Parcel } from './parse-parcel.ts';
 import { seedsFolder } from './seeds-folder.ts';
 import type { ParcelCheck } from './threshold-agent.ts';
@@ -21,7 +21,7 @@ function seed(): Definition<WeightLimit> {
   return defineCollection('weight-limits', Object.entries(file.entries).map(([key, state]) => weightLimitKind.fromState(key, state)));
 }
 
-const pinned = (definition: Definition<WeightLimit>, version = 1): PinnedDefinitions => new Map([['weight-limits', { ...definition, version }]]);
+const pinned = (definition: Definition<WeightLimit>, version = 1): PinnedDefinitions => pinDefinitions([{ ...definition, version }]);
 
 const teach = (definition: Definition<WeightLimit>, entry: string, value: LessonValue) =>
   absorbLesson(definition, { collection: 'weight-limits', entry, value, taughtBy: 'dana', reason: 'house rule' }).definition;

@@ -4,7 +4,7 @@ import { defineCollection } from './definition.ts';
 import { UnknownCollection, UnknownEntry } from './errors.ts';
 import type { Learnable } from './learnable.ts';
 
-export interface Absorbed<L extends Learnable = Learnable> {
+export interface Absorbed<L extends Learnable<any> = Learnable> {
   /** The definition after the lesson: the very same object when nothing changed. */
   readonly definition: Definition<L>;
   readonly changed: boolean;
@@ -17,7 +17,7 @@ export interface Absorbed<L extends Learnable = Learnable> {
  * It knows no field of any value — the learnable does — so a new kind of lesson needs no change
  * here, and a refusal (`UnlearnableValue`) passes through with the learnable's words intact.
  */
-export function absorbLesson<L extends Learnable>(definition: Definition<L>, lesson: Lesson): Absorbed<L> {
+export function absorbLesson<L extends Learnable<any>>(definition: Definition<L>, lesson: Lesson): Absorbed<L> {
   if (lesson.collection !== definition.collection) {
     throw new UnknownCollection(lesson.collection, [definition.collection]);
   }
@@ -26,11 +26,13 @@ export function absorbLesson<L extends Learnable>(definition: Definition<L>, les
   if (entry === undefined) {
     throw new UnknownEntry(lesson.collection, lesson.entry, definition.entries.map((e) => e.key));
   }
-  const learned = entry.learn(lesson.value, definition.entries.filter((_, i) => i !== index));
+  // Read once, with the learnable's own schema: `learn` and `describes` get the value it reads.
+  const value = entry.readValue(lesson.value);
+  const learned = entry.learn(value, definition.entries.filter((_, i) => i !== index));
   // A learnable amends itself into its own kind; the base class cannot say so in TypeScript.
   const next = learned.next as L;
   const changed = learned.changed;
-  const audit = next.describes(lesson.value);
+  const audit = next.describes(value);
   if (!changed) return { definition, changed: false, audit };
   const entries = definition.entries.map((existing, i) => (i === index ? next : existing));
   return { definition: defineCollection(definition.collection, entries), changed: true, audit };

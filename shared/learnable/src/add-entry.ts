@@ -6,7 +6,7 @@ import { entryKeyFor } from './entry-key.ts';
 import { EntryExists, UnknownCollection } from './errors.ts';
 import type { Learnable, LearnableKind } from './learnable.ts';
 
-export interface EntryAdded<L extends Learnable = Learnable> extends Absorbed<L> {
+export interface EntryAdded<L extends Learnable<any> = Learnable> extends Absorbed<L> {
   /** The new entry's key, as given or made from its label. */
   readonly entry: string;
 }
@@ -15,7 +15,7 @@ export interface EntryAdded<L extends Learnable = Learnable> extends Absorbed<L>
  * Add an empty entry, made by the collection's kind, so lessons can be taught to it. Idempotent:
  * an entry of that key and label already there changes nothing; one of another label is refused.
  */
-export function addEntry<L extends Learnable>(definition: Definition<L>, kind: LearnableKind<L>, request: NewEntry): EntryAdded<L> {
+export function addEntry<L extends Learnable<any>>(definition: Definition<L>, kind: LearnableKind<L>, request: NewEntry): EntryAdded<L> {
   if (request.collection !== definition.collection) throw new UnknownCollection(request.collection, [definition.collection]);
   const label = request.newEntry.label.trim();
   const key = request.newEntry.key ?? entryKeyFor(label);

@@ -1,7 +1,11 @@
 export { Learnable, deepFreeze } from './learnable.ts';
-export type { Learned, LearnableKind } from './learnable.ts';
+export type { Learned, LearnableKind, ValueOf } from './learnable.ts';
+export { lessonField, lessonValue, readLessonValue, readNumber, shown } from './lesson-value.ts';
+export type { LessonValueOf, LessonValueSchema } from './lesson-value.ts';
+export { defineKind } from './define-kind.ts';
+export type { KindDefinition, LearnableClass } from './define-kind.ts';
 export { LessonRefused, UnlearnableValue, MalformedLesson, UnknownCollection, UnknownEntry } from './errors.ts';
-export { defineCollection, findEntry } from './definition.ts';
+export { defineCollection, findEntry, ofKind } from './definition.ts';
 export type { Definition } from './definition.ts';
 export { absorbLesson } from './absorb-lesson.ts';
 export type { Absorbed } from './absorb-lesson.ts';

@@ -1,4 +1,7 @@
+import type { z } from 'zod';
 import type { LessonValue } from '@learnables/protocol';
+import type { LessonValueSchema } from './lesson-value.ts';
+import { readLessonValue } from './lesson-value.ts';
 
 /** What `learn` answers: the amended copy, and whether the value taught anything new. */
 export interface Learned<L> {
@@ -11,14 +14,44 @@ export interface Learned<L> {
  * field's headings. It is the only code that reads named keys of a lesson's value; everything
  * between the client and here passes the value along unopened.
  *
+ * `V` is the value it takes. A learnable that declares its value's schema (`Learnable.of`) has
+ * `readValue` read every lesson's value with it — unknown keys, empty fields and the text of a
+ * number refused or read there, in its own words — and `learn`, `unlearn` and the `describes`
+ * sentences receive the value already read. The control plane calls `readValue` first, always.
+ *
  * Instances are immutable: `learn` returns an amended copy and leaves `this` alone, so a
  * version once published can be shared by every task pinned to it.
  */
-export abstract class Learnable {
+export abstract class Learnable<V extends object = LessonValue> {
   /** The entry's key in its collection, e.g. `northgate` or `waybill`. */
   abstract readonly key: string;
   /** How a person calls the entry, e.g. `Northgate Motors Ltd`. */
   abstract readonly label: string;
+
+  /**
+   * A learnable whose lessons carry values of this schema (`lessonValue`): extend it, and `learn`
+   * and the rest take the value the schema reads. The schema is the class's `lesson`, where the
+   * kind (`defineKind`) and the runtime's start-up check find it.
+   */
+  static of<S extends LessonValueSchema>(schema: S) {
+    abstract class Taking extends Learnable<z.output<S>> {
+      /** The schema of a lesson's value. */
+      static readonly lesson: LessonValueSchema = schema;
+      override readValue(value: LessonValue): z.output<S> {
+        return readLessonValue(schema, value) as z.output<S>;
+      }
+    }
+    return Taking;
+  }
+
+  /**
+   * A lesson's value as this learnable takes it, or `UnlearnableValue` with a sentence for the
+   * person who typed it. Without a declared schema (`Learnable.of`) the value is taken as it came,
+   * and `learn` checks it.
+   */
+  readValue(value: LessonValue): V {
+    return value as V;
+  }
 
   /**
    * Absorb a value: an amended copy of the same kind and whether anything changed; or throw
@@ -26,30 +59,34 @@ export abstract class Learnable {
    * `others` are the collection's other entries as of the version the lesson amends, so a
    * learnable can refuse a value that would collide with theirs (a mark another customer holds).
    */
-  abstract learn(value: LessonValue, others?: readonly Learnable[]): Learned<Learnable>;
+  abstract learn(value: V, others?: readonly Learnable<V>[]): Learned<Learnable<V>>;
 
   /** The audit sentence for a value, in the learnable's own words. */
-  abstract describes(value: LessonValue): string;
+  abstract describes(value: V): string;
 
   /**
    * The inverse of `learn`: take a value taught earlier back out. An amended copy and whether
    * anything changed (false when the value is not there, e.g. taken back already); or throw
    * `UnlearnableValue`. Only the learnable knows what of it a value put there.
    */
-  abstract unlearn(value: LessonValue): Learned<Learnable>;
+  abstract unlearn(value: V): Learned<Learnable<V>>;
 
   /** The audit sentence for taking a value back, e.g. "northgate no longer matches '…' in the from". */
-  abstract describesRetraction(value: LessonValue): string;
+  abstract describesRetraction(value: V): string;
 
   /** The entry as plain JSON, for storage; its kind rebuilds it from this. */
   abstract toState(): unknown;
 }
 
+/** The value a learnable takes (its `learn`'s), e.g. `{ maxKg: number }`. */
+export type ValueOf<L> = L extends Learnable<infer V> ? V : LessonValue;
+
 /**
  * How the authority turns stored state back into learnables, for one collection. The authority
- * is handed these where the service is composed; it never imports an agent.
+ * is handed these where the service is composed; it never imports an agent. `defineKind` makes
+ * one from a state schema.
  */
-export interface LearnableKind<L extends Learnable = Learnable> {
+export interface LearnableKind<L extends Learnable<any> = Learnable> {
   readonly collection: string;
   fromState(key: string, state: unknown): L;
   /**
@@ -63,6 +100,13 @@ export interface LearnableKind<L extends Learnable = Learnable> {
    * hand and never passes through `learn`, so without this it could hold what no lesson may.
    */
   checkSeed?(entries: readonly L[]): void;
+  /**
+   * The schema of a lesson's value, when the learnable declares one: the runtime checks the card's
+   * lesson fields against it at start-up.
+   */
+  readonly lesson?: LessonValueSchema;
+  /** Whether an entry is this kind's own: the typed lookup of a pinned definition checks its entries. */
+  owns?(entry: Learnable<any>): entry is L;
 }
 
 /** Freeze an object and everything reachable from it, so nobody can edit a published version. */

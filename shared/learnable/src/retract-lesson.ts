@@ -10,14 +10,15 @@ import type { Learnable, LearnableKind } from './learnable.ts';
  * learnable does the taking (`unlearn`) and says what it took, so this reads no key of the value.
  * An entry no longer there, or a value it no longer holds, answers changed: false.
  */
-export function retractValue<L extends Learnable>(definition: Definition<L>, entryKey: string, value: LessonValue): Absorbed<L> {
+export function retractValue<L extends Learnable<any>>(definition: Definition<L>, entryKey: string, value: LessonValue): Absorbed<L> {
   const index = definition.entries.findIndex((entry) => entry.key === entryKey);
   const entry = definition.entries[index];
   if (entry === undefined) {
     return { definition, changed: false, audit: `${entryKey} is no longer in ${definition.collection}, so there is nothing to take back` };
   }
-  const unlearned = entry.unlearn(value);
-  const audit = entry.describesRetraction(value);
+  const read = entry.readValue(value);
+  const unlearned = entry.unlearn(read);
+  const audit = entry.describesRetraction(read);
   if (!unlearned.changed) return { definition, changed: false, audit };
   const next = unlearned.next as L;
   const entries = definition.entries.map((existing, i) => (i === index ? next : existing));
@@ -29,7 +30,7 @@ export function retractValue<L extends Learnable>(definition: Definition<L>, ent
  * lessons is refused, since removing it would silently take those lessons with it. "Taught
  * nothing" is judged by comparing its stored state with a fresh one from the kind — no key read.
  */
-export function removeEntry<L extends Learnable>(definition: Definition<L>, kind: LearnableKind<L>, entryKey: string): Absorbed<L> {
+export function removeEntry<L extends Learnable<any>>(definition: Definition<L>, kind: LearnableKind<L>, entryKey: string): Absorbed<L> {
   const entry = definition.entries.find((e) => e.key === entryKey);
   if (entry === undefined) {
     return { definition, changed: false, audit: `${entryKey} is no longer in ${definition.collection}, so there is nothing to take back` };

@@ -1,5 +1,9 @@
 export { InputRefused } from './learnable-agent.ts';
-export type { LearnableAgent, InputPart, PinnedDefinitions, Finding, Question, Reading, Answer, NoneAnswer } from './learnable-agent.ts';
+export type { LearnableAgent, InputPart, Finding, Question, Reading, Answer, NoneAnswer } from './learnable-agent.ts';
+export { pinDefinitions } from './pinned-definitions.ts';
+export type { PinnedDefinition, PinnedDefinitions } from './pinned-definitions.ts';
+export { AgentMistake, checkAgent, checkReading } from './check-agent.ts';
+export type { ReadingChecks } from './check-agent.ts';
 export type { PreviewWindow } from './preview/preview-lesson.ts';
 export { startLearnableAgent } from './start-agent.ts';
 export type { AgentServerOptions, RunningAgent } from './start-agent.ts';

@@ -1,14 +1,12 @@
-import type { Definition, LearnableKind } from '@learnables/learnable';
+import type { Learnable, LearnableKind, ValueOf } from '@learnables/learnable';
 import type { Declaration, EntryChoice, LessonValue } from '@learnables/protocol';
+import type { PinnedDefinitions } from './pinned-definitions.ts';
 
 /** A part of the incoming A2A message, as the agent's `parse` sees it (transport-neutral). */
 export type InputPart =
   | { readonly kind: 'text'; readonly text: string; readonly mediaType?: string }
   | { readonly kind: 'file'; readonly bytes: Uint8Array; readonly mediaType?: string; readonly filename?: string }
   | { readonly kind: 'data'; readonly data: unknown; readonly mediaType?: string };
-
-/** The definitions a task reads, each at the version it is pinned to. */
-export type PinnedDefinitions = ReadonlyMap<string, Definition & { readonly version: number }>;
 
 /** What the agent reads for one thing it decides (e.g. `customer`, or one field `waybill`). */
 export interface Finding {
@@ -20,24 +18,31 @@ export interface Finding {
   readonly collection: string;
 }
 
-/** What the agent asks when it cannot decide. The runtime adds the pinned version. */
-export interface Question {
+/**
+ * What the agent asks when it cannot decide. The runtime adds the pinned version. `V` is the value
+ * of the learnable a lesson would extend, so `suggested` is one it can take.
+ */
+export interface Question<V extends object = LessonValue> {
   readonly collection: string;
   readonly question: string;
   readonly entries: readonly EntryChoice[];
-  /** The entry a lesson would extend, when the agent knows which. */
+  /** The entry a lesson would extend, when the agent knows which: a key of the pinned collection. */
   readonly entry?: string;
-  /** Drawn from this input and never wider than it (SPEC.md §2.3). */
-  readonly suggested?: LessonValue;
+  /**
+   * Drawn from this input and never wider than it (SPEC.md §2.3), and one the learnable accepts
+   * (§2.4): the runtime teaches it to the learnable, in memory, when it asks — a refused suggestion
+   * is the agent's bug (strict: the task fails; otherwise it is logged and left out).
+   */
+  readonly suggested?: V;
 }
 
 /**
  * A reading of one input under pinned definitions: either settled, with a result to hand back,
  * or unsettled, with one question.
  */
-export type Reading<Result> =
+export type Reading<Result, V extends object = LessonValue> =
   | { readonly settled: true; readonly findings: Readonly<Record<string, Finding>>; readonly result: Result }
-  | { readonly settled: false; readonly findings: Readonly<Record<string, Finding>>; readonly question: Question };
+  | { readonly settled: false; readonly findings: Readonly<Record<string, Finding>>; readonly question: Question<V> };
 
 /** The person's answer to a question: which entry they named. */
 export interface Answer {
@@ -64,9 +69,10 @@ export class InputRefused extends Error {
 /**
  * Everything an agent supplies to become a learnable A2A agent. `parse` may do I/O-free work on
  * the message; `read` and `answer` must be pure functions of their arguments — that is what lets
- * the journal replay them safely and reread run them read-only.
+ * the journal replay them safely and reread run them read-only. `L` is the learnable its questions
+ * teach (the declared collection's), which types a question's `suggested`.
  */
-export interface LearnableAgent<Input, Result> {
+export interface LearnableAgent<Input, Result, L extends Learnable<any> = Learnable> {
   /** Card text. */
   readonly name: string;
   readonly description: string;
@@ -74,8 +80,8 @@ export interface LearnableAgent<Input, Result> {
   readonly skill: { readonly id: string; readonly name: string; readonly description: string; readonly examples?: readonly string[]; readonly inputModes?: readonly string[] };
   /** The declaration published on the card (the runtime adds `methods`). */
   readonly declaration: Omit<Declaration, 'methods'>;
-  /** The collections `read` needs, with their kinds. */
-  readonly kinds: readonly LearnableKind[];
+  /** The collections `read` needs, with their kinds (`definitions.of(kind)` finds each). */
+  readonly kinds: readonly LearnableKind<any>[];
   /** Largest request body accepted, e.g. '40mb' (an email of 25 MB grows by a third in base64). */
   readonly bodyLimit?: string;
   /** Turn the message into the agent's input, or throw InputRefused with a sentence. */
@@ -90,17 +96,17 @@ export interface LearnableAgent<Input, Result> {
    */
   prepare?(definitions: PinnedDefinitions): Promise<void>;
   /** Read the input under the pinned definitions. Pure. */
-  read(input: Input, definitions: PinnedDefinitions): Reading<Result>;
+  read(input: Input, definitions: PinnedDefinitions): Reading<Result, ValueOf<L>>;
   /**
    * Finish a question with the person's answer: one of the question's entries, or (when `addedIn`
    * is set) an entry added to the collection since the pin. Pure.
    */
-  answer(input: Input, definitions: PinnedDefinitions, question: Question, answer: Answer): Reading<Result>;
+  answer(input: Input, definitions: PinnedDefinitions, question: Question<ValueOf<L>>, answer: Answer): Reading<Result, ValueOf<L>>;
   /**
    * Finish a question that the person answered "none of these": a settled reading with no winner.
    * Required when the declaration says `admitsNone: true`. Pure.
    */
-  answerNone?(input: Input, definitions: PinnedDefinitions, question: Question, answer: NoneAnswer): Reading<Result>;
+  answerNone?(input: Input, definitions: PinnedDefinitions, question: Question<ValueOf<L>>, answer: NoneAnswer): Reading<Result, ValueOf<L>>;
   /** A short summary of the input for inboxes (sender, subject, excerpt; or headings and first rows). */
   summarize?(input: Input): Record<string, unknown>;
 }

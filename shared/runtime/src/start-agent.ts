@@ -17,7 +17,9 @@ import type { ExecutorDeps } from './a2a/learnables-executor.ts';
 import { recoverTasks } from './a2a/recover-tasks.ts';
 import { jsonRpcBody, jsonRpcExtensionMethods, restExtensionMethods } from './http/extension-methods.ts';
 import { metricsHandler, statsHandler } from './http/metrics.ts';
+import { checkAgent } from './check-agent.ts';
 import type { LearnableAgent } from './learnable-agent.ts';
+import { pinDefinitions } from './pinned-definitions.ts';
 import type { PreviewWindow } from './preview/preview-lesson.ts';
 import { Journal } from './storage/journal.ts';
 import type { RuntimeDatabase } from './storage/open-database.ts';
@@ -49,6 +51,13 @@ export interface AgentServerOptions {
   log?: (message: string, error?: unknown) => void;
   /** Which recent tasks preview re-reads. Default: the last 30 days or 5,000 tasks, whichever is smaller. */
   previewWindow?: PreviewWindow;
+  /**
+   * What a reading that breaks the runtime's rules does (a suggestion its own learnable refuses, a
+   * question's entry not in its collection, a finding naming a collection the task is not pinned
+   * to): strict, the task fails and the mistake is logged; otherwise the mistake is logged and the
+   * task served, a refused suggestion left out. Default: strict when NODE_ENV is `test`.
+   */
+  strict?: boolean;
 }
 
 export interface RunningAgent {
@@ -72,6 +81,8 @@ export async function startLearnableAgent<Input, Result>(
   agent: LearnableAgent<Input, Result>,
   options: AgentServerOptions,
 ): Promise<RunningAgent> {
+  // The card against the kinds, before anything is opened: a mistake there is the agent's to fix.
+  checkAgent(agent);
   const log = options.log ?? ((message: string, error?: unknown) => console.error(`${agent.name}: ${message}`, error ?? ''));
   const host = options.host ?? '127.0.0.1';
   const bodyLimit = options.bodyLimit ?? agent.bodyLimit ?? '40mb';
@@ -81,7 +92,7 @@ export async function startLearnableAgent<Input, Result>(
   const authority = new AuthorityClient({ url: options.authority.url, token: options.authority.token, kinds: agent.kinds });
   const journal = new Journal(database.db);
   const ledger = new TaskLedger(database.db, agent.skill.id);
-  const deps: ExecutorDeps<Input, Result> = { agent, journal, ledger, authority, log };
+  const deps: ExecutorDeps<Input, Result> = { agent, journal, ledger, authority, log, strict: options.strict ?? process.env.NODE_ENV === 'test' };
 
   const app = express();
   app.disable('x-powered-by');
@@ -166,7 +177,7 @@ export async function startLearnableAgent<Input, Result>(
       if (agent.kinds.some((kind) => kind.collection === activation.collection)) {
         authority
           .definition(activation.collection, activation.version)
-          .then((definition) => agent.prepare?.(new Map([[activation.collection, definition]])))
+          .then((definition) => agent.prepare?.(pinDefinitions([definition])))
           .catch(() => undefined);
       }
     },

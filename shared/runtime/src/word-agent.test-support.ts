@@ -4,7 +4,8 @@
 import { appendFileSync } from 'node:fs';
 import { wordListKind } from '@learnables/testing';
 import type { WordList } from '@learnables/testing';
-import type { InputPart, LearnableAgent, PinnedDefinitions, Reading } from './learnable-agent.ts';
+import type { InputPart, LearnableAgent, Reading } from './learnable-agent.ts';
+import type { PinnedDefinitions } from './pinned-definitions.ts';
 import { InputRefused } from './learnable-agent.ts';
 
 export interface WordInput {

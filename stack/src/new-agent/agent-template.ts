@@ -373,7 +373,7 @@ import type { Definition } from '@learnables/learnable';
 import { absorbLesson, defineCollection } from '@learnables/learnable';
 import { DeclarationSchema } from '@learnables/protocol';
 import type { PinnedDefinitions, Reading } from '@learnables/runtime';
-import { InputRefused } from '@learnables/runtime';
+import { InputRefused, pinDefinitions } from '@learnables/runtime';
 import { ${s.agentConst}, HOW, ${s.parseInput} } from './${a.name}-agent.ts';
 import type { ${s.Result} } from './${a.name}-agent.ts';
 import type { ${s.Rule}, ${s.RuleState} } from './${a.name}-rule.ts';
@@ -386,7 +386,7 @@ function seed(): Definition<${s.Rule}> {
   return defineCollection(COLLECTION, Object.entries(file.entries).map(([key, state]) => ${s.ruleKind}.fromState(key, state)));
 }
 
-const pinned = (definition: Definition<${s.Rule}>): PinnedDefinitions => new Map([[COLLECTION, { ...definition, version: 1 }]]);
+const pinned = (definition: Definition<${s.Rule}>): PinnedDefinitions => pinDefinitions([{ ...definition, version: 1 }]);
 const read = (text: string, definition = seed()): Reading<${s.Result}> => ${s.agentConst}.read(${s.parseInput}([{ kind: 'text', text }]), pinned(definition));
 
 describe('the card', () => {

@@ -1,7 +1,10 @@
 import type { Message } from '@a2a-js/sdk';
 import { Role } from '@a2a-js/sdk';
 import type { AuthorityClient } from '@learnables/authority';
-import type { LearnableAgent, PinnedDefinitions, Question, Reading } from '../learnable-agent.ts';
+import { checkReading } from '../check-agent.ts';
+import type { LearnableAgent, Question, Reading } from '../learnable-agent.ts';
+import type { PinnedDefinitions } from '../pinned-definitions.ts';
+import { pinDefinitions } from '../pinned-definitions.ts';
 import type { Journal } from '../storage/journal.ts';
 import { readAnswer, toInputParts } from './parts.ts';
 
@@ -30,14 +33,18 @@ export interface AdvanceDeps<Input, Result> {
   readonly agent: LearnableAgent<Input, Result>;
   readonly journal: Journal;
   readonly authority: AuthorityClient;
+  /**
+   * A reading that breaks the runtime's rules (a suggestion the learnable refuses, a question's
+   * entry not in its collection, …) fails the task when strict; otherwise it is logged, and a
+   * refused suggestion left out. Default: strict under NODE_ENV=test (see `checkReading`).
+   */
+  readonly strict?: boolean;
+  readonly log?: (message: string, error?: unknown) => void;
 }
 
 /** The pinned definitions a task reads, fetched once per version (they never change). */
 export async function pinnedDefinitions(authority: AuthorityClient, pins: Pins): Promise<PinnedDefinitions> {
-  const entries = await Promise.all(
-    Object.entries(pins).map(async ([collection, version]) => [collection, await authority.definition(collection, version)] as const),
-  );
-  return new Map(entries);
+  return pinDefinitions(await Promise.all(Object.entries(pins).map(([collection, version]) => authority.definition(collection, version))));
 }
 
 /**
@@ -53,6 +60,11 @@ export async function advanceTask<Input, Result>(
   options: { fresh?: boolean } = {},
 ): Promise<Advanced<Input, Result>> {
   const { agent, journal, authority } = deps;
+  const checks = {
+    strict: deps.strict ?? process.env.NODE_ENV === 'test',
+    log: deps.log ?? ((message: string) => console.error(message)),
+    about: `${agent.name}, task ${taskId}`,
+  };
   const userMessages = history.filter((message) => message.role === Role.ROLE_USER);
   const [first, ...answers] = userMessages;
   if (!first) throw new Error(`Task ${taskId} has no message to read.`);
@@ -67,7 +79,8 @@ export async function advanceTask<Input, Result>(
   // Wait here, asynchronously, for whatever the agent compiles for these versions, rather than
   // inside the synchronous read where it would hold up every other request.
   await agent.prepare?.(definitions).catch(() => undefined);
-  let reading = await steps.step('read', () => agent.read(input, definitions));
+  // Checked before the journal records it, so what is recorded is what was served.
+  let reading = await steps.step('read', () => checkReading(agent.read(input, definitions), definitions, checks));
 
   let unmatchedAnswer: string | undefined;
   let noneRefused = false;
@@ -88,7 +101,8 @@ export async function advanceTask<Input, Result>(
         noneRefused = last;
         continue;
       }
-      reading = await steps.step(`answer-${index + 1}`, () => answerNone(input, definitions, question, by));
+      const asked = reading;
+      reading = await steps.step(`answer-${index + 1}`, () => checkReading(answerNone(input, definitions, question, by), definitions, checks, asked));
       ({ answered, none, answeredBy } = { answered: true, none: true, answeredBy: answer.answeredBy });
       continue;
     }
@@ -110,7 +124,10 @@ export async function advanceTask<Input, Result>(
     addedIn = added ? { entry: added.key, version: added.version } : undefined;
     const named = entry;
     const extra = added ? { addedIn: { version: added.version, label: added.label } } : {};
-    reading = await steps.step(`answer-${index + 1}`, () => agent.answer(input, definitions, question, { entry: named, ...by, ...extra }));
+    const asked = reading;
+    reading = await steps.step(`answer-${index + 1}`, () =>
+      checkReading(agent.answer(input, definitions, question, { entry: named, ...by, ...extra }), definitions, checks, asked),
+    );
   }
   return {
     input,

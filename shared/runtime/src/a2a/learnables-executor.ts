@@ -18,6 +18,8 @@ export interface ExecutorDeps<Input, Result> {
   readonly ledger: TaskLedger;
   readonly authority: AuthorityClient;
   readonly log: (message: string, error?: unknown) => void;
+  /** See AdvanceDeps.strict. */
+  readonly strict?: boolean;
 }
 
 const now = () => new Date().toISOString();

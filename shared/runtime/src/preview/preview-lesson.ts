@@ -4,7 +4,8 @@ import { MalformedLesson, UnknownCollection, absorbLesson, addEntry } from '@lea
 import type { AuthorityClient } from '@learnables/authority';
 import type { PreviewExample, PreviewResult, Reading as WireReading } from '@learnables/protocol';
 import { LessonSchema, NewEntrySchema, explainInvalid } from '@learnables/protocol';
-import type { Finding, LearnableAgent, PinnedDefinitions } from '../learnable-agent.ts';
+import type { Finding, LearnableAgent } from '../learnable-agent.ts';
+import { pinDefinitions } from '../pinned-definitions.ts';
 import type { Journal } from '../storage/journal.ts';
 import type { TaskLedger } from '../storage/task-ledger.ts';
 
@@ -53,12 +54,10 @@ export async function previewLesson<Input, Result>(
 
   const actives = await Promise.all(agent.kinds.map((k) => authority.active(k.collection)));
   const pins = new Map(actives.map((active) => [active.collection, active.version]));
-  const live: PinnedDefinitions = new Map(
-    await Promise.all(agent.kinds.map(async (k) => [k.collection, await authority.definition(k.collection, pins.get(k.collection)!)] as const)),
-  );
+  const live = pinDefinitions(await Promise.all(agent.kinds.map((k) => authority.definition(k.collection, pins.get(k.collection)!))));
   const current = live.get(collection)!;
   const { definition, changed, audit, entry } = candidateOf(current, kind, asked);
-  const candidate: PinnedDefinitions = new Map([...live, [collection, { ...definition, version: current.version }]]);
+  const candidate = pinDefinitions([...live.values(), { ...definition, version: current.version }]);
 
   const window = { days: deps.window?.days ?? 30, tasks: deps.window?.tasks ?? 5000 };
   const taskIds = await deps.ledger.recent(scope, now - window.days * DAY, window.tasks);
