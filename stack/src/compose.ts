@@ -52,9 +52,12 @@ export function composeFile(agents: readonly RegisteredAgent[]): string {
 # through any replica is seen by all of them. The same topology runs without Docker in CI:
 # test/replicas.test.ts.
 #
-#   docker compose up --build
-#   then open http://localhost:${CONSOLE_PORT} (the console)
+#   pnpm console-user add <your name> --file ./console-users    (the console's accounts)
+#   CONSOLE_USERS_FILE=./console-users CONSOLE_SESSION_SECRET=$(openssl rand -hex 32) docker compose up --build
+#   then open http://localhost:${CONSOLE_PORT} (the console) and sign in
 #
+# The console ships no account and no password: without CONSOLE_USERS_FILE and
+# CONSOLE_SESSION_SECRET in your environment, compose refuses to start and says which is missing.
 # Change the tokens before exposing any of this beyond your machine.
 
 x-learnables: &learnables
@@ -110,8 +113,15 @@ ${first.map((service) => `      ${service}:\n        condition: service_healthy\
       CONSOLE_AUTHORITY_TOKEN: \${CONSOLE_AUTHORITY_TOKEN:-change-me-authority}
       CONSOLE_AGENT_TOKEN: \${CONSOLE_AGENT_TOKEN:-change-me-console}
       CONSOLE_AGENTS: ${agents.map((entry, i) => `http://${first[i]}:${entry.port}`).join(',')}
-      # The origins operators open the console at, besides localhost (set yours: DNS rebinding and CSRF checks use it).
+      # The origins operators open the console at, besides localhost (set yours: DNS rebinding and CSRF checks use it;
+      # an https origin makes the session cookie Secure).
       CONSOLE_ORIGINS: \${CONSOLE_ORIGINS:-http://localhost:${CONSOLE_PORT}}
+      # Who may sign in: the users file from your environment, mounted below (restart the console after changing it).
+      CONSOLE_USERS_FILE: /run/learnables/console-users
+      # Signs the session cookies; changing it signs everyone out.
+      CONSOLE_SESSION_SECRET: \${CONSOLE_SESSION_SECRET:?set CONSOLE_SESSION_SECRET to a secret of at least 32 characters, e.g. openssl rand -hex 32}
+    volumes:
+      - \${CONSOLE_USERS_FILE:?set CONSOLE_USERS_FILE to the console's users file, made with pnpm console-user add <name> --file <path>}:/run/learnables/console-users:ro
     ports: ["${CONSOLE_PORT}:${CONSOLE_PORT}"]
 ${healthcheck(CONSOLE_PORT)}
 volumes:

@@ -3,10 +3,14 @@
 // default every registered agent's <PREFIX>_URL, else its port on 127.0.0.1), AUTHORITY_URL, CONSOLE_AUTHORITY_TOKEN (a
 // token the authority accepts for writes), CONSOLE_AGENT_TOKEN (a token the agents accept; the
 // console sees the tasks of the identity it maps to), CONSOLE_ORIGINS (the origins operators open it
-// at besides localhost, e.g. https://console.example: other Host and Origin headers are refused).
+// at besides localhost, e.g. https://console.example: other Host and Origin headers are refused),
+// CONSOLE_USERS_FILE (the accounts, `name:scrypt-hash` lines written by `pnpm console-user`; default
+// data/console-users, made on first start with the user `operator`) and CONSOLE_SESSION_SECRET (signs
+// session cookies, at least 32 bytes; default a random one kept in data/console-session-secret).
 import { createConsole } from '@learnables/console';
 import type { ReplayAction } from '@learnables/console';
 import { LOCAL_DEV_TOKEN, portFrom } from './config.ts';
+import { consoleAccounts } from './console-accounts.ts';
 import { runScenario } from './demo/run-scenario.ts';
 import { AUTHORITY_PORT, CONSOLE_PORT, localAgentUrls } from './registry.ts';
 
@@ -48,7 +52,11 @@ const replay: ReplayAction = {
   },
 };
 
+const { accounts, firstUser } = await consoleAccounts();
+if (firstUser?.made) console.log(`made the console user ${firstUser.name} with the password ${firstUser.password} (kept in data/console-first-password until it is changed)`);
+
 const running = await createConsole({
+  accounts,
   replay,
   agents,
   authority: { url: authorityUrl, token: authorityToken },

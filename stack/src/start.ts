@@ -5,6 +5,7 @@ import { spawn } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { portFrom } from './config.ts';
+import { consoleAccounts } from './console-accounts.ts';
 import { AUTHORITY_PORT, CONSOLE_PORT, agents, localAgentUrls } from './registry.ts';
 
 interface Service {
@@ -75,6 +76,8 @@ process.on('SIGINT', () => stop(0));
 process.on('SIGTERM', () => stop(0));
 
 try {
+  // The console's first user is made here, before the console starts, so its password can be said below.
+  const { firstUser } = await consoleAccounts();
   for (const service of services) {
     const child = spawn(process.execPath, ['--import', 'tsx', fileURLToPath(new URL(`./${service.entry}`, import.meta.url)), ...service.args], {
       env,
@@ -101,6 +104,12 @@ try {
   }
   console.log('\nlearnables is running:');
   for (const service of services) console.log(`  ${service.name.padEnd(Math.max(15, ...services.map((s) => s.name.length)))} ${service.show}`);
+  if (firstUser) {
+    console.log(`\nSign in to the console as ${firstUser.name}, password ${firstUser.password}`);
+    console.log(`(made on first start; change it with: npx -y pnpm@10.34.9 console-user add ${firstUser.name})`);
+  } else if (!process.env.CONSOLE_USERS_FILE) {
+    console.log('\nSign in to the console with an account of data/console-users (add one: npx -y pnpm@10.34.9 console-user add <name>).');
+  }
   console.log('\nData lives in data/ (delete it to start over). Press Ctrl-C to stop.\n');
 } catch (error) {
   console.error((error as Error).message);

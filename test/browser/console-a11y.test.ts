@@ -49,6 +49,13 @@ describe('the console passes an automated accessibility check on every page', ()
     await signedOut.goto(stack.console.url);
     await signedOut.getByLabel('Your name').waitFor();
     found['sign-in'] = await violations(signedOut);
+    // A refusal is announced (role=alert) and marks the field to correct.
+    await signedOut.getByLabel('Your name').fill('dana');
+    await signedOut.getByLabel('Password').fill('not her password');
+    await signedOut.getByRole('button', { name: 'Sign in' }).click();
+    await signedOut.getByRole('alert').filter({ hasText: 'That name and password do not match an account.' }).waitFor();
+    expect(await signedOut.getByLabel('Password').getAttribute('aria-invalid')).toBe('true');
+    found['sign-in refused'] = await violations(signedOut);
     await signedOut.close();
 
     await page.locator('li.question-row').first().waitFor();

@@ -9,7 +9,8 @@ import type { InputPart, LearnableAgent } from '@learnables/runtime';
 import { wordAgent } from '../../shared/runtime/src/word-agent.test-support.ts';
 import type { WordInput } from '../../shared/runtime/src/word-agent.test-support.ts';
 import type { ConsoleStack } from './console-harness.ts';
-import { AGENT_TOKEN, AUTHORITY_TOKEN, sendText, startConsoleStack } from './console-harness.ts';
+import { mkdirSync } from 'node:fs';
+import { AGENT_TOKEN, AUTHORITY_TOKEN, passwordOf, sendText, signInCookie, startConsoleStack, testAccounts } from './console-harness.ts';
 
 const received: InputPart[][] = [];
 
@@ -39,7 +40,8 @@ describe("the console's API", () => {
   let stack: ConsoleStack;
   let small: RunningConsole;
   let words: Client;
-  const dana = { cookie: 'learnables-operator=dana' };
+  const dana = { cookie: '' };
+  const danaAtSmall = { cookie: '' };
 
   const call = async <T>(base: string, method: string, path: string, body?: unknown, headers: Record<string, string> = {}) => {
     const response = await fetch(`${base}${path}`, {
@@ -53,7 +55,9 @@ describe("the console's API", () => {
 
   beforeAll(async () => {
     stack = await startConsoleStack({ agents: [wordAgent as LearnableAgent<unknown, unknown>, recordingAgent, namingAgent as LearnableAgent<unknown, unknown>] });
+    mkdirSync(`${stack.dir.path}/small`);
     small = await createConsole({
+      accounts: await testAccounts(`${stack.dir.path}/small`),
       agents: [{ url: stack.agents[0]!.url }, { url: 'http://127.0.0.1:9' }],
       authority: { url: stack.authority.url, token: AUTHORITY_TOKEN },
       agentToken: AGENT_TOKEN,
@@ -61,6 +65,8 @@ describe("the console's API", () => {
       log: () => undefined,
     });
     words = await stack.sdk(stack.agents[0]!);
+    dana.cookie = await signInCookie(stack.console.url, 'dana');
+    danaAtSmall.cookie = await signInCookie(small.url, 'dana');
   });
 
   afterAll(async () => {
@@ -68,24 +74,27 @@ describe("the console's API", () => {
     await stack?.close();
   });
 
-  it('keeps the operator in a cookie, and refuses to answer for nobody', async () => {
+  it('signs in with a name and password into a signed session cookie, and refuses to answer for nobody', async () => {
     expect((await api('GET', '/session', undefined, {})).body).toEqual({ operator: null });
-    const signed = await api('POST', '/session', { name: '  Dana Smith ' }, {});
+    const signed = await api('POST', '/session', { name: '  Dana Smith ', password: passwordOf('Dana Smith') }, {});
     expect(signed.body).toEqual({ operator: 'Dana Smith' });
-    expect(signed.headers.get('set-cookie')).toMatch(/^learnables-operator=Dana%20Smith; .*HttpOnly; SameSite=Strict/);
-    expect((await api('GET', '/session', undefined, { cookie: 'learnables-operator=Dana%20Smith' })).body).toEqual({ operator: 'Dana Smith' });
-    expect((await api('POST', '/session', { name: ' ' }, {})).body).toMatchObject({ error: 'malformed', field: 'name' });
+    const cookie = signed.headers.get('set-cookie')!;
+    expect(cookie).toMatch(/^learnables-session=v1\.[\w-]+\.[\w-]+; Max-Age=43200; Path=\/; Expires=[^;]+; HttpOnly; SameSite=Strict$/);
+    expect((await api('GET', '/session', undefined, { cookie: cookie.split(';')[0]! })).body).toEqual({ operator: 'Dana Smith' });
+    expect((await api('POST', '/session', { name: ' ', password: 'x' }, {})).body).toMatchObject({ error: 'malformed', field: 'name' });
+    expect((await api('POST', '/session', { name: 'dana' }, {})).body).toMatchObject({ error: 'malformed', field: 'password' });
 
     const task = await sendText(words, 'cherry pie');
     const anonymous = await api('POST', `/agents/${agentId(0)}/tasks/${task.id}/answer`, { entry: 'alpha' }, {});
     expect(anonymous.status).toBe(401);
-    expect(anonymous.body).toEqual({ error: 'not-signed-in', message: 'Sign in with your name first: every answer, lesson and rollback records who made it.' });
+    expect(anonymous.body).toEqual({ error: 'not-signed-in', message: 'Sign in first: every answer, lesson and rollback records who made it.' });
+    expect((await api('GET', '/questions', undefined, {})).status).toBe(401);
   });
 
   it('lists the questions of every agent newest first, and names an agent it cannot reach instead of failing', async () => {
     const first = await sendText(words, 'apricot tart');
     const second = await sendText(words, 'apricot jam');
-    const { body } = await call<QuestionsResponse>(small.url, 'GET', '/api/questions');
+    const { body } = await call<QuestionsResponse>(small.url, 'GET', '/api/questions', undefined, danaAtSmall);
     const ids = body.questions.map((question) => question.taskId);
     expect(ids.indexOf(second.id)).toBeLessThan(ids.indexOf(first.id));
     expect(body.questions.find((question) => question.taskId === first.id)).toMatchObject({
@@ -151,7 +160,7 @@ describe("the console's API", () => {
 
   it('refuses a file over its limit with a sentence, and sends nothing', async () => {
     const count = received.length;
-    const big = await fetch(`${small.url}/api/agents/${agentId(0)}/files?filename=big.csv`, { method: 'POST', headers: { ...dana, 'content-type': 'text/plain' }, body: 'x'.repeat(5000) });
+    const big = await fetch(`${small.url}/api/agents/${agentId(0)}/files?filename=big.csv`, { method: 'POST', headers: { ...danaAtSmall, 'content-type': 'text/plain' }, body: 'x'.repeat(5000) });
     expect(big.status).toBe(413);
     expect(await big.json()).toEqual({ error: 'too-large', message: 'That is larger than the console accepts (1 kB); nothing was sent.' });
     expect(received.length).toBe(count);

@@ -2,7 +2,7 @@
 // agents on the runtime, the console itself, and Debian's Chromium driven by playwright-core.
 // Nothing here knows any agent's vocabulary: agents, kinds and seeds are handed in.
 import { randomUUID } from 'node:crypto';
-import { mkdirSync } from 'node:fs';
+import { mkdirSync, writeFileSync } from 'node:fs';
 import type { Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { SendMessageRequest } from '@a2a-js/sdk';
@@ -10,8 +10,8 @@ import type { Task } from '@a2a-js/sdk';
 import type { Client } from '@a2a-js/sdk/client';
 import { ClientFactory, ClientFactoryOptions, JsonRpcTransportFactory } from '@a2a-js/sdk/client';
 import { Authority, AuthorityClient, authorityService, openStore } from '@learnables/authority';
-import { createConsole } from '@learnables/console';
-import type { RunningConsole } from '@learnables/console';
+import { createConsole, hashPassword, userLine } from '@learnables/console';
+import type { AccountOptions, RunningConsole, ScryptCost } from '@learnables/console';
 import type { LearnableKind } from '@learnables/learnable';
 import { LEARNABLES_URI } from '@learnables/protocol';
 import { startLearnableAgent } from '@learnables/runtime';
@@ -28,6 +28,32 @@ export const SCREENSHOTS_DIR = new URL('../../docs/screenshots/', import.meta.ur
 /** The tokens of the stack: the console's bearer at the agents, and its writer's token at the authority. */
 export const AGENT_TOKEN = 'console-agent-token';
 export const AUTHORITY_TOKEN = 'console-authority-token';
+
+/** The accounts of every test console, each with its own password (`passwordOf`). */
+export const TEST_OPERATORS = ['dana', 'lee', 'sam', 'Dana Smith'] as const;
+export const passwordOf = (name: string): string => `${name} signs in for tests`;
+/** The cheapest cost a users file may hold: tests sign in often, and what they prove does not depend on the cost. */
+const TEST_COST: ScryptCost = { ln: 14, r: 8, p: 1 };
+let usersText: Promise<string> | undefined;
+
+/**
+ * A users file with the test operators in `dir`, and a session secret: what `createConsole` needs
+ * so that tests sign in with real accounts. The hashes are made once per test file.
+ */
+export async function testAccounts(dir: string): Promise<AccountOptions> {
+  usersText ??= Promise.all(TEST_OPERATORS.map(async (name) => userLine(name, await hashPassword(passwordOf(name), TEST_COST)))).then((lines) => `${lines.join('\n')}\n`);
+  const usersFile = `${dir}/console-users`;
+  writeFileSync(usersFile, await usersText, { mode: 0o600 });
+  return { usersFile, sessionSecret: `secret of the test console in ${dir}` };
+}
+
+/** Sign in over HTTP; the Cookie header that carries the session. */
+export async function signInCookie(consoleUrl: string, operator: string, password = passwordOf(operator)): Promise<string> {
+  const response = await fetch(`${consoleUrl}/api/session`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ name: operator, password }) });
+  const cookie = response.headers.get('set-cookie');
+  if (!response.ok || !cookie) throw new Error(`signing in as ${operator} failed: ${response.status} ${await response.text()}`);
+  return cookie.split(';')[0]!;
+}
 
 export async function launchBrowser(): Promise<Browser> {
   // The browser the global setup found (CHROMIUM_PATH, Debian's, or the one in an npm package).
@@ -91,6 +117,7 @@ export async function startConsoleStack(options: StackOptions): Promise<ConsoleS
     ),
   );
   const running = await createConsole({
+    accounts: await testAccounts(dir.path),
     agents: agents.map((agent) => ({ url: agent.url })),
     authority: { url: authority.url, token: AUTHORITY_TOKEN },
     agentToken: AGENT_TOKEN,
@@ -132,11 +159,12 @@ export async function sendText(client: Client, text: string): Promise<Task> {
   return result as Task;
 }
 
-/** A page at the console's size, signed in under a name. */
+/** A page at the console's size, signed in through the sign-in form with a test operator's account. */
 export async function signedInPage(browser: Browser, consoleUrl: string, operator: string): Promise<Page> {
   const page = await browser.newPage({ viewport: VIEWPORT });
   await page.goto(consoleUrl);
   await page.getByLabel('Your name').fill(operator);
+  await page.getByLabel('Password').fill(passwordOf(operator));
   await page.getByRole('button', { name: 'Sign in' }).click();
   await page.getByRole('navigation', { name: 'Main' }).waitFor();
   return page;

@@ -4,17 +4,22 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createConsole } from '@learnables/console';
 import type { RunningConsole } from '@learnables/console';
 import type { Browser } from 'playwright-core';
-import { launchBrowser, signedInPage } from './console-harness.ts';
+import { scratchDir } from '@learnables/testing';
+import type { ScratchDir } from '@learnables/testing';
+import { launchBrowser, signInCookie, signedInPage, testAccounts } from './console-harness.ts';
 
 describe('the replay button on the dashboard', () => {
   let consoleApp: RunningConsole;
   let browser: Browser;
   let release: () => void = () => undefined;
   let runs = 0;
+  let dir: ScratchDir;
 
   beforeAll(async () => {
+    dir = scratchDir('console-replay-');
     [consoleApp, browser] = await Promise.all([
       createConsole({
+        accounts: await testAccounts(dir.path),
         agents: [],
         authority: { url: 'http://127.0.0.1:9', token: 'unused' },
         log: () => undefined,
@@ -37,6 +42,7 @@ describe('the replay button on the dashboard', () => {
   afterAll(async () => {
     await browser?.close();
     await consoleApp?.close();
+    dir?.remove();
   });
 
   it('runs the job once for a signed-in operator, shows its progress and its outcome', async () => {
@@ -48,7 +54,7 @@ describe('the replay button on the dashboard', () => {
     const confirmed = { method: 'POST', body: JSON.stringify({ confirm: 'replay' }) };
     const anonymous = await fetch(`${consoleApp.url}/api/replay`, { ...confirmed, headers: { 'content-type': 'application/json' } });
     expect(anonymous.status).toBe(401);
-    const second = await fetch(`${consoleApp.url}/api/replay`, { ...confirmed, headers: { 'content-type': 'application/json', cookie: 'learnables-operator=sam' } });
+    const second = await fetch(`${consoleApp.url}/api/replay`, { ...confirmed, headers: { 'content-type': 'application/json', cookie: await signInCookie(consoleApp.url, 'sam') } });
     expect(second.status).toBe(409);
     release();
     await expect.poll(() => page.locator('.replay-summary').textContent()).toBe('Done: from 50 to 10 per 100.');

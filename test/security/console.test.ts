@@ -1,18 +1,25 @@
 // The console's attack surface (and the authority's Host check), one finding of issue 15 per case.
 // Each case failed on the code before its fix; SECURITY.md says what each one guards.
+import { createHmac } from 'node:crypto';
+import { readFileSync, writeFileSync } from 'node:fs';
 import { request } from 'node:http';
 import type { Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { Authority, authorityService, openStore } from '@learnables/authority';
-import { createConsole } from '@learnables/console';
-import type { RunningConsole } from '@learnables/console';
+import { createConsole, hashPassword, userLine } from '@learnables/console';
+import type { AccountOptions, RunningConsole } from '@learnables/console';
 import { scratchDir, wordListKind } from '@learnables/testing';
 import type { ScratchDir } from '@learnables/testing';
+import type { LearnableAgent } from '@learnables/runtime';
+import { wordAgent } from '../../shared/runtime/src/word-agent.test-support.ts';
+import type { ConsoleStack } from '../browser/console-harness.ts';
+import { passwordOf, sendText, signInCookie, startConsoleStack, testAccounts } from '../browser/console-harness.ts';
 
 interface Answer {
   readonly status: number;
-  readonly body: { error?: string; message?: string };
+  readonly body: { error?: string; message?: string; operator?: string | null };
+  readonly cookie?: string;
 }
 
 /** A raw HTTP request: Node's fetch will not send a Host of our choosing. */
@@ -28,7 +35,8 @@ function send(url: string, method: string, headers: Record<string, string>, body
         } catch {
           // the page, not JSON
         }
-        resolve({ status: res.statusCode ?? 0, body: parsed });
+        const cookie = res.headers['set-cookie']?.[0];
+        resolve({ status: res.statusCode ?? 0, body: parsed, ...(cookie !== undefined && { cookie }) });
       });
     });
     req.on('error', reject);
@@ -44,7 +52,21 @@ describe('console security', () => {
   let app: RunningConsole;
   let host: string;
   let replays = 0;
-  const dana = { cookie: 'learnables-operator=dana' };
+  let accounts: AccountOptions;
+  const dana = { cookie: '' };
+  /** Sign in through the API; the Cookie header of the session. */
+  const signIn = async (name: string, password = passwordOf(name)) => {
+    const answer = await send(`${app.url}/api/session`, 'POST', { host, 'content-type': 'application/json' }, JSON.stringify({ name, password }));
+    expect(answer.status, answer.body.message).toBe(200);
+    return answer.cookie!.split(';')[0]!;
+  };
+  const whoIs = async (cookie: string) => (await send(`${app.url}/api/session`, 'GET', { host, cookie })).body.operator;
+  /** A session cookie made the way the console makes them, with its secret: to make one that has expired. */
+  const forge = (claims: { u: string; f: string; i: number; s: number }, secret = String(accounts.sessionSecret)) => {
+    const payload = Buffer.from(JSON.stringify(claims)).toString('base64url');
+    return `learnables-session=v1.${payload}.${createHmac('sha256', secret).update(`v1.${payload}`).digest('base64url')}`;
+  };
+  const claimsOf = (cookie: string) => JSON.parse(Buffer.from(cookie.split('.')[1]!, 'base64url').toString()) as { u: string; f: string; i: number; s: number };
 
   beforeAll(async () => {
     dir = scratchDir('security-console-');
@@ -53,7 +75,9 @@ describe('console security', () => {
     authorityServer = authorityService({ authority, tokens: { 'console-token': 'console' }, hosts: 'authority', log: () => undefined }).listen(0, '127.0.0.1');
     await new Promise((resolve) => authorityServer.once('listening', resolve));
     authorityUrl = `http://127.0.0.1:${(authorityServer.address() as AddressInfo).port}`;
+    accounts = await testAccounts(dir.path);
     app = await createConsole({
+      accounts,
       agents: [],
       authority: { url: authorityUrl, token: 'console-token' },
       origins: 'https://console.example',
@@ -68,6 +92,7 @@ describe('console security', () => {
       log: () => undefined,
     });
     host = new URL(app.url).host;
+    dana.cookie = await signIn('dana');
   });
   afterAll(async () => {
     await app?.close();
@@ -128,14 +153,169 @@ describe('console security', () => {
 
   it('refuses names with control characters, lone surrogates or direction overrides in a sentence (400, not 500)', async () => {
     for (const name of ['\ud800', 'dana\udc00', 'dana\nadmin', 'dana\u0000', 'dana\u202enimda', 'x\u2066y']) {
-      const answer = await send(`${app.url}/api/session`, 'POST', { host, 'content-type': 'application/json' }, JSON.stringify({ name }));
+      const answer = await send(`${app.url}/api/session`, 'POST', { host, 'content-type': 'application/json' }, JSON.stringify({ name, password: 'whatever' }));
       expect(answer.status, JSON.stringify(name)).toBe(400);
       expect(answer.body).toMatchObject({ error: 'malformed', message: expect.stringMatching(/^That name contains/) });
     }
-    const fine = await send(`${app.url}/api/session`, 'POST', { host, 'content-type': 'application/json' }, JSON.stringify({ name: 'Dana Ørsted' }));
-    expect(fine.status).toBe(200);
+    const fine = await send(`${app.url}/api/session`, 'POST', { host, 'content-type': 'application/json' }, JSON.stringify({ name: 'Dana Ørsted', password: 'not hers' }));
+    expect(fine.status).toBe(401);
     // A hand-made cookie with such a name signs nobody in.
     const forged = await send(`${app.url}/api/session`, 'GET', { host, cookie: `learnables-operator=${encodeURIComponent('dana\u202enimda')}` });
     expect(forged.body).toEqual({ operator: null });
+  });
+
+  // Accounts: before them, the console's cookie held a name anyone could type, and that name went
+  // into the permanent audit trail.
+
+  it('signs nobody in with a cookie that only names an operator: reads and writes are refused (401)', async () => {
+    const replaysBefore = replays;
+    for (const cookie of ['learnables-operator=dana', 'learnables-session=dana', 'learnables-session=v1.e30.AAAA', `learnables-operator=dana; learnables-session=x`]) {
+      expect(await whoIs(cookie), cookie).toBeNull();
+      expect((await send(`${app.url}/api/collections`, 'GET', { host, cookie })).status, cookie).toBe(401);
+      const write = await send(`${app.url}/api/collections/lists/rollback`, 'POST', { host, cookie, 'content-type': 'application/json' }, '{"version":1,"reason":"r"}');
+      expect(write.status, cookie).toBe(401);
+      expect(write.body.error).toBe('not-signed-in');
+      expect((await send(`${app.url}/api/replay`, 'POST', { host, cookie, 'content-type': 'application/json' }, '{"confirm":"replay"}')).status).toBe(401);
+    }
+    expect(replays).toBe(replaysBefore);
+  });
+
+  it('refuses a wrong password, and a name without an account, in the same words and with no session', async () => {
+    const attempt = (name: string, password: string) => send(`${app.url}/api/session`, 'POST', { host, 'content-type': 'application/json' }, JSON.stringify({ name, password }));
+    const wrong = await attempt('dana', 'not the password');
+    expect(wrong.status).toBe(401);
+    expect(wrong.body).toEqual({ error: 'wrong-password', message: 'That name and password do not match an account. Check both and try again.', field: 'password' });
+    expect(wrong.cookie).toBeUndefined();
+    const nobody = await attempt('mallory', passwordOf('mallory'));
+    expect(nobody.body).toEqual(wrong.body);
+    expect(nobody.cookie).toBeUndefined();
+    // Another account's password is not this one's.
+    expect((await attempt('dana', passwordOf('lee'))).status).toBe(401);
+  });
+
+  it('ends a session idle for 12 hours or begun 24 hours ago; one signed the same way and seen just now is taken', async () => {
+    const claims = claimsOf(dana.cookie);
+    const now = Date.now();
+    const hour = 3600_000;
+    expect(await whoIs(forge({ ...claims, i: now - hour, s: now - 1000 }))).toBe('dana');
+    const idle = forge({ ...claims, i: now - 13 * hour, s: now - 12 * hour - 1000 });
+    expect(await whoIs(idle)).toBeNull();
+    expect(await whoIs(forge({ ...claims, i: now - 24 * hour - 1000, s: now - 1000 }))).toBeNull();
+    // Refused, and told to sign in again: the cookie is cleared.
+    const read = await send(`${app.url}/api/questions`, 'GET', { host, cookie: idle });
+    expect(read.status).toBe(401);
+    expect(read.body.error).toBe('not-signed-in');
+    expect(read.cookie).toMatch(/^learnables-session=; /);
+  });
+
+  it('refuses a tampered or forged session cookie: its signature changed, another name under it, another secret, none', async () => {
+    const [, payload, signature] = dana.cookie.split('=')[1]!.split('.');
+    const claims = claimsOf(dana.cookie);
+    const otherName = Buffer.from(JSON.stringify({ ...claims, u: 'lee' })).toString('base64url');
+    const flipped = `${signature!.slice(0, -2)}${signature!.endsWith('AA') ? 'BB' : 'AA'}`;
+    for (const cookie of [
+      `learnables-session=v1.${payload}.${flipped}`,
+      `learnables-session=v1.${otherName}.${signature}`,
+      `learnables-session=v1.${payload}.`,
+      `learnables-session=v1.${payload}`,
+      `learnables-session=v2.${payload}.${signature}`,
+      forge(claims, 'another secret, of at least thirty-two bytes'),
+      forge({ ...claims, u: 'lee' }, 'another secret, of at least thirty-two bytes'),
+    ]) {
+      expect(await whoIs(cookie), cookie).toBeNull();
+      const write = await send(`${app.url}/api/collections/lists/rollback`, 'POST', { host, cookie, 'content-type': 'application/json' }, '{"version":1,"reason":"r"}');
+      expect(write.status, cookie).toBe(401);
+    }
+    expect(await whoIs(dana.cookie)).toBe('dana');
+  });
+
+  it('signing out ends the session, for a copy of its cookie too', async () => {
+    const lee = await signIn('lee');
+    const copy = lee;
+    expect(await whoIs(lee)).toBe('lee');
+    const out = await send(`${app.url}/api/session`, 'DELETE', { host, cookie: lee });
+    expect(out.body).toEqual({ operator: null });
+    expect(out.cookie).toMatch(/^learnables-session=; /);
+    expect(await whoIs(copy)).toBeNull();
+    expect(await whoIs(await signIn('lee'))).toBe('lee');
+  });
+
+  it('makes the session cookie Secure when the console is opened at its https origin', async () => {
+    const at = (hostName: string) =>
+      send(`${app.url}/api/session`, 'POST', { host: hostName, 'content-type': 'application/json' }, JSON.stringify({ name: 'sam', password: passwordOf('sam') }));
+    const secure = await at('console.example');
+    expect(secure.cookie).toMatch(/; HttpOnly; Secure; SameSite=Strict$/);
+    expect((await at(host)).cookie).toMatch(/; HttpOnly; SameSite=Strict$/);
+  });
+
+  it('a changed password ends the sessions made with the old one', async () => {
+    const sam = await signIn('sam');
+    expect(await whoIs(sam)).toBe('sam');
+    const file = readFileSync(accounts.usersFile, 'utf8');
+    const line = file.split('\n').find((entry) => entry.startsWith('sam:'))!;
+    writeFileSync(accounts.usersFile, file.replace(line, userLine('sam', await hashPassword('a new password for sam', { ln: 14, r: 8, p: 1 }))));
+    // The file is looked at again at most once a second.
+    await expect.poll(() => whoIs(sam), { timeout: 5000, interval: 300 }).toBeNull();
+    expect(await whoIs(await signIn('sam', 'a new password for sam'))).toBe('sam');
+  });
+
+  it('slows guessing: after too many wrong passwords for a name, or from an address, it says to wait (429), even with the right password', async () => {
+    const limited = await createConsole({
+      accounts: { ...accounts, signInLimits: { perName: { failures: 3, windowMs: 60_000 }, perAddress: { failures: 5, windowMs: 60_000 } } },
+      agents: [],
+      authority: { url: authorityUrl, token: 'console-token' },
+      log: () => undefined,
+    });
+    try {
+      const attempt = (name: string, password: string) => send(`${limited.url}/api/session`, 'POST', { 'content-type': 'application/json' }, JSON.stringify({ name, password }));
+      for (let i = 0; i < 3; i++) expect((await attempt('dana', `guess ${i}`)).status).toBe(401);
+      const named = await attempt('dana', passwordOf('dana'));
+      expect(named.status).toBe(429);
+      expect(named.body).toMatchObject({ error: 'too-many-attempts', message: 'Too many wrong passwords for this name. Wait a minute, then try again; ask whoever runs the console if you have forgotten your password.' });
+      expect(named.cookie).toBeUndefined();
+      // Another name from the same address still signs in, until the address has failed five times.
+      expect((await attempt('lee', passwordOf('lee'))).status).toBe(200);
+      for (let i = 0; i < 2; i++) expect((await attempt('mallory', `guess ${i}`)).status).toBe(401);
+      const address = await attempt('lee', passwordOf('lee'));
+      expect(address.status).toBe(429);
+      expect(address.body.message).toMatch(/^Too many wrong passwords from this computer\. Wait a minute/);
+    } finally {
+      await limited.close();
+    }
+  });
+});
+
+describe('the audit trail names the signed-in account', () => {
+  let stack: ConsoleStack;
+
+  beforeAll(async () => {
+    stack = await startConsoleStack({ agents: [wordAgent as LearnableAgent<unknown, unknown>] });
+  });
+  afterAll(async () => {
+    await stack?.close();
+  });
+
+  it('records the account as the lesson’s author, the answerer and the rollback’s author, whatever name the request carries', async () => {
+    const dana = await signInCookie(stack.console.url, 'dana');
+    // The name a client could choose: an old-style cookie before the session, and names in the body.
+    const cookie = `learnables-operator=mallory; ${dana}`;
+    const task = await sendText(await stack.sdk(stack.agents[0]!), 'quince jelly');
+    const agentId = new URL(stack.agents[0]!.url).host.replace(/[^a-z0-9]+/g, '-');
+    const post = (path: string, body: unknown) =>
+      fetch(`${stack.console.url}/api${path}`, { method: 'POST', headers: { 'content-type': 'application/json', cookie }, body: JSON.stringify(body) });
+    const answered = await post(`/agents/${agentId}/tasks/${task.id}/answer`, {
+      entry: 'beta',
+      answeredBy: 'mallory',
+      taughtBy: 'mallory',
+      lesson: { value: { word: 'quince' }, reason: 'quinces are beta', taughtBy: 'mallory' },
+    });
+    expect(answered.status).toBe(200);
+    expect(((await answered.json()) as { task: { answeredBy: string } }).task.answeredBy).toBe('dana');
+    const lesson = (await stack.authority.client.history('lists')).activations[0]!;
+    expect(lesson).toMatchObject({ kind: 'lesson', author: 'dana', reason: 'quinces are beta', client: 'console' });
+
+    const rolled = await post('/collections/lists/rollback', { version: 1, reason: 'not yet', author: 'mallory' });
+    expect(rolled.status).toBe(200);
+    expect((await stack.authority.client.history('lists')).activations[0]).toMatchObject({ kind: 'rollback', author: 'dana', reason: 'not yet' });
   });
 });

@@ -7,6 +7,8 @@ import { AgentDirectory } from './agents/agent-directory.ts';
 import { apiRoutes } from './http/api-routes.ts';
 import { bundleUi } from './http/ui-assets.ts';
 import { LiveQuestions } from './tasks/live-questions.ts';
+import type { AccountOptions } from './http/session.ts';
+import { ConsoleSessions, requireSignedIn } from './http/session.ts';
 import type { ReplayAction } from './http/replay-job.ts';
 import { replayRoutes } from './http/replay-job.ts';
 
@@ -17,6 +19,11 @@ export interface ConsoleOptions {
   authority: { url: string; token: string };
   /** Bearer token sent to the agents. Tasks are owner-scoped: the console sees the tasks of the identity this token maps to. */
   agentToken?: string;
+  /**
+   * Who may sign in, and how sessions are signed: the users file (`name:hash` lines with scrypt
+   * hashes, written by `pnpm console-user`) and a secret of at least 32 bytes for the cookies.
+   */
+  accounts: AccountOptions;
   /** Default: a free port. */
   port?: number;
   /** Default: 127.0.0.1. */
@@ -58,6 +65,7 @@ export async function createConsole(options: ConsoleOptions): Promise<RunningCon
   const directory = new AgentDirectory(options.agents, { ...(options.agentToken !== undefined && { token: options.agentToken }) });
   const authority = new AuthorityClient({ url: options.authority.url, token: options.authority.token });
   const ui = await bundleUi();
+  const sessions = await ConsoleSessions.open(options.accounts, options.origins, log);
   const live = new LiveQuestions(directory, { ...(options.livePollMs !== undefined && { pollMs: options.livePollMs }) });
 
   const app = express();
@@ -68,12 +76,12 @@ export async function createConsole(options: ConsoleOptions): Promise<RunningCon
   });
   const hosts = allowedHosts(options.origins);
   app.use(requireAllowedHost(hosts, 'console'));
-  app.use('/api', requireSameOrigin(hosts), requireJsonBody((req) => /^\/agents\/[^/]+\/files$/.test(req.path)));
+  app.use('/api', requireSameOrigin(hosts), requireJsonBody((req) => /^\/agents\/[^/]+\/files$/.test(req.path)), sessions.gate(), requireSignedIn);
   app.get('/healthz', (_req, res) => {
     res.json({ ok: true, agents: directory.agents.length });
   });
   app.use('/api/replay', express.json(), replayRoutes(options.replay, log));
-  app.use('/api', apiRoutes({ directory, authority, live, maxUploadBytes: options.maxUploadBytes ?? 25 * 1024 * 1024, log }));
+  app.use('/api', apiRoutes({ directory, authority, live, sessions, maxUploadBytes: options.maxUploadBytes ?? 25 * 1024 * 1024, log }));
   app.get('/app.js', (_req, res) => {
     res.type('text/javascript').set('cache-control', 'no-cache').send(ui.script);
   });

@@ -3,3 +3,8 @@ export type { ConsoleOptions, RunningConsole } from './create-console.ts';
 export type * from './api-types.ts';
 export { mediaTypeOf, acceptedMediaTypes, agentsAccepting } from './media/media-types.ts';
 export type { ReplayAction, ReplayState } from './http/replay-job.ts';
+export type { AccountOptions } from './http/session.ts';
+export type { SignInLimitOptions, AttemptLimit } from './accounts/sign-in-limits.ts';
+export type { ScryptCost } from './accounts/password-hash.ts';
+export { hashPassword, DEFAULT_COST, MIN_PASSWORD_LENGTH, MAX_PASSWORD_LENGTH } from './accounts/password-hash.ts';
+export { parseUsers, nameProblem, userLine } from './accounts/users-file.ts';

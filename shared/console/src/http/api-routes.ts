@@ -11,13 +11,15 @@ import { agentsAccepting } from '../media/media-types.ts';
 import type { LiveQuestions } from '../tasks/live-questions.ts';
 import { decisionsAcross, questionsAcross, sendToAgent, taskOf } from '../tasks/agent-tasks.ts';
 import { liveEvents } from './live-events.ts';
-import { operatorOf, requireOperator, signIn, signOut } from './session.ts';
+import type { ConsoleSessions } from './session.ts';
+import { operatorOf, requireOperator } from './session.ts';
 
 export interface ApiDeps {
   readonly directory: AgentDirectory;
   readonly authority: AuthorityClient;
   /** The waiting questions kept current for open tabs; told to look again after the console changes something. */
   readonly live: LiveQuestions;
+  readonly sessions: ConsoleSessions;
   readonly maxUploadBytes: number;
   readonly log: (message: string, error?: unknown) => void;
 }
@@ -82,10 +84,10 @@ export function apiRoutes(deps: ApiDeps): express.Router {
       }
     };
 
-  api.get('/session', handle(async (req) => ({ operator: operatorOf(req) ?? null })));
-  api.post('/session', json, handle(async (req, res) => ({ operator: signIn(res, isObject(req.body) ? req.body.name : undefined) })));
-  api.delete('/session', handle(async (_req, res) => {
-    signOut(res);
+  api.get('/session', handle(async (_req, res) => ({ operator: operatorOf(res) ?? null })));
+  api.post('/session', json, handle(async (req, res) => ({ operator: await deps.sessions.signIn(req, res, req.body) })));
+  api.delete('/session', handle(async (req, res) => {
+    deps.sessions.signOut(req, res);
     return { operator: null };
   }));
 
@@ -102,19 +104,19 @@ export function apiRoutes(deps: ApiDeps): express.Router {
   api.post(
     '/agents/:agent/tasks/:task/answer',
     json,
-    handle(async (req) => answerQuestion(deps, String(req.params.agent), String(req.params.task), answerRequest(req.body), requireOperator(req)), true),
+    handle(async (req, res) => answerQuestion(deps, String(req.params.agent), String(req.params.task), answerRequest(req.body), requireOperator(res)), true),
   );
   api.post(
     '/agents/:agent/tasks/:task/lessons',
     json,
-    handle(async (req) => teachOnTask(deps, String(req.params.agent), String(req.params.task), lessonRequest(req.body), requireOperator(req)), true),
+    handle(async (req, res) => teachOnTask(deps, String(req.params.agent), String(req.params.task), lessonRequest(req.body), requireOperator(res)), true),
   );
 
   api.post(
     '/agents/:agent/notes',
     json,
-    handle(async (req) => {
-      requireOperator(req);
+    handle(async (req, res) => {
+      requireOperator(res);
       const note = text(req.body, 'text', 'Write something to send.');
       const agent = await directory.connect(String(req.params.agent));
       if (agentsAccepting([agent.view], 'text/plain').length === 0) {
@@ -127,8 +129,8 @@ export function apiRoutes(deps: ApiDeps): express.Router {
   api.post(
     '/agents/:agent/files',
     express.raw({ type: () => true, limit: deps.maxUploadBytes }),
-    handle(async (req) => {
-      requireOperator(req);
+    handle(async (req, res) => {
+      requireOperator(res);
       const filename = typeof req.query.filename === 'string' ? req.query.filename.trim() : '';
       if (filename === '') throw new ConsoleError(400, 'malformed', 'Name the file (?filename=) so the agent knows what it is reading.');
       const mediaType = (req.get('content-type') ?? '').split(';')[0]!.trim().toLowerCase();
@@ -147,8 +149,8 @@ export function apiRoutes(deps: ApiDeps): express.Router {
   api.post(
     '/collections/:collection/rollback',
     json,
-    handle(async (req) => {
-      const operator = requireOperator(req);
+    handle(async (req, res) => {
+      const operator = requireOperator(res);
       const version = isObject(req.body) ? Number(req.body.version) : Number.NaN;
       if (!Number.isInteger(version) || version < 1) throw new ConsoleError(400, 'malformed', 'Choose the version to roll back to.', 'version');
       const reason = text(req.body, 'reason', 'Say why you roll back, so the history can tell the next person.');

@@ -31,12 +31,16 @@ export function liveEvents(live: LiveQuestions): (req: Request, res: Response) =
       res.write(`event: questions\ndata: ${JSON.stringify(snapshot)}\n\n`);
     });
     const keepalive = setInterval(() => res.write(': still here\n\n'), KEEPALIVE_MS);
+    // The stream ends with the session: the browser's reconnect is then refused, and the page signs in again.
+    const endsAt: unknown = res.locals.sessionEndsAt;
+    const sessionEnd = typeof endsAt === 'number' ? setTimeout(() => res.end(), Math.max(0, endsAt - Date.now())) : undefined;
     let closed = false;
     const close = () => {
       if (closed) return;
       closed = true;
       open--;
       clearInterval(keepalive);
+      clearTimeout(sessionEnd);
       unsubscribe();
     };
     req.on('close', close);

@@ -49,8 +49,9 @@ export function replayRoutes(action: ReplayAction | undefined, log: (message: st
   });
 
   router.post('/', (req: Request, res: Response) => {
-    if (!operatorOf(req)) {
-      res.status(401).json({ error: 'not-signed-in', message: 'Sign in with your name first: the replay teaches the agents, and every change records who started it.' });
+    const operator = operatorOf(res);
+    if (!operator) {
+      res.status(401).json({ error: 'not-signed-in', message: 'Sign in first: the replay teaches the agents, and every change records who started it.' });
       return;
     }
     // The replay writes dozens of versions: it starts only on an explicit JSON confirmation (the
@@ -72,7 +73,7 @@ export function replayRoutes(action: ReplayAction | undefined, log: (message: st
     lines = [];
     summary = undefined;
     problem = undefined;
-    lines.push(`Started by ${operatorOf(req)}.`);
+    lines.push(`Started by ${operator}.`);
     void action
       .run((line) => lines.push(line), stop.signal)
       .then((done) => {

@@ -1,46 +1,215 @@
-import type { Request, Response } from 'express';
+import type { NextFunction, Request, Response } from 'express';
+import { hostNameOf } from '@learnables/authority';
+import { DEFAULT_COST, MAX_PASSWORD_LENGTH, verifyPassword } from '../accounts/password-hash.ts';
+import type { ParsedHash } from '../accounts/password-hash.ts';
+import { AttemptCounter, CheckGate } from '../accounts/sign-in-limits.ts';
+import type { SignInLimitOptions } from '../accounts/sign-in-limits.ts';
+import { SessionSigner } from '../accounts/session-token.ts';
+import type { SessionClaims } from '../accounts/session-token.ts';
+import { MAX_NAME_LENGTH, UsersFile } from '../accounts/users-file.ts';
 import { unreadableIn } from '@learnables/protocol';
 import { ConsoleError } from '../console-error.ts';
 
-/** The cookie that keeps the operator's name: the minimal sign-in every lesson and rollback records. */
-export const OPERATOR_COOKIE = 'learnables-operator';
+/** The session cookie: a signed, expiring statement of which account signed in. */
+export const SESSION_COOKIE = 'learnables-session';
 
-const MAX_NAME = 120;
+const HOUR = 3600_000;
+/** A session not used for this long ends. */
+export const DEFAULT_IDLE_MS = 12 * HOUR;
+/** A session ends this long after sign-in, used or not. */
+export const DEFAULT_MAX_MS = 24 * HOUR;
+/** A used session's cookie is renewed (its idle time restarted) at most this often. */
+const RENEW_AFTER_MS = 5 * 60_000;
 
-/** The name signed in on this request, if any. */
-export function operatorOf(req: Request): string | undefined {
+
+export interface AccountOptions {
+  /** The users file: `name:hash` lines (see `pnpm console-user`), read again when it changes. */
+  readonly usersFile: string;
+  /** Signs the session cookies (HMAC-SHA-256); at least 32 bytes. Changing it ends every session. */
+  readonly sessionSecret: string | Uint8Array;
+  /** Default 12 hours. */
+  readonly sessionIdleMs?: number;
+  /** Default 24 hours. */
+  readonly sessionMaxMs?: number;
+  readonly signInLimits?: SignInLimitOptions;
+}
+
+const minutes = (ms: number) => {
+  const count = Math.max(1, Math.ceil(ms / 60_000));
+  return count === 1 ? 'a minute' : `${count} minutes`;
+};
+
+/** The signed-in operator of this request, as the session gate found it. */
+export function operatorOf(res: Response): string | undefined {
+  const operator: unknown = res.locals.operator;
+  return typeof operator === 'string' ? operator : undefined;
+}
+
+/** The operator, or a refusal saying to sign in: nothing is written without an account to record. */
+export function requireOperator(res: Response): string {
+  const operator = operatorOf(res);
+  if (!operator) throw new ConsoleError(401, 'not-signed-in', 'Sign in first: every answer, lesson and rollback records who made it.');
+  return operator;
+}
+
+/**
+ * Middleware for /api after the session gate: every route but /session is for signed-in operators
+ * only (the questions hold the customers' messages), and is refused with 401 otherwise.
+ */
+export function requireSignedIn(req: Request, res: Response, next: NextFunction): void {
+  if (req.path === '/session' || operatorOf(res)) {
+    next();
+    return;
+  }
+  res.status(401).json(new ConsoleError(401, 'not-signed-in', 'Sign in first: every answer, lesson and rollback records who made it.').toJSON());
+}
+
+function cookieOf(req: Request, name: string): string | undefined {
   for (const pair of (req.get('cookie') ?? '').split(';')) {
     const at = pair.indexOf('=');
-    if (at < 0 || pair.slice(0, at).trim() !== OPERATOR_COOKIE) continue;
-    try {
-      const name = decodeURIComponent(pair.slice(at + 1).trim()).trim();
-      return name === '' || name.length > MAX_NAME || unreadableIn(name) ? undefined : name;
-    } catch {
-      return undefined;
-    }
+    if (at >= 0 && pair.slice(0, at).trim() === name) return pair.slice(at + 1).trim();
   }
   return undefined;
 }
 
-/** The operator, or a refusal saying to sign in: nothing is written without a name to record. */
-export function requireOperator(req: Request): string {
-  const operator = operatorOf(req);
-  if (!operator) throw new ConsoleError(401, 'not-signed-in', 'Sign in with your name first: every answer, lesson and rollback records who made it.');
-  return operator;
-}
+/**
+ * The console's accounts and sessions. Passwords are scrypt hashes in the users file; a session is
+ * a cookie signed with the console's secret, naming the account and the hash it signed in under,
+ * ending after `sessionIdleMs` unused and `sessionMaxMs` after sign-in. Signing out ends every
+ * session of that account made before it (held in memory: bounded by the number of accounts).
+ */
+export class ConsoleSessions {
+  private readonly signer: SessionSigner;
+  private readonly idleMs: number;
+  private readonly maxMs: number;
+  private readonly byName: AttemptCounter;
+  private readonly byAddress: AttemptCounter;
+  private readonly checks: CheckGate;
+  private readonly signedOutAt = new Map<string, number>();
 
-export function signIn(res: Response, rawName: unknown): string {
-  const name = typeof rawName === 'string' ? rawName.trim() : '';
-  if (name === '') throw new ConsoleError(400, 'malformed', 'Give your name to sign in; it is recorded on every lesson and rollback.', 'name');
-  if (name.length > MAX_NAME) throw new ConsoleError(400, 'malformed', `A name of at most ${MAX_NAME} characters, please.`, 'name');
-  // The name goes into the permanent audit trail: it must print as what it is.
-  const unreadable = unreadableIn(name);
-  if (unreadable) throw new ConsoleError(400, 'malformed', `That name contains ${unreadable}; type your name as letters, digits and punctuation.`, 'name');
-  // SameSite=Strict: another site cannot make a browser answer or roll back in this operator's name.
-  res.cookie(OPERATOR_COOKIE, name, { httpOnly: true, sameSite: 'strict', path: '/', maxAge: 30 * 24 * 3600 * 1000, encode: encodeURIComponent });
-  return name;
-}
+  private constructor(
+    private readonly users: UsersFile,
+    options: AccountOptions,
+    /** Host names whose origin is https: cookies sent to them are `Secure`. */
+    private readonly secureHosts: ReadonlySet<string>,
+  ) {
+    this.signer = new SessionSigner(options.sessionSecret);
+    this.idleMs = options.sessionIdleMs ?? DEFAULT_IDLE_MS;
+    this.maxMs = options.sessionMaxMs ?? DEFAULT_MAX_MS;
+    const limits = options.signInLimits ?? {};
+    const remembered = limits.remembered ?? 10_000;
+    this.byName = new AttemptCounter(limits.perName ?? { failures: 10, windowMs: 15 * 60_000 }, remembered);
+    this.byAddress = new AttemptCounter(limits.perAddress ?? { failures: 30, windowMs: 15 * 60_000 }, remembered);
+    this.checks = new CheckGate(limits.concurrentChecks ?? 2, limits.waitingChecks ?? 32);
+  }
 
-export function signOut(res: Response): void {
-  res.clearCookie(OPERATOR_COOKIE, { path: '/' });
+  static async open(options: AccountOptions, origins: string | readonly string[] | undefined, log: (message: string, error?: unknown) => void): Promise<ConsoleSessions> {
+    const listed = typeof origins === 'string' ? origins.split(',') : (origins ?? []);
+    const secure = new Set(listed.map((origin) => origin.trim()).filter((origin) => /^https:\/\//i.test(origin)).map((origin) => hostNameOf(new URL(origin).host)));
+    return new ConsoleSessions(await UsersFile.open(options.usersFile, log), options, secure);
+  }
+
+  /**
+   * Middleware for /api: finds the account of the session cookie, if it is valid now, into
+   * `res.locals.operator`, and renews a session in use. A cookie that is forged, tampered with,
+   * expired, signed out, or made under a password since changed is cleared and counts as none.
+   */
+  gate() {
+    return async (req: Request, res: Response, next: NextFunction): Promise<void> => {
+      try {
+        const token = cookieOf(req, SESSION_COOKIE);
+        if (token !== undefined) {
+          const now = Date.now();
+          const claims = await this.valid(token, now);
+          if (claims) {
+            res.locals.operator = claims.name;
+            res.locals.sessionEndsAt = Math.min(claims.seenAt + this.idleMs, claims.issuedAt + this.maxMs);
+            if (now - claims.seenAt >= RENEW_AFTER_MS) this.setCookie(req, res, { ...claims, seenAt: now });
+          } else {
+            this.clearCookie(req, res);
+          }
+        }
+        next();
+      } catch (error) {
+        next(error);
+      }
+    };
+  }
+
+  private async valid(token: string, now: number): Promise<SessionClaims | undefined> {
+    const claims = this.signer.verify(token);
+    if (!claims) return undefined;
+    if (now - claims.seenAt >= this.idleMs || now - claims.issuedAt >= this.maxMs || claims.seenAt > now + 60_000) return undefined;
+    if (claims.issuedAt <= (this.signedOutAt.get(claims.name) ?? -1)) return undefined;
+    const account = await this.users.find(claims.name);
+    return account && account.fingerprint === claims.fingerprint ? claims : undefined;
+  }
+
+  /** Check a name and password; on success set the session cookie and answer the account's name. */
+  async signIn(req: Request, res: Response, body: unknown): Promise<string> {
+    const fields = typeof body === 'object' && body !== null ? (body as Record<string, unknown>) : {};
+    const name = typeof fields.name === 'string' ? fields.name.trim().normalize('NFC') : '';
+    const password = typeof fields.password === 'string' ? fields.password : '';
+    if (name === '') throw new ConsoleError(400, 'malformed', 'Type your name to sign in.', 'name');
+    if (name.length > MAX_NAME_LENGTH) throw new ConsoleError(400, 'malformed', `A name of at most ${MAX_NAME_LENGTH} characters, please.`, 'name');
+    // The name goes into the permanent audit trail: it must print as what it is.
+    const unreadable = unreadableIn(name);
+    if (unreadable) throw new ConsoleError(400, 'malformed', `That name contains ${unreadable}; type your name as letters, digits and punctuation.`, 'name');
+    if (password === '') throw new ConsoleError(400, 'malformed', 'Type your password to sign in.', 'password');
+    if (password.length > MAX_PASSWORD_LENGTH) throw new ConsoleError(400, 'malformed', `A password of at most ${MAX_PASSWORD_LENGTH} characters, please.`, 'password');
+
+    const address = req.socket.remoteAddress ?? 'unknown';
+    const now = Date.now();
+    const nameWait = this.byName.waitFor(name, now);
+    const addressWait = this.byAddress.waitFor(address, now);
+    if (nameWait > 0 || addressWait > 0) {
+      const wait = Math.max(nameWait, addressWait);
+      res.set('retry-after', String(Math.ceil(wait / 1000)));
+      throw new ConsoleError(
+        429,
+        'too-many-attempts',
+        `Too many wrong passwords ${nameWait > 0 ? 'for this name' : 'from this computer'}. Wait ${minutes(wait)}, then try again; ask whoever runs the console if you have forgotten your password.`,
+      );
+    }
+
+    const account = await this.users.find(name);
+    // A name without an account is checked against a hash that matches nothing, at the accounts' own
+    // cost: a wrong name takes as long as a wrong password, so the time of the answer tells no names.
+    const hash: ParsedHash = account?.hash ?? { cost: this.users.typicalCost ?? DEFAULT_COST, salt: Buffer.alloc(16), key: Buffer.alloc(32) };
+    const matches = await this.checks.run(() => verifyPassword(password, hash));
+    if (matches === undefined) {
+      res.set('retry-after', '5');
+      throw new ConsoleError(503, 'busy', 'The console is checking many sign-ins at once; try again in a few seconds.');
+    }
+    if (!account || !matches) {
+      this.byName.fail(name);
+      this.byAddress.fail(address);
+      throw new ConsoleError(401, 'wrong-password', 'That name and password do not match an account. Check both and try again.', 'password');
+    }
+    this.byName.clear(name);
+    const issuedAt = Math.max(Date.now(), (this.signedOutAt.get(account.name) ?? -1) + 1);
+    this.setCookie(req, res, { name: account.name, fingerprint: account.fingerprint, issuedAt, seenAt: issuedAt });
+    return account.name;
+  }
+
+  /** End this account's sessions (every browser's), and clear this browser's cookie. */
+  signOut(req: Request, res: Response): void {
+    const operator = operatorOf(res);
+    // Only a valid session's account is recorded, so the map holds at most one entry per account.
+    if (operator) this.signedOutAt.set(operator, Date.now());
+    this.clearCookie(req, res);
+  }
+
+  private cookieOptions(req: Request) {
+    // SameSite=Strict: another site cannot make a browser answer or roll back in this operator's name.
+    return { httpOnly: true, sameSite: 'strict' as const, path: '/', secure: req.secure || this.secureHosts.has(hostNameOf(req.get('host') ?? '')) };
+  }
+
+  private setCookie(req: Request, res: Response, claims: SessionClaims): void {
+    res.cookie(SESSION_COOKIE, this.signer.sign(claims), { ...this.cookieOptions(req), maxAge: Math.min(this.idleMs, claims.issuedAt + this.maxMs - claims.seenAt) });
+  }
+
+  private clearCookie(req: Request, res: Response): void {
+    res.clearCookie(SESSION_COOKIE, this.cookieOptions(req));
+  }
 }

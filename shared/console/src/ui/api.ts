@@ -11,6 +11,21 @@ export class ApiFailure extends Error {
   }
 }
 
+let signedOut: ((message: string) => void) | undefined;
+
+/**
+ * What to do when the server says the session is over (expired, signed out elsewhere, password
+ * changed): the app goes back to the sign-in page. Drafts stay in this browser.
+ */
+export function onSignedOut(handler: (message: string) => void): void {
+  signedOut = handler;
+}
+
+/** The server ended this browser's session. */
+export function sessionEnded(): void {
+  signedOut?.('Your session has ended (it was idle too long, or you signed out elsewhere). Sign in again; anything you had typed is kept.');
+}
+
 async function call<T>(method: string, path: string, body?: BodyInit, contentType?: string): Promise<T> {
   let response: Response;
   try {
@@ -32,6 +47,7 @@ async function call<T>(method: string, path: string, body?: BodyInit, contentTyp
   }
   if (!response.ok) {
     const error = parsed as Partial<ApiError> | undefined;
+    if (response.status === 401 && error?.error === 'not-signed-in' && path !== '/session') sessionEnded();
     throw new ApiFailure(response.status, {
       error: error?.error ?? 'internal',
       message: error?.message ?? `The console’s server answered ${response.status}.`,

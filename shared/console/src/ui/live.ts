@@ -1,5 +1,6 @@
 /// <reference lib="dom" />
-import type { QuestionsResponse } from '../api-types.ts';
+import type { QuestionsResponse, SessionResponse } from '../api-types.ts';
+import { getJson, sessionEnded } from './api.ts';
 
 export type QuestionsListener = (snapshot: QuestionsResponse) => void;
 
@@ -24,6 +25,15 @@ export function openLiveQuestions(): LiveQuestions {
       return;
     }
     for (const listener of [...listeners]) listener(latest);
+  });
+  // A stream refused or ended may mean the session ended: ask, and go to sign-in if so.
+  source.addEventListener('error', () => {
+    void getJson<SessionResponse>('/session').then(
+      ({ operator }) => {
+        if (operator === null) sessionEnded();
+      },
+      () => undefined,
+    );
   });
   return {
     latest: () => latest,

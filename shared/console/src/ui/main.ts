@@ -1,6 +1,6 @@
 /// <reference lib="dom" />
 import type { AgentView, SessionResponse } from '../api-types.ts';
-import { ApiFailure, deleteJson, getJson } from './api.ts';
+import { ApiFailure, deleteJson, getJson, onSignedOut } from './api.ts';
 import type { AppContext } from './app-context.ts';
 import { fill, h, refreshRelativeTimes } from './dom.ts';
 import type { LiveQuestions } from './live.ts';
@@ -118,9 +118,7 @@ function startApp(root: HTMLElement, operator: string): void {
 
   const signOut = h('button', { type: 'button', class: 'link-button' }, 'Sign out');
   signOut.addEventListener('click', () => {
-    live?.close();
-    live = undefined;
-    document.title = TITLE;
+    stopApp();
     void deleteJson('/session').then(() => start(root));
   });
   // The hash holds the route, so the skip link moves focus itself rather than by its href.
@@ -149,15 +147,33 @@ function startApp(root: HTMLElement, operator: string): void {
   void show();
 }
 
-async function start(root: HTMLElement): Promise<void> {
+/** Leave the app for the sign-in page: no stream, no timers, nothing of the last operator's on screen. */
+function stopApp(): void {
+  live?.close();
+  live = undefined;
+  clearInterval(tick);
+  window.onhashchange = null;
+  document.title = TITLE;
+}
+
+async function start(root: HTMLElement, ended?: string): Promise<void> {
   pruneDrafts();
   try {
     const { operator } = await getJson<SessionResponse>('/session');
     if (operator) startApp(root, operator);
-    else signInPage(root, () => void start(root));
+    else signInPage(root, () => void start(root), ended);
   } catch (error) {
     fill(root, h('main', {}, h('h1', {}, 'The console cannot start'), errorNotice(error instanceof ApiFailure ? error.message : String(error))));
   }
 }
 
-void start(document.getElementById('app')!);
+const root = document.getElementById('app')!;
+let ending = false;
+onSignedOut((message) => {
+  // Several requests may hear it at once; the sign-in page is shown once.
+  if (ending || !live) return;
+  ending = true;
+  stopApp();
+  void start(root, message).finally(() => (ending = false));
+});
+void start(root);
