@@ -8,6 +8,7 @@ import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { emailAgent } from '@learnables/email-agent';
 import { manifestAgent } from '@learnables/manifest-agent';
+import { seedsFolder, thresholdAgent, weightLimitKind } from '@learnables/threshold-agent';
 import { LEARNABLES_URI, fieldsToRender, prefillFields } from '@learnables/protocol';
 import type { CheckId, Report, RunningFakeAgent } from '../shared/conformance/src/index.ts';
 import { CHECK_IDS, checkAgent, isSentence, startFakeAgent } from '../shared/conformance/src/index.ts';
@@ -37,40 +38,53 @@ const ourAgents = [
     collection: 'customers',
     input: fixturePath('email/northgate-billing-prealert.eml'),
     answer: ['--answer', 'northgate'],
+    // The email agent offers everything the kit checks.
+    skipped: [] as CheckId[],
   },
-  { name: 'manifest agent', agent: manifestAgent, collection: 'mappings', input: fixturePath('manifests/08-air-waybill-no.xlsx'), answer: [] },
+  {
+    name: 'manifest agent',
+    agent: manifestAgent,
+    collection: 'mappings',
+    input: fixturePath('manifests/08-air-waybill-no.xlsx'),
+    answer: [],
+    // A manifest's required field is never answered "none of these" (admitsNone: false).
+    skipped: ['none.writes-nothing'] as CheckId[],
+  },
 ] as const;
 
-describe.each(ourAgents)('learnables-check against our $name', ({ agent, collection, input, answer }) => {
+describe.each(ourAgents)('learnables-check against our $name', ({ agent, collection, input, answer, skipped }) => {
   let stack: LoopStack;
   beforeAll(async () => {
     stack = await startLoop(agent as never);
   });
   afterAll(async () => stack.close());
 
-  it('passes every check, called as a function, and rolls back what it taught', async () => {
+  it('passes every check it can run, called as a function, says why it skips the rest, and rolls back what it taught', async () => {
     const report = await checkAgent(stack.agent.url, {
       inputFile: input,
       token: 'console-token',
       authority: { url: stack.authority.url, token: 'console-token' },
       ...(answer.length > 0 && { answer: answer[1] }),
     });
-    expect(notPassed(report)).toEqual([]);
-    expect(report.counts).toEqual({ pass: CHECK_IDS.length, fail: 0, skip: 0 });
+    expect(notPassed(report).filter((line) => !line.startsWith('SKIP'))).toEqual([]);
+    expect(report.checks.filter((c) => c.status === 'SKIP').map((c) => c.id)).toEqual(skipped);
+    for (const check of report.checks.filter((c) => c.status === 'SKIP')) expect(check.reason).toMatch(/admitsNone: true/);
+    expect(report.counts).toEqual({ pass: CHECK_IDS.length - skipped.length, fail: 0, skip: skipped.length });
     expect(report.ok).toBe(true);
-    // It taught the suggestion to test pinning, then rolled the collection back to where it was.
+    // It taught the suggestion, added an entry and retracted the lesson, then rolled the collection back to where it was.
     expect(report.notes.join(' ')).toContain(`Rolled ${collection} back to version 1`);
     expect((await stack.authority.client.active(collection)).version).toBe(1);
+    expect(report.checks.find((c) => c.id === 'retraction.keeps-later')?.reason).toMatch(/^Retracting the lesson of version \d+ \(the suggestion for .+\) via learnables\/retract published version \d+/);
   });
 
-  it('passes every check from the command line, with --json and exit code 0', async () => {
+  it('passes every check it can run from the command line, with --json and exit code 0', async () => {
     const run = await cli([stack.agent.url, '--input', input, '--token', 'console-token', '--authority', stack.authority.url, '--authority-token', 'console-token', ...answer, '--json']);
     expect(run.stderr).toBe('');
     const report = JSON.parse(run.stdout) as Report;
-    expect(notPassed(report)).toEqual([]);
-    expect(report.counts.pass).toBe(CHECK_IDS.length);
+    expect(notPassed(report).filter((line) => !line.startsWith('SKIP'))).toEqual([]);
+    expect(report.counts.pass).toBe(CHECK_IDS.length - skipped.length);
     expect(run.code).toBe(0);
-    // After the first run's rollback this run's lesson publishes version 3 over a task asked at
+    // After the first run's rollback this run's lesson publishes a version above 1 over a task asked at
     // version 1: the kit says whose version it is, and blames no other writer for the gap.
     const pinned = report.checks.find((c) => c.id === 'pinning.new-version')?.reason ?? '';
     expect(pinned).toMatch(new RegExp(`^The kit's lesson published version \\d+ of ${collection}, live now; the task was asked at version 1\\.$`));
@@ -79,11 +93,18 @@ describe.each(ourAgents)('learnables-check against our $name', ({ agent, collect
 
   it('says SKIP, not PASS, for the input-dependent checks when no input makes the agent ask, and exits 3 saying what input it needs', async () => {
     const report = await checkAgent(stack.agent.url, { token: 'console-token' });
-    const skipped = report.checks.filter((c) => c.status === 'SKIP');
-    expect(skipped.map((c) => c.section)).toEqual(expect.arrayContaining(['question', 'reread', 'pinning']));
-    expect(skipped.every((c) => c.section === 'question' || c.section === 'reread' || c.section === 'pinning')).toBe(true);
-    expect(skipped[0]!.reason).toMatch(/none of the card's examples .* made the agent ask .*give --input or --text/);
+    const skippedNow = report.checks.filter((c) => c.status === 'SKIP');
+    expect(skippedNow.map((c) => c.section)).toEqual(expect.arrayContaining(['question', 'reread', 'none', 'preview', 'pinning']));
+    expect(skippedNow.every((c) => ['question', 'reread', 'none', 'preview', 'pinning'].includes(c.section))).toBe(true);
+    expect(skippedNow[0]!.reason).toMatch(/none of the card's examples .* made the agent ask .*give --input or --text/);
     expect(report.checks.find((c) => c.id === 'card.declaration')?.status).toBe('PASS');
+    // Adding an entry and retracting need no input: they ran, and the kit took back what it added
+    // through the retract method (it was given no authority to roll back on).
+    expect(report.checks.filter((c) => c.section === 'entries' || c.section === 'retraction').map((c) => c.status)).toEqual(['PASS', 'PASS', 'PASS']);
+    expect(report.notes.join(' ')).toMatch(new RegExp(`^Retracted what this run published \\(${collection} version \\d+ \\(the entry learnables-check-[0-9a-f]{6}-2\\)\\) through learnables/retract`));
+    expect((await stack.authority.client.entries(collection, (await stack.authority.client.active(collection)).version)).entries.map((e) => e.key)).not.toEqual(
+      expect.arrayContaining([expect.stringMatching(/^learnables-check-/)]),
+    );
     // Nothing failed, but nothing input-dependent ran either: not ok, and the run says what it needs.
     expect(report.counts.fail).toBe(0);
     expect(report.ok).toBe(false);
@@ -91,6 +112,39 @@ describe.each(ourAgents)('learnables-check against our $name', ({ agent, collect
     const run = await cli([stack.agent.url, '--token', 'console-token']);
     expect(run.stdout).toContain(`INCOMPLETE: ${report.needsInput}`);
     expect(run.code).toBe(3);
+  });
+});
+
+describe('learnables-check against our threshold agent: a value with no text, and no suggestion', () => {
+  let stack: LoopStack;
+  beforeAll(async () => {
+    stack = await startLoop(thresholdAgent, { kinds: [weightLimitKind], seeds: [seedsFolder] });
+  });
+  afterAll(async () => stack.close());
+
+  it('passes what it can run from its card example alone, previews and retracts added entries, and says why it skips the rest', async () => {
+    const report = await checkAgent(stack.agent.url, { token: 'console-token', authority: { url: stack.authority.url, token: 'console-token' } });
+    expect(report.input).toContain("the card's example");
+    expect(report.checks.filter((c) => c.status === 'FAIL')).toEqual([]);
+    const skips = Object.fromEntries(report.checks.filter((c) => c.status === 'SKIP').map((c) => [c.id, c.reason]));
+    // The question offers no suggestion, so nothing is taught and pinning cannot be tested; no "none of these".
+    expect(Object.keys(skips)).toEqual(['question.suggestion-accepted', 'none.writes-nothing', 'pinning.new-version', 'pinning.answer-completes', 'pinning.asked-version', 'pinning.reread-live']);
+    expect(skips['question.suggestion-accepted']).toMatch(/offers no suggested value/);
+    expect(skips['none.writes-nothing']).toMatch(/does not say admitsNone: true/);
+    // Preview of a new entry instead of a lesson; retraction of the first entry added, keeping the second.
+    expect(report.checks.find((c) => c.id === 'preview.read-only')?.reason).toMatch(/^Preview of the new entry "learnables-check [0-9a-f]{6}" \(the question offers no suggestion\) examined \d+ recent tasks/);
+    expect(report.checks.find((c) => c.id === 'preview.agrees')?.status).toBe('PASS');
+    expect(report.checks.find((c) => c.id === 'retraction.keeps-later')?.reason).toMatch(/^Retracting the entry learnables-check-[0-9a-f]{6} added at version \d+ via learnables\/retract published version \d+ .*learnables-check-[0-9a-f]{6}-2, added later, is still there/);
+    expect(report.checks.find((c) => c.id === 'retraction.once')?.status).toBe('PASS');
+    expect(report.ok).toBe(true);
+    expect(report.notes.join(' ')).toContain('Rolled weight-limits back to version 1');
+    expect((await stack.authority.client.active('weight-limits')).version).toBe(1);
+  });
+
+  it('exits 0 from the command line with --text', async () => {
+    const run = await cli([stack.agent.url, '--text', 'furniture 32', '--token', 'console-token', '--authority', stack.authority.url, '--authority-token', 'console-token']);
+    expect(run.stdout).toMatch(/^PASS: every check that could run passed; 6 skipped/m);
+    expect(run.code).toBe(0);
   });
 });
 
@@ -170,6 +224,20 @@ const learnablesEntry = (card: Json) => ((card.capabilities as Json).extensions 
 
 let upstream = '';
 const upstreamOf = () => upstream;
+let authority = { url: '', token: '' };
+
+/** A JSON-RPC call straight to the fake agent behind the front, as the caller. */
+async function callUpstream(caller: { authorization?: string }, method: string, params: unknown): Promise<{ result?: Json; error?: unknown }> {
+  const response = await fetch(`${upstreamOf()}/a2a/jsonrpc`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json', 'A2A-Version': '1.0', ...caller },
+    body: JSON.stringify({ jsonrpc: '2.0', id: randomUUID(), method, params }),
+  });
+  return (await response.json()) as { result?: Json; error?: unknown };
+}
+
+const labelsAdded = new Set<string>();
+const retracted = new Set<number>();
 
 const broken: { name: string; hooks: Hooks; fails: CheckId[]; says: RegExp }[] = [
   {
@@ -234,6 +302,104 @@ const broken: { name: string; hooks: Hooks; fails: CheckId[]; says: RegExp }[] =
     says: /expected metadata\[URI\]\.versions\.swatches = 1 \(the version the task was asked at\).*"versions":\{"swatches":2\}/i,
   },
   {
+    name: 'a "none of these" answer that writes (it adds an entry on the side)',
+    hooks: {
+      rpc: (body, forward, caller) => {
+        const message = body.params?.message as { taskId?: string; parts?: { data?: { none?: unknown } }[] } | undefined;
+        if (body.method !== 'SendMessage' || !message?.parts?.some((part) => part.data?.none === true)) return undefined;
+        return (async () => {
+          await callUpstream(caller, 'learnables/teach', { collection: 'swatches', newEntry: { label: `side effect ${randomUUID()}` }, taughtBy: 'broken', reason: 'a write nobody asked for' });
+          return forward();
+        })();
+      },
+    },
+    fails: ['none.writes-nothing'],
+    says: /expected the answer \{ "none": true \} to complete task .* writing nothing, but the live version moved .*; the authority recorded a new activation/i,
+  },
+  {
+    name: 'a preview that creates a task',
+    hooks: {
+      rpc: (body, forward, caller) => {
+        if (body.method !== 'learnables/preview') return undefined;
+        return (async () => {
+          await callUpstream(caller, 'SendMessage', { message: { messageId: randomUUID(), role: 'ROLE_USER', parts: [{ text: 'a side effect of preview' }] } });
+          return forward();
+        })();
+      },
+    },
+    fails: ['preview.read-only'],
+    says: /expected preview of the suggestion .* to answer a PreviewResult and write nothing, but ListTasks counted (\d+) tasks before and (?!\1)\d+ after: preview created a task/i,
+  },
+  {
+    name: 'a preview that foresees no change',
+    hooks: {
+      rpc: (body, forward) => {
+        if (body.method !== 'learnables/preview' || body.params?.lesson === undefined) return undefined;
+        return (async () => {
+          const json = (await forward()) as { result?: Json };
+          if (json.result) Object.assign(json.result, { examples: [], counts: { settles: 0, changes: 0, unsettles: 0, stillOpen: 0 } });
+          return json;
+        })();
+      },
+    },
+    fails: ['preview.agrees'],
+    says: /preview listed no change for swatch, and reread now reads settled true, winner "warm"/i,
+  },
+  {
+    name: 'an entry added again that becomes a second entry',
+    hooks: {
+      rpc: (body, forward, caller) => {
+        const params = body.params as { newEntry?: { label: string; key?: string } } | undefined;
+        if (body.method !== 'learnables/teach' || !params?.newEntry) return undefined;
+        const label = params.newEntry.label;
+        if (!labelsAdded.has(label)) {
+          labelsAdded.add(label);
+          return undefined;
+        }
+        return (async () => ({ jsonrpc: '2.0', id: body.id, ...(await callUpstream(caller, 'learnables/teach', { ...params, newEntry: { label, key: `again-${randomUUID().slice(0, 8)}` } })) }))();
+      },
+    },
+    fails: ['entries.add-idempotent'],
+    says: /expected adding "learnables-check [0-9a-f]{6}" a second time to answer changed: false at version \d+, but it answered changed: true, version \d+, entry "again-/i,
+  },
+  {
+    name: 'a retraction that is a rollback (it takes every later activation with it)',
+    hooks: {
+      rpc: (body) => {
+        const params = body.params as { collection: string; version: number } | undefined;
+        if (body.method !== 'learnables/retract' || !params || retracted.has(params.version)) return undefined;
+        retracted.add(params.version);
+        return (async () => {
+          const response = await fetch(`${authority.url}/v1/collections/${params.collection}/rollback`, {
+            method: 'POST',
+            headers: { 'content-type': 'application/json', authorization: `Bearer ${authority.token}` },
+            body: JSON.stringify({ version: params.version - 1, author: 'broken', reason: 'a retraction done as a rollback' }),
+          });
+          const rolled = (await response.json()) as { version: number };
+          const result = { collection: params.collection, entry: 'warm', retracted: params.version, changed: true, version: rolled.version, audit: 'rolled back' };
+          return { jsonrpc: '2.0', id: body.id, result };
+        })();
+      },
+    },
+    fails: ['retraction.keeps-later'],
+    says: /where a retraction publishes a new version above \d+, the live one; learnables-check-[0-9a-f]{6}, added later at version \d+, is gone: preview of adding it again answered changed: true/i,
+  },
+  {
+    name: 'a retraction that publishes again when asked twice',
+    hooks: {
+      rpc: (body, forward) => {
+        if (body.method !== 'learnables/retract') return undefined;
+        return (async () => {
+          const json = (await forward()) as { result?: { changed: boolean; version: number } };
+          if (json.result && !json.result.changed) Object.assign(json.result, { changed: true, version: json.result.version + 1 });
+          return json;
+        })();
+      },
+    },
+    fails: ['retraction.once'],
+    says: /expected retracting version \d+ a second time to answer changed: false at the live version \d+, but it answered changed: true, version \d+/i,
+  },
+  {
     name: 'a teach method that refuses with a bare status phrase',
     hooks: {
       rpc: (body) => {
@@ -251,6 +417,7 @@ describe('learnables-check against deliberately broken agents', () => {
   beforeAll(async () => {
     fake = await startFakeAgent();
     upstream = fake.url;
+    authority = { url: fake.authorityUrl, token: fake.token };
   });
   afterAll(async () => fake.close());
 
@@ -284,9 +451,63 @@ describe('learnables-check against deliberately broken agents', () => {
 
       const nowhere = await checkAgent(front.url, { token: fake.token });
       const skipped = nowhere.checks.filter((c) => c.status === 'SKIP').map((c) => c.id);
-      expect(skipped).toEqual(['question.suggestion-accepted', 'pinning.new-version', 'pinning.answer-completes', 'pinning.asked-version', 'pinning.reread-live', 'refusals.teach-malformed']);
+      expect(skipped).toEqual([
+        'question.suggestion-accepted',
+        'preview.agrees',
+        'entries.add-idempotent',
+        'pinning.new-version',
+        'pinning.answer-completes',
+        'pinning.asked-version',
+        'pinning.reread-live',
+        'retraction.keeps-later',
+        'retraction.once',
+        'refusals.teach-malformed',
+      ]);
+      expect(nowhere.checks.find((c) => c.id === 'entries.add-idempotent')?.reason).toMatch(/no teach method and no --authority was given, so there is nowhere to add an entry/);
       expect(nowhere.checks.find((c) => c.id === 'question.suggestion-accepted')?.reason).toMatch(/no teach method and no --authority was given/);
       expect(nowhere.ok).toBe(true);
+    } finally {
+      await front.close();
+    }
+  });
+
+  it('skips, saying so, each check of a capability the declaration does not offer (no admitsNone, no addsEntries, no preview, no retract)', async () => {
+    const front = await brokenFront(fake.url, {
+      card: (card) => {
+        const params = learnablesEntry(card).params as Json;
+        delete params.admitsNone;
+        delete params.addsEntries;
+        delete (params.methods as Json).preview;
+        delete (params.methods as Json).retract;
+      },
+    });
+    try {
+      const report = await checkAgent(front.url, { token: fake.token, authority: { url: fake.authorityUrl, token: fake.token } });
+      expect(failedIds(report)).toEqual([]);
+      const skips = Object.fromEntries(report.checks.filter((c) => c.status === 'SKIP').map((c) => [c.id, c.reason]));
+      expect(Object.keys(skips)).toEqual(['none.writes-nothing', 'preview.read-only', 'preview.agrees', 'entries.add-idempotent', 'retraction.keeps-later', 'retraction.once']);
+      expect(skips['none.writes-nothing']).toBe('The declaration does not say admitsNone: true, so its questions are not answered "none of these" (§2.8); nothing to check.');
+      expect(skips['preview.read-only']).toBe('Skipped: the declaration names no preview method (methods.preview, §1.8), so there is no preview to check.');
+      expect(skips['preview.agrees']).toBe(skips['preview.read-only']);
+      expect(skips['entries.add-idempotent']).toBe('The declaration does not say addsEntries: true (§1.3), so entries are not added through it; nothing to check.');
+      // Retraction is still possible through the authority, but the run added no entry to keep.
+      expect(skips['retraction.keeps-later']).toMatch(/^Skipped: the run added no entry \(see entries\.add-idempotent\), so it has no activation later than its lesson \(version \d+\) to see kept\.$/);
+      expect(report.ok).toBe(true);
+
+      // With no authority either, retraction has nothing to go through.
+      const active = async () => ((await (await fetch(`${fake.authorityUrl}/v1/collections/swatches/active`)).json()) as { version: number }).version;
+      const before = await active();
+      const alone = await checkAgent(front.url, { token: fake.token });
+      expect(alone.checks.find((c) => c.id === 'retraction.keeps-later')?.reason).toBe(
+        'Skipped: the declaration names no retract method (methods.retract, §1.8) and no --authority was given, so there is nothing to retract through.',
+      );
+      // That run could not undo its lesson: the note says how, and this test does it, for the tests after it.
+      expect(alone.notes.join(' ')).toMatch(/^This run published swatches version \d+ \(the suggestion for warm\); to undo it, roll swatches back to version \d+ on the agent's authority/);
+      await fetch(`${fake.authorityUrl}/v1/collections/swatches/rollback`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json', authorization: `Bearer ${fake.token}` },
+        body: JSON.stringify({ version: before, author: 'test', reason: 'undo the run without an authority' }),
+      });
     } finally {
       await front.close();
     }

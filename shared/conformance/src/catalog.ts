@@ -1,5 +1,5 @@
 /** Every check the kit runs, in report order, with the SPEC.md section it enforces. */
-export const SECTIONS = ['card', 'activation', 'question', 'reread', 'pinning', 'refusals'] as const;
+export const SECTIONS = ['card', 'activation', 'question', 'reread', 'none', 'preview', 'entries', 'pinning', 'retraction', 'refusals'] as const;
 export type Section = (typeof SECTIONS)[number];
 
 export const CHECKS = {
@@ -27,10 +27,16 @@ export const CHECKS = {
   'reread.readings': { spec: '§6.1', title: 'reread answers Readings, each with a version' },
   'reread.no-task': { spec: '§6.1', title: 'reread creates no task (ListTasks totalSize unchanged)' },
   'reread.task-untouched': { spec: '§6.1', title: 'the task reread is left as it was, still input-required' },
+  'none.writes-nothing': { spec: '§2.6, §2.8', title: 'a "none of these" answer completes the task with no winner and writes nothing' },
+  'preview.read-only': { spec: '§6.5', title: 'preview answers a PreviewResult and leaves no task, no version and no activation behind' },
+  'preview.agrees': { spec: '§6.5, §6.1', title: 'once the previewed lesson is taught, reread reads the task as preview said it would' },
+  'entries.add-idempotent': { spec: '§3.5', title: 'adding an entry publishes one version; adding it again changes nothing' },
   'pinning.new-version': { spec: '§3.3, §4.1', title: 'teaching publishes a new version' },
   'pinning.answer-completes': { spec: '§2.5', title: 'the answer on the same task id completes it' },
   'pinning.asked-version': { spec: '§4.4', title: 'the completed task reports the version it was asked at' },
   'pinning.reread-live': { spec: '§6.1, §4.4', title: 'reread reports the new live version' },
+  'retraction.keeps-later': { spec: '§5.4', title: 'retracting an earlier activation publishes a version that keeps every later one' },
+  'retraction.once': { spec: '§5.6', title: 'retracting the same version again changes nothing' },
   'refusals.teach-malformed': { spec: '§3.4', title: 'a malformed lesson is refused with a sentence and a Refusal' },
   'refusals.reread-no-params': { spec: '§3.4, §6.3', title: 'reread without params is refused with a sentence and a Refusal' },
 } as const satisfies Record<string, { spec: string; title: string }>;

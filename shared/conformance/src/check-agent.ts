@@ -1,38 +1,44 @@
 // learnables-check: test any A2A agent that claims the learnables extension, over plain HTTP.
 // Each check is named in catalog.ts with the SPEC.md section it enforces; this file runs them in
-// the order their evidence needs (reread before teaching, pinning after) and reports them in
-// catalog order.
+// the order their evidence needs (reread and preview before teaching, pinning after, retraction
+// last) and reports them in catalog order. The checks of settling and undoing (none, preview,
+// entries, retraction) are in settle-and-undo.ts.
+import { randomBytes } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import { basename } from 'node:path';
 import { LEARNABLES_URI, fieldsToRender } from '@learnables/protocol';
 import type { CheckId, CheckResult, Section } from './catalog.ts';
 import { CHECK_IDS, Recorder, SECTIONS, sectionOf } from './catalog.ts';
 import { httpRefusalProblems, jsonRpcRefusalProblems } from './refusal-checks.ts';
+import type { CheckOptions, Input, Json, Run } from './run-context.ts';
+import {
+  COMPLETED,
+  INPUT_REQUIRED,
+  TAUGHT_BY,
+  beforeWriting,
+  countTasks,
+  describeError,
+  describeReadings,
+  errorText,
+  isObject,
+  rereadTask,
+  send,
+  shown,
+  snapshot,
+  stateOf,
+  suggestedLesson,
+  teachLesson,
+  text,
+  withTenant,
+  write,
+  wrote,
+} from './run-context.ts';
+import { addEntries, noneAnswer, previewAgrees, previewReadOnly, retraction } from './settle-and-undo.ts';
 import { validate } from './validate.ts';
-import type { RpcAnswer, Wire, WireMessage, WirePart, WireTask } from './wire.ts';
-import { brief, createWire, echoedExtensions, echoes, extensionMetadata, partForFile, taskOf, userMessage, wordsOf } from './wire.ts';
+import type { RpcAnswer, WireMessage, WireTask } from './wire.ts';
+import { brief, createWire, echoes, extensionMetadata, partForFile, taskOf, userMessage, wordsOf } from './wire.ts';
 
-export interface CheckOptions {
-  /** A file whose content should make the agent ask (media type from its extension). */
-  readonly inputFile?: string;
-  /** Or the bytes themselves, with a file name for the media type. */
-  readonly input?: { readonly bytes: Uint8Array; readonly filename: string; readonly mediaType?: string };
-  /** Or a text to send. */
-  readonly text?: string;
-  /** Bearer token for the agent (core methods, reread and teach). */
-  readonly token?: string;
-  /** A learnables authority to publish through when the agent declares no teach method, and to roll back with afterwards. */
-  readonly authority?: { readonly url: string; readonly token?: string };
-  /** Which entry to answer the question with; default the question's first entry. */
-  readonly answer?: string;
-  /** Leave what the run taught in place instead of rolling it back on the authority. */
-  readonly keep?: boolean;
-  /** Per request; default 30 s. */
-  readonly timeoutMs?: number;
-  readonly fetch?: typeof fetch;
-  /** Called as each check is decided, for progress output. */
-  readonly onCheck?: (result: CheckResult) => void;
-}
+export type { CheckOptions };
 
 export interface Report {
   readonly agent: string;
@@ -51,81 +57,6 @@ export interface Report {
   readonly durationMs: number;
 }
 
-type Json = Record<string, unknown>;
-const isObject = (value: unknown): value is Json => typeof value === 'object' && value !== null && !Array.isArray(value);
-const text = (value: unknown): string | undefined => (typeof value === 'string' && value.trim() !== '' ? value : undefined);
-const INPUT_REQUIRED = 'TASK_STATE_INPUT_REQUIRED';
-const COMPLETED = 'TASK_STATE_COMPLETED';
-
-interface Interface {
-  readonly url: string;
-  readonly tenant: string;
-}
-
-interface Input {
-  readonly parts: WirePart[];
-  readonly source: string;
-  /** Taken from the card's examples rather than given: a non-asking answer is then a SKIP, not a FAIL. */
-  readonly fromCard: boolean;
-}
-
-interface Methods {
-  readonly reread?: string;
-  readonly teach?: string;
-}
-
-interface TeachBlock {
-  readonly collection: string;
-  readonly entries: readonly { key: string; label: string }[];
-  readonly entry?: string;
-  readonly suggested?: Json;
-  readonly version: number;
-}
-
-interface Outcome {
-  readonly changed: boolean;
-  readonly version: number;
-  readonly entry: string;
-  readonly via: string;
-}
-
-/** Everything one run learns, shared by the sections. */
-interface Run {
-  readonly wire: Wire;
-  readonly r: Recorder;
-  readonly notes: string[];
-  readonly options: CheckOptions;
-  jsonrpc?: Interface;
-  rest?: Interface;
-  declaration?: Json;
-  methods: Methods;
-  examples: string[];
-  candidates: Input[];
-  needsInput?: string;
-  input?: Input;
-  /** The first answer to an activated SendMessage, and why no question came, if none did. */
-  asked?: WireTask;
-  notAsked?: string;
-  block?: TeachBlock;
-  answerEntry?: string;
-  taught?: Outcome;
-}
-
-/** An error as a clause, with its cause (fetch says only "fetch failed"; the cause says why). */
-const errorText = (error: unknown): string => {
-  if (!(error instanceof Error)) return String(error);
-  const cause = (error as { cause?: unknown }).cause;
-  return cause instanceof Error && cause.message !== error.message ? `${error.message}: ${cause.message}` : error.message;
-};
-const withTenant = (params: Json, tenant: string | undefined): Json => (tenant ? { ...params, tenant } : params);
-const describeError = (answer: RpcAnswer): string =>
-  answer.error ? `JSON-RPC error ${answer.error.code}: ${brief(answer.error.message)}` : `HTTP ${answer.status} ${brief(answer.text, 120)}`;
-const stateOf = (task: WireTask | undefined): string => task?.status?.state ?? 'no task';
-const shown = (headers: Headers): string => {
-  const echoed = echoedExtensions(headers);
-  return echoed.length === 0 ? 'no A2A-Extensions header' : `A2A-Extensions: ${echoed.join(', ')}`;
-};
-
 /** Check an agent; never throws for what the agent does, only reports it. */
 export async function checkAgent(agentUrl: string, options: CheckOptions = {}): Promise<Report> {
   const started = Date.now();
@@ -134,17 +65,26 @@ export async function checkAgent(agentUrl: string, options: CheckOptions = {}): 
     r: new Recorder(options.onCheck),
     notes: [],
     options,
+    tag: randomBytes(3).toString('hex'),
     methods: {},
     examples: [],
     candidates: givenInput(options),
+    added: [],
+    writes: [],
   };
   const sections: [Section[], () => Promise<void>][] = [
     [['card'], () => card(run, agentUrl)],
     [['activation'], () => activation(run)],
     [['question'], () => question(run)],
     [['reread'], () => reread(run)],
+    [['none'], () => noneAnswer(run)],
+    [['preview'], () => previewReadOnly(run)],
     [['question'], () => teachSuggestion(run)],
+    [['preview'], () => previewAgrees(run, 'lesson')],
     [['pinning'], () => pinning(run)],
+    [['entries'], () => addEntries(run)],
+    [['preview'], () => previewAgrees(run, 'entry')],
+    [['retraction'], () => retraction(run)],
     [['refusals'], () => refusals(run)],
   ];
   for (const [names, section] of sections) {
@@ -294,11 +234,19 @@ async function card(run: Run, agentUrl: string): Promise<void> {
   const methods = isObject(params.methods) ? params.methods : undefined;
   const rereadName = isObject(methods?.reread) ? text(methods.reread.jsonrpc) : undefined;
   const teachName = isObject(methods?.teach) ? text(methods.teach.jsonrpc) : undefined;
-  run.methods = { ...(rereadName && { reread: rereadName }), ...(teachName && { teach: teachName }) };
+  const retractName = isObject(methods?.retract) ? text(methods.retract.jsonrpc) : undefined;
+  const previewName = isObject(methods?.preview) ? text(methods.preview.jsonrpc) : undefined;
+  run.methods = {
+    ...(rereadName && { reread: rereadName }),
+    ...(teachName && { teach: teachName }),
+    ...(retractName && { retract: retractName }),
+    ...(previewName && { preview: previewName }),
+  };
+  const others = [teachName && `teach as ${teachName}`, retractName && `retract as ${retractName}`, previewName && `preview as ${previewName}`].filter(Boolean);
   r.verdict(
     'card.methods',
     rereadName !== undefined,
-    `the declaration serves reread as ${rereadName} on JSON-RPC${teachName ? ` and teach as ${teachName}` : ', and offers no teach method'}`,
+    `the declaration serves reread as ${rereadName} on JSON-RPC${others.length > 0 ? `, ${others.join(', ')}` : ', and offers no teach method'}`,
     `expected params.methods.reread.jsonrpc to name the reread method (§6.3: reread MUST be served on JSON-RPC under a published name), got methods ${brief(params.methods)}`,
   );
 }
@@ -323,29 +271,12 @@ function givenInput(options: CheckOptions): Input[] {
 const exampleInputs = (examples: readonly string[]): Input[] =>
   examples.map((example) => ({ parts: [{ text: example }], source: `the card's example ${brief(example, 80)}`, fromCard: true }));
 
-const STILL_WORKING = new Set(['TASK_STATE_SUBMITTED', 'TASK_STATE_WORKING']);
-
-/**
- * SendMessage. A v1.0 send blocks until the task rests (input-required or terminal) unless the
- * agent returns early; then the task is polled with GetTask until it rests or the timeout passes.
- */
-async function send(run: Run, parts: WirePart[], activate: boolean, task?: WireTask): Promise<RpcAnswer> {
-  const { url, tenant } = run.jsonrpc!;
-  const answer = await run.wire.rpc(url, 'SendMessage', withTenant({ message: userMessage(parts, task && { id: task.id, ...(task.contextId && { contextId: task.contextId }) }) }, tenant), { activate });
-  let sent = taskOf(answer.result);
-  const until = Date.now() + (run.options.timeoutMs ?? 30_000);
-  while (sent && STILL_WORKING.has(sent.status?.state ?? '') && Date.now() < until) {
-    await new Promise((resolve) => setTimeout(resolve, 200));
-    sent = taskOf((await run.wire.rpc(url, 'GetTask', withTenant({ id: sent.id }, tenant), { activate })).result) ?? sent;
-  }
-  return sent && sent !== taskOf(answer.result) ? { ...answer, result: { task: sent } } : answer;
-}
 
 async function activation(run: Run): Promise<void> {
   const { r, wire } = run;
   if (!run.declaration) return; // decided by card()
   if (!run.jsonrpc) {
-    r.skipRest('Skipped: the card offers no v1.0 JSON-RPC interface to talk to.', 'activation', 'question', 'reread', 'pinning', 'refusals');
+    r.skipRest('Skipped: the card offers no v1.0 JSON-RPC interface to talk to.');
     return;
   }
   if (run.candidates.length === 0) run.candidates = exampleInputs(run.examples);
@@ -429,6 +360,8 @@ async function question(run: Run): Promise<void> {
       'Skipped: no input was given (--input or --text) and the card offers no example, so nothing could make the agent ask; the input-dependent checks were not run.',
       'question',
       'reread',
+      'none',
+      'preview',
       'pinning',
     );
     return;
@@ -442,11 +375,13 @@ async function question(run: Run): Promise<void> {
         `Skipped: no input was given and none of the card's examples (${tried}) made the agent ask (the last one answered ${run.notAsked ?? 'nothing'}); give --input or --text with an input it cannot decide.`,
         'question',
         'reread',
+        'none',
+        'preview',
         'pinning',
       );
     } else {
       r.fail('question.input-required', `expected ${run.candidates[0]!.source} to leave a task in ${INPUT_REQUIRED}, got ${run.notAsked ?? 'nothing'}`);
-      r.skipRest('Skipped: the agent did not ask, so there is no question to check.', 'question', 'reread', 'pinning');
+      r.skipRest('Skipped: the agent did not ask, so there is no question to check.', 'question', 'reread', 'none', 'preview', 'pinning');
     }
     return;
   }
@@ -487,36 +422,6 @@ async function question(run: Run): Promise<void> {
 // ---------------------------------------------------------------------------------------------
 // reread (§6.1)
 
-interface TaskSnapshot {
-  readonly state: string;
-  readonly history: number;
-  readonly timestamp: string | undefined;
-}
-
-async function snapshot(run: Run, id: string): Promise<TaskSnapshot | undefined> {
-  const got = await run.wire.rpc(run.jsonrpc!.url, 'GetTask', withTenant({ id }, run.jsonrpc!.tenant));
-  const task = taskOf(got.result);
-  return task ? { state: stateOf(task), history: task.history?.length ?? 0, timestamp: task.status?.timestamp } : undefined;
-}
-
-async function countTasks(run: Run): Promise<number | string> {
-  const listed = await run.wire.rpc(run.jsonrpc!.url, 'ListTasks', withTenant({ pageSize: 1 }, run.jsonrpc!.tenant));
-  const total = isObject(listed.result) ? listed.result.totalSize : undefined;
-  if (typeof total === 'number') return total;
-  return typeof total === 'string' && /^\d+$/.test(total) ? Number(total) : describeError(listed);
-}
-
-/** Reread a task; the readings, or why there are none. */
-async function rereadTask(run: Run, taskId: string): Promise<{ readings?: Record<string, Json>; answer: RpcAnswer }> {
-  const answer = await run.wire.rpc(run.jsonrpc!.url, run.methods.reread!, withTenant({ taskId }, run.jsonrpc!.tenant));
-  return { answer, ...(isObject(answer.result) && { readings: answer.result as Record<string, Json> }) };
-}
-
-const describeReadings = (readings: Record<string, Json>): string => {
-  const all = Object.entries(readings).map(([name, reading]) => `${name}: settled ${String(reading.settled)}, version ${String(reading.version)}, ${brief(reading.reads, 80)}`);
-  return all.length <= 3 ? all.join('; ') : `${all.slice(0, 3).join('; ')}; and ${all.length - 3} more`;
-};
-
 async function reread(run: Run): Promise<void> {
   const { r } = run;
   if (!run.declaration || !run.jsonrpc) return; // decided by card()
@@ -529,6 +434,7 @@ async function reread(run: Run): Promise<void> {
   const before = { tasks: await countTasks(run), task: await snapshot(run, asked.id) };
   const { readings, answer } = await rereadTask(run, asked.id);
   const after = { tasks: await countTasks(run), task: await snapshot(run, asked.id) };
+  if (readings) run.before = readings;
 
   if (!readings) {
     r.fail('reread.readings', `expected ${run.methods.reread} { taskId } to answer a RereadResult, got ${describeError(answer)}`);
@@ -569,47 +475,17 @@ async function reread(run: Run): Promise<void> {
 // ---------------------------------------------------------------------------------------------
 // teaching the suggestion (§2.4), which also publishes the version pinning is tested against
 
-const TAUGHT_BY = 'learnables-check';
-
-async function teachLesson(run: Run, lesson: Json): Promise<{ result?: unknown; refusal?: { message: string; error?: string }; via: string } | undefined> {
-  if (run.methods.teach) {
-    const answer = await run.wire.rpc(run.jsonrpc!.url, run.methods.teach, lesson);
-    if (answer.error) {
-      const data = isObject(answer.error.data) ? answer.error.data : {};
-      return { refusal: { message: answer.error.message, ...(typeof data.error === 'string' && { error: data.error }) }, via: run.methods.teach };
-    }
-    return { result: answer.result, via: run.methods.teach };
-  }
-  const authority = run.options.authority;
-  if (!authority) return undefined;
-  const url = `${authority.url.replace(/\/+$/, '')}/v1/lessons`;
-  const answer = await run.wire.http(url, {
-    method: 'POST',
-    body: lesson,
-    activate: false,
-    auth: false,
-    headers: authority.token ? { authorization: `Bearer ${authority.token}` } : {},
-  });
-  if (answer.status >= 400) {
-    const body = isObject(answer.body) ? answer.body : {};
-    return { refusal: { message: typeof body.message === 'string' ? body.message : `HTTP ${answer.status}`, ...(typeof body.error === 'string' && { error: body.error }) }, via: `POST ${url}` };
-  }
-  return { result: answer.body, via: `POST ${url}` };
-}
 
 async function teachSuggestion(run: Run): Promise<void> {
   const { r, block } = run;
   if (!run.asked || !block) return; // decided by question()
-  if (!block.suggested) {
-    r.skip('question.suggestion-accepted', 'the teach block offers no suggested value (it is optional), so there is nothing to hold to §2.4');
+  const suggestion = suggestedLesson(run, 'learnables-check: a suggestion must be a value the learnable accepts (SPEC §2.4).');
+  if (typeof suggestion === 'string') {
+    r.skip('question.suggestion-accepted', suggestion);
     return;
   }
-  const entry = block.entry ?? run.answerEntry;
-  if (!entry) {
-    r.skip('question.suggestion-accepted', 'the teach block names no entry and lists no entries, so the kit cannot tell which entry a lesson would extend');
-    return;
-  }
-  const lesson = { collection: block.collection, entry, value: block.suggested, taughtBy: TAUGHT_BY, reason: 'learnables-check: a suggestion must be a value the learnable accepts (SPEC §2.4).' };
+  const { lesson, entry } = suggestion;
+  await beforeWriting(run, block.collection);
   const taught = await teachLesson(run, lesson);
   if (!taught) {
     r.skip('question.suggestion-accepted', 'the card declares no teach method and no --authority was given, so the kit has no way to teach the suggestion');
@@ -630,6 +506,7 @@ async function teachSuggestion(run: Run): Promise<void> {
   }
   const outcome = taught.result as { changed: boolean; version: number };
   run.taught = { changed: outcome.changed, version: outcome.version, entry, via: taught.via };
+  if (outcome.changed) wrote(run, outcome.version, `the suggestion for ${entry}`);
   r.pass('question.suggestion-accepted', `teaching the suggestion ${brief(block.suggested, 80)} to ${brief(entry)} via ${taught.via} answered changed: ${outcome.changed}, version ${outcome.version}`);
 }
 
@@ -778,34 +655,60 @@ const versionsOf = (readings: Record<string, Json>): unknown[] => Object.keys(re
 // leave the agent as it was, where the kit can
 
 async function cleanUp(run: Run): Promise<void> {
-  const { taught, block, options } = run;
-  if (!taught?.changed || !block) return;
-  const what = `${block.collection}/${taught.entry}`;
+  const { writes, options } = run;
+  const collection = typeof run.declaration?.collection === 'string' ? run.declaration.collection : run.block?.collection;
+  if (writes.length === 0 || collection === undefined) return;
+  const published = `${collection} ${writes.length === 1 ? 'version' : 'versions'} ${listed(writes.map((w) => `${w.version} (${w.what})`))}`;
+  if (options.keep) {
+    run.notes.push(`This run published ${published}; it was kept (--keep).`);
+    return;
+  }
   const authority = options.authority;
-  if (options.keep || !authority?.token) {
+  if (authority?.token && run.restoreTo !== undefined) {
+    const url = `${authority.url.replace(/\/+$/, '')}/v1/collections/${encodeURIComponent(collection)}/rollback`;
+    try {
+      const answer = await run.wire.http(url, {
+        method: 'POST',
+        activate: false,
+        auth: false,
+        headers: { authorization: `Bearer ${authority.token}` },
+        body: { version: run.restoreTo, author: TAUGHT_BY, reason: `learnables-check: undo what it published to test the agent (${published}).` },
+      });
+      run.notes.push(
+        answer.status < 300
+          ? `Rolled ${collection} back to version ${run.restoreTo} on ${authority.url}, undoing what this run published (${published}).`
+          : `Could not roll ${collection} back to version ${run.restoreTo} on ${authority.url} (HTTP ${answer.status} ${brief(answer.text, 120)}); what this run published (${published}) is still in effect.`,
+      );
+    } catch (error) {
+      run.notes.push(`Could not reach ${authority.url} to roll ${collection} back (${errorText(error)}); what this run published (${published}) is still in effect.`);
+    }
+    return;
+  }
+  if (run.methods.retract) {
+    // Without an authority to roll back on, take back each of the run's own writes, newest first:
+    // unlike a rollback, that leaves whatever anyone else taught meanwhile in effect.
+    const left: string[] = [];
+    for (const made of [...writes].reverse()) {
+      try {
+        const answer = await write(run, 'retract', { collection, version: made.version, author: TAUGHT_BY, reason: `learnables-check: take back ${made.what}.` });
+        if (!answer || answer.refusal) left.push(`${made.version} (${answer?.refusal ? brief(answer.refusal.message, 100) : 'no way to retract'})`);
+      } catch (error) {
+        left.push(`${made.version} (${errorText(error)})`);
+      }
+    }
     run.notes.push(
-      `This run taught ${what} the suggestion, publishing version ${taught.version} of ${block.collection}; ${options.keep ? 'it was kept (--keep)' : 'to undo it, roll ' + block.collection + ` back to version ${block.version} on the agent's authority (or pass --authority and --authority-token next time)`}.`,
+      left.length === 0
+        ? `Retracted what this run published (${published}) through ${run.methods.retract}, newest first; each retraction is a version of its own.`
+        : `Retracted what this run published (${published}) through ${run.methods.retract}, except ${listed(left)}.`,
     );
     return;
   }
-  try {
-    const url = `${authority.url.replace(/\/+$/, '')}/v1/collections/${encodeURIComponent(block.collection)}/rollback`;
-    const answer = await run.wire.http(url, {
-      method: 'POST',
-      activate: false,
-      auth: false,
-      headers: { authorization: `Bearer ${authority.token}` },
-      body: { version: block.version, author: TAUGHT_BY, reason: `learnables-check: undo the lesson it taught to test pinning (version ${taught.version}).` },
-    });
-    run.notes.push(
-      answer.status < 300
-        ? `Rolled ${block.collection} back to version ${block.version} on ${authority.url}, undoing the lesson this run taught (version ${taught.version}).`
-        : `Could not roll ${block.collection} back to version ${block.version} on ${authority.url} (HTTP ${answer.status} ${brief(answer.text, 120)}); version ${taught.version}, taught by this run, is still active.`,
-    );
-  } catch (error) {
-    run.notes.push(`Could not reach ${authority.url} to roll ${block.collection} back (${errorText(error)}); version ${taught.version}, taught by this run, is still active.`);
-  }
+  run.notes.push(
+    `This run published ${published}; to undo it, roll ${collection} back to version ${run.restoreTo ?? 'the one before'} on the agent's authority (or pass --authority and --authority-token next time).`,
+  );
 }
+
+const listed = (items: readonly string[]): string => (items.length <= 1 ? items.join('') : `${items.slice(0, -1).join(', ')} and ${items.at(-1)}`);
 
 export type { CheckId, CheckResult };
 export { SECTIONS };

@@ -22,9 +22,12 @@ Options for checking an agent:
   --quiet                   print only the report, no progress
 
 Without --input or --text the card's skill examples are tried; when none makes the agent ask, the
-input-dependent checks are reported as SKIP, not PASS. The run teaches the agent the suggestion of
-its own question (that is how pinning is tested): point it at a test deployment, or give --authority
-so it can roll the lesson back. Exit code: 0 when nothing failed, 1 when a check failed, 2 on bad usage.
+input-dependent checks are reported as SKIP, not PASS; so are the checks of what the declaration does
+not offer (admitsNone, addsEntries, preview, retract). The run teaches the agent the suggestion of its
+own question (that is how pinning is tested), adds entries named "learnables-check <tag>" and retracts
+what it taught: point it at a test deployment, and give --authority so it can roll all of it back
+(without one it retracts what it published). Exit code: 0 when nothing failed, 1 when a check failed,
+2 on bad usage, 3 when nothing failed but no input made the agent ask.
 
 Options for the fake agent:
   --port <n>                its port (default any free port)

@@ -114,7 +114,7 @@ function swatchesOf(pinned: PinnedDefinitions): Swatch[] {
   return (pinned.get(COLLECTION)?.entries ?? []).filter((e): e is Swatch => e instanceof Swatch);
 }
 
-function fakeAgent(onSuggest: (suggestion: Record<string, string>) => void): LearnableAgent<NoteInput, { swatch: string }> {
+function fakeAgent(onSuggest: (suggestion: Record<string, string>) => void): LearnableAgent<NoteInput, { swatch: string | null }> {
   return {
     name: 'learnables fake agent',
     description:
@@ -133,6 +133,9 @@ function fakeAgent(onSuggest: (suggestion: Record<string, string>) => void): Lea
       teaches: 'which swatch a note belongs to',
       how: 'A note belongs to the swatch that was taught that exact note, ignoring case and surrounding spaces; for any other note I ask.',
       decidedBy: 'rules',
+      // So the kit's checks of adding entries and of "none of these" run against it too.
+      addsEntries: true,
+      admitsNone: true,
       lessonFields: LESSON_FIELDS,
     },
     kinds: [swatchKind],
@@ -148,7 +151,7 @@ function fakeAgent(onSuggest: (suggestion: Record<string, string>) => void): Lea
       return { text };
     },
     summarize: (input) => ({ text: input.text.slice(0, 200) }),
-    read(input, pinned): Reading<{ swatch: string }> {
+    read(input, pinned): Reading<{ swatch: string | null }> {
       const swatches = swatchesOf(pinned);
       for (const swatch of swatches) {
         const known = swatch.knows(input.text);
@@ -180,6 +183,13 @@ function fakeAgent(onSuggest: (suggestion: Record<string, string>) => void): Lea
         result: { swatch: answer.entry },
       };
     },
+    answerNone(_input, _pinned, _question, answer) {
+      return {
+        settled: true,
+        findings: { swatch: { settled: true, reads: `Belongs to no swatch, as ${answer.answeredBy ?? 'the person'} answered.`, collection: COLLECTION } },
+        result: { swatch: null },
+      };
+    },
   };
 }
 
@@ -192,6 +202,8 @@ const activatedBy = (headers: IncomingMessage['headers']): boolean =>
     .some((h) => h.split(',').some((uri) => uri.trim() === LEARNABLES_URI));
 
 type Draft = ClientCall extends infer C ? (C extends ClientCall ? Omit<C, 'seq' | 'at'> : never) : never;
+
+const isNewEntry = (params: unknown): boolean => typeof params === 'object' && params !== null && 'newEntry' in params;
 
 /** What a call to the agent was, from its path and body. */
 function classify(method: string, path: string, body: unknown, activated: boolean): Draft {
@@ -208,13 +220,14 @@ function classify(method: string, path: string, body: unknown, activated: boolea
     const params = (typeof json.params === 'object' && json.params !== null ? json.params : {}) as { message?: unknown };
     if (['SendMessage', 'SendStreamingMessage', 'message/send', 'message/stream'].includes(rpc)) return { kind: 'send', activated, via: `JSON-RPC ${rpc}`, ...answerOf(params.message) };
     if (rpc === 'learnables/reread') return { kind: 'reread', activated, via: `JSON-RPC ${rpc}` };
-    if (rpc === 'learnables/teach') return { kind: 'lesson', activated, via: `JSON-RPC ${rpc}`, lesson: json.params };
+    // A new entry taught is no lesson: it has no value for the checklist to judge.
+    if (rpc === 'learnables/teach' && !isNewEntry(json.params)) return { kind: 'lesson', activated, via: `JSON-RPC ${rpc}`, lesson: json.params };
     return { kind: 'other', activated, via: `JSON-RPC ${rpc || '(no method)'}` };
   }
   if (path.startsWith('/a2a/rest/') && method === 'POST') {
     if (/\/message:(send|stream)$/.test(path)) return { kind: 'send', activated, via: `REST ${path}`, ...answerOf(json.message) };
     if (path.endsWith('/learnables:reread')) return { kind: 'reread', activated, via: `REST ${path}` };
-    if (path.endsWith('/learnables:teach')) return { kind: 'lesson', activated, via: `REST ${path}`, lesson: body };
+    if (path.endsWith('/learnables:teach') && !isNewEntry(body)) return { kind: 'lesson', activated, via: `REST ${path}`, lesson: body };
   }
   return { kind: 'other', activated, via: `${method} ${path}` };
 }

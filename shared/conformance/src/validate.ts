@@ -13,14 +13,25 @@ import {
   DeclarationSchema,
   LessonOutcomeSchema,
   OutcomeSchema,
+  PreviewResultSchema,
   ReadingSchema,
   RefusalSchema,
   RereadResultSchema,
+  RetractionOutcomeSchema,
   TeachBlockSchema,
   explainInvalid,
 } from '@learnables/protocol';
 
-export type SchemaName = 'declaration' | 'teach-block' | 'reading' | 'reread-result' | 'refusal' | 'lesson-outcome' | 'outcome';
+export type SchemaName =
+  | 'declaration'
+  | 'teach-block'
+  | 'reading'
+  | 'reread-result'
+  | 'refusal'
+  | 'lesson-outcome'
+  | 'outcome'
+  | 'preview-result'
+  | 'retraction-outcome';
 
 const zodSchemas: Record<SchemaName, z.ZodType> = {
   declaration: DeclarationSchema,
@@ -30,6 +41,8 @@ const zodSchemas: Record<SchemaName, z.ZodType> = {
   refusal: RefusalSchema,
   'lesson-outcome': LessonOutcomeSchema,
   outcome: OutcomeSchema,
+  'preview-result': PreviewResultSchema,
+  'retraction-outcome': RetractionOutcomeSchema,
 };
 
 /** Where the committed JSON Schemas are: next to the protocol package's sources. */

@@ -276,6 +276,9 @@ export const ${s.agentConst}: LearnableAgent<${s.Input}, ${s.Result}> = {
     teaches: "the ${F} above which a ${s.entryWords}'s amounts are flagged",
     how: HOW,
     decidedBy: 'rules',
+    // A new ${s.entryWords} can be added, then taught its ${F}. Every question is yes or no, so never "none of these".
+    addsEntries: true,
+    admitsNone: false,
     lessonFields: [{ name: '${F}', label: '${pascal(F).replace(/([a-z])([A-Z])/g, '$1 $2')}', kind: 'number', help: 'Amounts above this are flagged; this amount and below go through.' }],
   },
   kinds: [${s.ruleKind}],
