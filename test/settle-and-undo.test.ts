@@ -279,6 +279,84 @@ for (const engine of ['sqlite', 'postgres'] as const) {
       });
     });
 
+    it('a limit typed wrong, fixed, and a later limit on another category: retracting the typo changes nothing, retracting the fix keeps the later limit', async () => {
+      const { agent } = stack;
+      const limit = (entry: string, maxKg: number | string) => ({ collection: 'weight-limits', entry, value: { maxKg }, taughtBy: 'dana', reason: 'house rule' });
+      const typo = await ok<{ version: number }>(agent.url, m.teach!.jsonrpc, limit('tyres', '300 kg'));
+      const fix = await ok<{ version: number }>(agent.url, m.teach!.jsonrpc, limit('tyres', 30));
+      const later = await ok<{ version: number }>(agent.url, m.teach!.jsonrpc, limit('electronics', 10));
+      expect([fix.version, later.version]).toEqual([typo.version + 1, typo.version + 2]);
+      expect(said(await sendParcel('tyres', 35)).extension).toMatchObject({ findings: { secondCheck: { winner: 'check' } } });
+
+      // The typo's value is no longer the limit (the fix replaced it): taking it back takes nothing, and says why.
+      const before = await footprint(stack, 'weight-limits');
+      expect(await ok(agent.url, m.retract!.jsonrpc, { collection: 'weight-limits', version: typo.version, author: 'sam', reason: 'a typo' })).toEqual({
+        collection: 'weight-limits',
+        entry: 'tyres',
+        retracted: typo.version,
+        changed: false,
+        version: later.version,
+        audit: 'tyres parcels no longer have a 300 kg limit (their limit is 30 kg now)',
+      });
+      expect(await footprint(stack, 'weight-limits')).toEqual(before);
+
+      // Retracting the fix (earlier than the electronics limit) keeps that later lesson.
+      const retracted = await ok<{ changed: boolean; version: number }>(agent.url, m.retract!.jsonrpc, { collection: 'weight-limits', version: fix.version, author: 'sam', reason: 'not agreed' });
+      expect(retracted).toMatchObject({ changed: true, version: later.version + 1 });
+      expect(await footprint(stack, 'weight-limits')).toEqual({ ...before, activations: before.activations + 1, active: retracted.version });
+      const entries = (await stack.authority.client.entries('weight-limits', retracted.version)).entries;
+      expect(Object.fromEntries(entries.map((e) => [e.key, (e.state as { maxKg: number | null }).maxKg]))).toMatchObject({ tyres: null, electronics: 10, books: 25 });
+      expect((await sendParcel('tyres', 35)).status?.state).toBe(TaskState.TASK_STATE_INPUT_REQUIRED);
+      expect(said(await sendParcel('electronics', 12)).extension).toMatchObject({ decidedBy: 'rules', findings: { secondCheck: { winner: 'check' } } });
+    });
+
+    it("a rollback's answer lists every activation it takes out of effect, oldest first, and rolling forward lists what it restores", async () => {
+      const { agent, authority } = stack;
+      const start = (await authority.client.active('weight-limits')).version;
+      const added = await ok<{ version: number }>(agent.url, m.teach!.jsonrpc, { collection: 'weight-limits', newEntry: { label: 'Garden tools' }, taughtBy: 'dana', reason: 'new line' });
+      const taught = await ok<{ version: number }>(agent.url, m.teach!.jsonrpc, { collection: 'weight-limits', entry: 'garden-tools', value: { maxKg: 40 }, taughtBy: 'dana', reason: 'house rule' });
+      const retracted = await ok<{ version: number }>(agent.url, m.retract!.jsonrpc, { collection: 'weight-limits', version: taught.version, author: 'sam', reason: 'not yet' });
+      const preview = await authority.client.rollbackPreview('weight-limits', start);
+      expect(preview.undoes.map((a) => [a.version, a.kind])).toEqual([
+        [added.version, 'entry-added'],
+        [taught.version, 'lesson'],
+        [retracted.version, 'retraction'],
+      ]);
+      const back = await authority.client.rollback('weight-limits', { version: start, author: 'sam', reason: 'start over' });
+      expect(back).toMatchObject({ changed: true, version: start, undoes: preview.undoes, restores: [] });
+      const forward = await authority.client.rollback('weight-limits', { version: retracted.version, author: 'sam', reason: 'as it was' });
+      expect(forward.restores.map((a) => a.version)).toEqual([added.version, taught.version, retracted.version]);
+      expect(forward.undoes).toEqual([]);
+      // Rolling back to the version already active writes nothing.
+      const history = (await authority.client.history('weight-limits')).activations.length;
+      expect(await authority.client.rollback('weight-limits', { version: retracted.version, author: 'sam', reason: 'again' })).toMatchObject({ changed: false, undoes: [], restores: [] });
+      expect((await authority.client.history('weight-limits')).activations).toHaveLength(history);
+    });
+
+    it("preview of a lower limit reports the recent parcel it would change from pass to check, and agrees with a reread once taught", async () => {
+      const { agent } = stack;
+      const passed = await sendParcel('books', 22);
+      expect(said(passed).extension).toMatchObject({ findings: { secondCheck: { winner: 'pass' } } });
+      const lesson = { collection: 'weight-limits', entry: 'books', value: { maxKg: 20 }, taughtBy: 'dana', reason: 'lighter shelves' };
+      const before = await footprint(stack, 'weight-limits');
+      const preview = PreviewResultSchema.parse(await ok(agent.url, m.preview!.jsonrpc, { lesson }));
+      expect(await footprint(stack, 'weight-limits')).toEqual(before);
+      const example = preview.examples.find((e) => e.taskId === passed.id);
+      expect(example).toMatchObject({ finding: 'secondCheck', effect: 'changes', now: { settled: true, winner: 'pass' }, after: { settled: true, winner: 'check' } });
+
+      // A refusal comes back word for word as teach gives it.
+      const bad = { ...lesson, value: { maxKg: 'heavy' } };
+      expect((await call(agent.url, m.preview!.jsonrpc, { lesson: bad })).error!.data).toEqual((await call(agent.url, m.teach!.jsonrpc, bad)).error!.data);
+
+      await ok(agent.url, m.teach!.jsonrpc, lesson);
+      const reading = await reread(agent.url, passed.id);
+      expect({ settled: reading.secondCheck!.settled, winner: reading.secondCheck!.winner, reads: reading.secondCheck!.reads }).toEqual({
+        settled: example!.after.settled,
+        winner: example!.after.winner,
+        reads: example!.after.reads,
+      });
+    });
+
     it('"none of these" is not an answer to a yes-or-no question: it is asked again and nothing is written', async () => {
       const task = await sendParcel('tyres', 40);
       const before = await footprint(stack, 'weight-limits');
