@@ -1,6 +1,6 @@
+import { readNumber } from '@learnables/learnable';
 import type { InputPart } from '@learnables/runtime';
 import { InputRefused } from '@learnables/runtime';
-import { readKilograms } from './weight-limit.ts';
 
 /** One parcel as the agent reads it. Plain JSON, because the runtime journals it. */
 export interface Parcel {
@@ -14,7 +14,7 @@ const HOW_TO_SEND = 'Send a parcel as data, {"category": "furniture", "weightKg"
 function parcel(category: unknown, weight: unknown): Parcel {
   const name = typeof category === 'string' ? category.trim().toLowerCase() : '';
   if (name === '') throw new InputRefused(`This parcel has no category. ${HOW_TO_SEND}`);
-  const weightKg = readKilograms(weight);
+  const weightKg = readNumber(weight, 'kg');
   if (weightKg === undefined) throw new InputRefused(`This ${name} parcel has no weight in kilograms. ${HOW_TO_SEND}`);
   if (weightKg <= 0) throw new InputRefused(`A parcel weighs more than 0 kg, and this ${name} parcel says ${weightKg} kg; weigh it again.`);
   return { category: name, weightKg };

@@ -7,12 +7,12 @@ import { absorbLesson, defineCollection } from '@learnables/learnable';
 import type { LessonValue } from '@learnables/protocol';
 import { DeclarationSchema, fieldsToRender } from '@learnables/protocol';
 import type { PinnedDefinitions, Question, Reading } from '@learnables/runtime';
-import { InputRefused, pinDefinitions } from '@learnables/runtime';
+import { InputRefused, checkAgent, pinDefinitions } from '@learnables/runtime';
 import type { Parcel } from './parse-parcel.ts';
 import { seedsFolder } from './seeds-folder.ts';
 import type { ParcelCheck } from './threshold-agent.ts';
 import { HOW, thresholdAgent } from './threshold-agent.ts';
-import type { WeightLimit, WeightLimitState } from './weight-limit.ts';
+import type { LimitLesson, WeightLimit, WeightLimitState } from './weight-limit.ts';
 import { weightLimitKind } from './weight-limit.ts';
 
 /** Version 1: seeds/weight-limits.json, built the way the authority builds it. */
@@ -26,14 +26,14 @@ const pinned = (definition: Definition<WeightLimit>, version = 1): PinnedDefinit
 const teach = (definition: Definition<WeightLimit>, entry: string, value: LessonValue) =>
   absorbLesson(definition, { collection: 'weight-limits', entry, value, taughtBy: 'dana', reason: 'house rule' }).definition;
 
-const read = (parcel: Parcel, definition = seed()): Reading<ParcelCheck> => thresholdAgent.read(parcel, pinned(definition));
+const read = (parcel: Parcel, definition = seed()): Reading<ParcelCheck, LimitLesson> => thresholdAgent.read(parcel, pinned(definition));
 
-function questionOf(reading: Reading<ParcelCheck>): Question {
+function questionOf(reading: Reading<ParcelCheck, LimitLesson>): Question<LimitLesson> {
   if (reading.settled) throw new Error(`expected a question, and it settled: ${reading.findings.secondCheck?.reads}`);
   return reading.question;
 }
 
-function resultOf(reading: Reading<ParcelCheck>): ParcelCheck {
+function resultOf(reading: Reading<ParcelCheck, LimitLesson>): ParcelCheck {
   if (!reading.settled) throw new Error(`expected a settled reading, and it asks: ${reading.question.question}`);
   return reading.result;
 }
@@ -58,6 +58,10 @@ describe('the card', () => {
     expect(declaration).toMatchObject({ collection: 'weight-limits', entry: 'category', how: HOW, decidedBy: 'rules' });
     expect(declaration.lessonFields).toEqual([expect.objectContaining({ name: 'maxKg', kind: 'number' })]);
     expect(thresholdAgent.kinds).toEqual([weightLimitKind]);
+  });
+
+  it('offers in its form only what its learnable takes, as the runtime checks at start-up', () => {
+    expect(() => checkAgent(thresholdAgent)).not.toThrow();
   });
 
   it('gets a text box for its limit from any client, since no client knows the kind "number"', () => {

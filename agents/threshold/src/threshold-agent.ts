@@ -3,7 +3,8 @@ import type { LearnableAgent, PinnedDefinitions, Reading } from '@learnables/run
 import { InputRefused } from '@learnables/runtime';
 import type { Parcel } from './parse-parcel.ts';
 import { parseParcel } from './parse-parcel.ts';
-import { COLLECTION, WeightLimit, weightLimitKind } from './weight-limit.ts';
+import type { LimitLesson, WeightLimit } from './weight-limit.ts';
+import { COLLECTION, weightLimitKind } from './weight-limit.ts';
 
 /** The card's promise. `threshold-agent.test.ts` holds the code to each clause of it. */
 export const HOW = "A parcel heavier than its category's limit gets a second check; a category with no limit yet, I ask about.";
@@ -24,16 +25,15 @@ export interface ParcelCheck {
 }
 
 function limitFor(parcel: Parcel, pinned: PinnedDefinitions): WeightLimit {
-  const entries = pinned.get(COLLECTION)?.entries ?? [];
+  const { entries } = pinned.of(weightLimitKind);
   const limit = entries.find((entry) => entry.key === parcel.category);
   if (limit === undefined) {
     throw new InputRefused(`I keep no weight limit for "${parcel.category}" parcels; the categories I know are ${entries.map((e) => e.key).join(', ')}.`);
   }
-  if (limit instanceof WeightLimit) return limit;
-  throw new Error(`'${limit.key}' in ${COLLECTION} is not a WeightLimit; rebuild the definition with weightLimitKind.`);
+  return limit;
 }
 
-function decided(parcel: Parcel, maxKg: number | null, secondCheck: boolean, reads: string): Reading<ParcelCheck> {
+function decided(parcel: Parcel, maxKg: number | null, secondCheck: boolean, reads: string): Reading<ParcelCheck, LimitLesson> {
   return {
     settled: true,
     findings: { secondCheck: { settled: true, winner: secondCheck ? 'check' : 'pass', reads, collection: COLLECTION } },
@@ -41,7 +41,7 @@ function decided(parcel: Parcel, maxKg: number | null, secondCheck: boolean, rea
   };
 }
 
-export const thresholdAgent: LearnableAgent<Parcel, ParcelCheck> = {
+export const thresholdAgent: LearnableAgent<Parcel, ParcelCheck, WeightLimit> = {
   name: 'Second check agent',
   description:
     "Says whether a parcel needs a second check, by its category's weight limit. When a category has no limit yet it asks, and it learns limits from lessons.",

@@ -3,10 +3,13 @@ import { UnlearnableValue } from '@learnables/learnable';
 import type { LessonValue } from '@learnables/protocol';
 import { WeightLimit, weightLimitKind } from './weight-limit.ts';
 
+/** A lesson's value as the control plane hands it over: read with the learnable's schema, then learned. */
+const teach = (limit: WeightLimit, value: LessonValue) => limit.learn(limit.readValue(value));
+
 /** The refusal a learnable throws; fails the test if the value was taken. */
 function refusalOf(value: LessonValue): UnlearnableValue {
   try {
-    furniture().learn(value);
+    teach(furniture(), value);
   } catch (error) {
     expect(error).toBeInstanceOf(UnlearnableValue);
     return error as UnlearnableValue;
@@ -26,31 +29,31 @@ describe('WeightLimit', () => {
   });
 
   it('sets a limit given as a number', () => {
-    const { next, changed } = furniture().learn({ maxKg: 30 });
+    const { next, changed } = teach(furniture(), { maxKg: 30 });
     expect(changed).toBe(true);
     expect(next).toEqual(furniture(30));
   });
 
   it.each(['30', ' 30 ', '30 kg', '30KG', '30.0'])('takes %j, as a text box sends it, for 30', (typed) => {
-    expect(furniture().learn({ maxKg: typed }).next).toEqual(furniture(30));
+    expect(teach(furniture(), { maxKg: typed }).next).toEqual(furniture(30));
   });
 
   it('knows a limit it already has, typed or not: nothing changes', () => {
     const before = furniture(30);
-    expect(before.learn({ maxKg: 30 })).toEqual({ next: before, changed: false });
-    expect(before.learn({ maxKg: '30' }).next).toBe(before);
+    expect(teach(before, { maxKg: 30 })).toEqual({ next: before, changed: false });
+    expect(teach(before, { maxKg: '30' }).next).toBe(before);
   });
 
   it('replaces a limit with another, tighter or looser, and leaves the old entry as it was', () => {
     const before = furniture(30);
-    expect(before.learn({ maxKg: 25 })).toEqual({ next: furniture(25), changed: true });
-    expect(before.learn({ maxKg: 40.5 })).toEqual({ next: furniture(40.5), changed: true });
+    expect(teach(before, { maxKg: 25 })).toEqual({ next: furniture(25), changed: true });
+    expect(teach(before, { maxKg: 40.5 })).toEqual({ next: furniture(40.5), changed: true });
     expect(before.maxKg).toBe(30);
   });
 
   it('says what it learned: furniture parcels over 30 kg get a second check', () => {
     expect(furniture().describes({ maxKg: 30 })).toBe('furniture parcels over 30 kg get a second check');
-    expect(furniture().describes({ maxKg: '30' })).toBe('furniture parcels over 30 kg get a second check');
+    expect(furniture().describes(furniture().readValue({ maxKg: '30 kg' }))).toBe('furniture parcels over 30 kg get a second check');
   });
 
   it.each([
@@ -78,7 +81,21 @@ describe('WeightLimit', () => {
 
   it('refuses a seed whose limit is not a number, rather than comparing weights with text', () => {
     expect(() => weightLimitKind.fromState('tyres', { label: 'Tyres', maxKg: '30' })).toThrow(
-      'weight-limits: "tyres" needs a label and a maxKg that is a number of kilograms or null.',
+      'weight-limits: "tyres" cannot be rebuilt from its state: maxKg: Invalid input: expected number, received string.',
     );
+  });
+
+  it('refuses a seed whose limit no lesson could set (SPEC §2.3.2), and one without a label', () => {
+    expect(() => weightLimitKind.fromState('tyres', { label: 'Tyres', maxKg: 0 })).toThrow('weight-limits: "tyres" cannot be rebuilt from its state: maxKg: Too small: expected number to be >0.');
+    expect(() => weightLimitKind.fromState('tyres', { label: 'Tyres', maxKg: 30000 })).toThrow('maxKg: Too big: expected number to be <=1000.');
+    expect(() => weightLimitKind.fromState('tyres', { maxKg: null })).toThrow('label: Invalid input: expected string, received undefined.');
+  });
+
+  it('takes back the limit it has, and nothing else', () => {
+    const teachBack = (limit: WeightLimit, value: LessonValue) => limit.unlearn(limit.readValue(value));
+    expect(teachBack(furniture(30), { maxKg: '30' })).toEqual({ next: furniture(), changed: true });
+    const before = furniture(30);
+    expect(teachBack(before, { maxKg: 12 })).toEqual({ next: before, changed: false });
+    expect(before.describesRetraction({ maxKg: 12 })).toBe('furniture parcels no longer have a 12 kg limit (their limit is 30 kg now)');
   });
 });
