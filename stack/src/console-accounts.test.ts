@@ -53,7 +53,7 @@ describe('console accounts in the stack', () => {
 
     // Changed, it is no longer said.
     await setUser(files.users, FIRST_USER, 'a password of my own');
-    forgetFirstPassword(files.users, FIRST_USER, dataDir);
+    forgetFirstPassword(join(dataDir, '..', 'data', 'console-users'), FIRST_USER, dataDir);
     expect(existsSync(files.firstPassword)).toBe(false);
     expect((await consoleAccounts({}, dataDir)).firstUser).toBeUndefined();
   });

@@ -3,7 +3,7 @@
 // the local stack makes on its first start, with one user whose password is printed.
 import { randomBytes, randomInt } from 'node:crypto';
 import { chmodSync, existsSync, mkdirSync, readFileSync, renameSync, unlinkSync, writeFileSync } from 'node:fs';
-import { dirname, join } from 'node:path';
+import { dirname, join, resolve } from 'node:path';
 import type { AccountOptions } from '@learnables/console';
 import { hashPassword, parseUsers, userLine } from '@learnables/console';
 import { repoRoot } from './config.ts';
@@ -107,5 +107,5 @@ function localSecret(path: string): string {
 /** The first user's password no longer needs saying (it was changed, or the user removed): when `path` is the local users file. */
 export function forgetFirstPassword(path: string, name: string, dataDir = LOCAL_DATA_DIR): void {
   const local = localFiles(dataDir);
-  if (path === local.users && name === FIRST_USER && existsSync(local.firstPassword)) unlinkSync(local.firstPassword);
+  if (resolve(path) === resolve(local.users) && name === FIRST_USER && existsSync(local.firstPassword)) unlinkSync(local.firstPassword);
 }
