@@ -18,6 +18,9 @@ const everyRefusal = (filename: string | undefined): InputRefused[] => [
   refuse.emptySheet(filename, false),
   refuse.emptySheet(filename, true),
   refuse.noHeaderRow(filename, 50),
+  refuse.quoteNotClosed(filename, 12),
+  refuse.recordTooLong(filename, 12, 1_000_000),
+  refuse.tooManyCells(filename, 12, 16_384),
 ];
 
 describe('refusals', () => {

@@ -75,6 +75,21 @@ export const refuse = {
       `${The(filename)} has ${columns.toLocaleString('en-US')} columns in its heading row; I read manifests of at most ${limit.toLocaleString('en-US')} columns. Delete the columns that are not part of the manifest and send it again.`,
     ),
 
+  quoteNotClosed: (filename: string | undefined, row: number) =>
+    new InputRefused(
+      `${The(filename)} has a quote (") in row ${row.toLocaleString('en-US')} that is never closed, so I cannot tell where its cells end. Close the quote, or save the file again from Excel, and send it again.`,
+    ),
+
+  recordTooLong: (filename: string | undefined, row: number, limit: number) =>
+    new InputRefused(
+      `${The(filename)} has more than ${limit.toLocaleString('en-US')} characters in row ${row.toLocaleString('en-US')}, far more than any manifest row; check that every quote (") in it is closed, delete what is not part of the manifest and send it again.`,
+    ),
+
+  tooManyCells: (filename: string | undefined, row: number, limit: number) =>
+    new InputRefused(
+      `${The(filename)} has more than ${limit.toLocaleString('en-US')} cells in row ${row.toLocaleString('en-US')}, more than Excel itself allows in a row; delete what is not part of the manifest and send it again.`,
+    ),
+
   noHeaderRow: (filename: string | undefined, rowsLooked: number) =>
     new InputRefused(
       `I could not find the row of column headings in ${the(filename)}: none of its first ${rowsLooked} filled rows has two or more headings side by side. Put the headings (Waybill, Consignee, Weight, …) in one row above the data and send it again.`,
