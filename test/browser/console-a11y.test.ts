@@ -7,7 +7,7 @@ import type { LearnableAgent } from '@learnables/runtime';
 import type { Browser, Page } from 'playwright-core';
 import { wordAgent } from '../../shared/runtime/src/word-agent.test-support.ts';
 import type { ConsoleStack } from './console-harness.ts';
-import { answerQuestion, launchBrowser, openQuestion, sendText, signedInPage, startConsoleStack, VIEWPORT } from './console-harness.ts';
+import { confirmAfterPreview, launchBrowser, openQuestion, sendText, signedInPage, startConsoleStack, VIEWPORT } from './console-harness.ts';
 
 const AXE = readFileSync(createRequire(import.meta.url).resolve('axe-core/axe.min.js'), 'utf8');
 
@@ -69,14 +69,24 @@ describe('the console passes an automated accessibility check on every page', ()
     await openQuestion(page, 'walnuts');
     await page.getByRole('checkbox', { name: /^Remember this/ }).check();
     await check('question, remember this open');
-    await page.getByRole('checkbox', { name: /^Remember this/ }).uncheck();
-    await answerQuestion(page, { entry: 'List alpha', remember: { reason: 'walnuts are alpha' } });
+    await page.getByRole('radio', { name: 'List alpha', exact: true }).check();
+    await page.getByLabel('Why').fill('walnuts are alpha');
+    await page.getByRole('button', { name: 'Check what this lesson would do' }).click();
+    await page.locator('.preview-box .notice').waitFor();
+    await check('question, preview shown');
+    await confirmAfterPreview(page);
     await page.getByRole('heading', { name: 'What the agent reads now', level: 1 }).waitFor();
     await check('show-back');
+
 
     await page.getByRole('link', { name: 'Task details' }).click();
     await page.getByRole('heading', { name: 'Task', level: 1 }).waitFor();
     await check('task');
+
+    await page.goto(`${stack.console.url}/#/entries/lists/alpha`);
+    await page.locator('table.taught').waitFor();
+    await page.getByRole('button', { name: 'Take back' }).first().click();
+    await check('entry, take-back form open');
 
     await page.getByRole('link', { name: 'Send' }).click();
     await page.getByRole('heading', { name: 'Send', level: 1 }).waitFor();
@@ -85,6 +95,7 @@ describe('the console passes an automated accessibility check on every page', ()
     await page.getByRole('link', { name: 'History' }).click();
     await page.locator('table.history').waitFor();
     await page.getByRole('button', { name: /^Roll back to v/ }).first().click();
+    await page.locator('.rollback-effect ul').first().waitFor();
     await check('history, rollback form open');
 
     await page.getByRole('link', { name: 'Dashboard' }).click();

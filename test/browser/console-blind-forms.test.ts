@@ -110,6 +110,10 @@ describe('the console draws the cards blind and promises no more than they do', 
     await page.keyboard.press('Tab');
     await page.keyboard.type('palms go on alpha');
     await page.keyboard.press('Tab');
+    // The first press shows what the lesson would do; focus stays on the button, the second confirms.
+    await page.keyboard.press('Enter');
+    await page.locator('.preview-box .notice').waitFor();
+    expect(await page.evaluate(() => document.activeElement?.textContent)).toBe('Confirm: answer and remember');
     await page.keyboard.press('Enter');
     await page.locator('.reading.settled').waitFor();
     expect(await page.locator('.reading.settled .reads').textContent()).toBe('Belongs to List alpha');

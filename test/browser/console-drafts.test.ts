@@ -5,7 +5,7 @@ import type { LearnableAgent } from '@learnables/runtime';
 import type { Browser, Page } from 'playwright-core';
 import { wordAgent } from '../../shared/runtime/src/word-agent.test-support.ts';
 import type { ConsoleStack } from './console-harness.ts';
-import { launchBrowser, openQuestion, sendText, signedInPage, startConsoleStack } from './console-harness.ts';
+import { confirmAfterPreview, launchBrowser, openQuestion, sendText, signedInPage, startConsoleStack } from './console-harness.ts';
 
 describe('the console, through a browser: drafts', () => {
   let stack: ConsoleStack;
@@ -59,7 +59,8 @@ describe('the console, through a browser: drafts', () => {
     await page.goForward();
     await expectTheDraft();
 
-    await form().getByRole('button', { name: 'Answer and remember' }).click();
+    await form().getByRole('button', { name: 'Check what this lesson would do' }).click();
+    await confirmAfterPreview(page);
     await page.getByRole('heading', { name: 'What the agent reads now', level: 1 }).waitFor();
     expect(await page.evaluate(() => Object.keys(localStorage).filter((key) => key.startsWith('learnables-draft:')).length)).toBe(0);
   }, 60_000);

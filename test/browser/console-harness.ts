@@ -192,7 +192,10 @@ export interface AnswerOptions {
   readonly remember?: { readonly reason: string; readonly fields?: Readonly<Record<string, string>> };
 }
 
-/** On an open question: choose the entry, optionally remember, and submit. */
+/**
+ * On an open question: choose the entry, optionally remember, and submit. A lesson is first tried
+ * on recent messages (the preview); when the agent accepts it, the clerk confirms with a second press.
+ */
 export async function answerQuestion(page: Page, options: AnswerOptions): Promise<void> {
   const form = page.locator('form.answer-form');
   await form.getByRole('radio', { name: options.entry, exact: true }).check();
@@ -201,7 +204,21 @@ export async function answerQuestion(page: Page, options: AnswerOptions): Promis
     for (const [label, value] of Object.entries(options.remember.fields ?? {})) await form.getByLabel(label, { exact: true }).fill(value);
     await form.getByLabel('Why').fill(options.remember.reason);
   }
-  await form.getByRole('button', { name: /^Answer/ }).click();
+  const submit = form.locator('button[type=submit]');
+  await submit.click();
+  if (!options.remember) return;
+  await confirmAfterPreview(page);
+}
+
+/** After "Check what this lesson would do": wait for the preview (or a refusal, or the answer itself) and confirm when offered. */
+export async function confirmAfterPreview(page: Page): Promise<void> {
+  const form = page.locator('form.answer-form');
+  const settled = page.locator(
+    'form.answer-form .preview-box .notice, form.answer-form .field-error:not([hidden]), form.answer-form .form-errors .notice, .show-back, h1:text-is("Answered")',
+  );
+  await settled.first().waitFor({ timeout: 15_000 });
+  const confirm = form.getByRole('button', { name: /^Confirm|^Add the/ });
+  if ((await confirm.count()) > 0 && (await confirm.isEnabled())) await confirm.click();
 }
 
 /**

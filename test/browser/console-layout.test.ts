@@ -90,6 +90,13 @@ describe('the console fits the screen it is on', () => {
     await openQuestion(page, 'billing@origin.example');
     await page.getByRole('checkbox', { name: /^Remember this/ }).check();
     await expectNoSidewaysScroll(page, 'email question, remember this open');
+    await page.getByRole('radio', { name: 'Northgate Motors Ltd', exact: true }).check();
+    await page.getByLabel('Why').fill('Their billing desk');
+    await page.getByRole('button', { name: 'Check what this lesson would do' }).click();
+    await page.locator('.preview-box .notice').waitFor();
+    await expectNoSidewaysScroll(page, 'email question, the lesson previewed');
+    await page.getByRole('radio', { name: 'A new customer…', exact: true }).check();
+    await expectNoSidewaysScroll(page, 'email question, a new customer');
 
     await openQuestion(page, '08-air-waybill-no.xlsx');
     await page.getByRole('checkbox', { name: /^Remember this/ }).check();
@@ -104,6 +111,10 @@ describe('the console fits the screen it is on', () => {
     await expectNoSidewaysScroll(page, 'history');
     await page.getByRole('button', { name: /^Roll back to v/ }).first().click();
     await expectNoSidewaysScroll(page, 'history, rollback form open');
+
+    await page.goto(`${stack.console.url}/#/entries/customers/northgate`);
+    await page.getByRole('heading', { name: 'Northgate Motors Ltd', level: 1 }).waitFor();
+    await expectNoSidewaysScroll(page, 'entry');
 
     await page.getByRole('link', { name: 'Dashboard' }).click();
     await page.locator('svg.chart, .stats').first().waitFor();

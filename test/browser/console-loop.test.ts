@@ -79,7 +79,11 @@ describe('the console, through a browser: the whole teach loop', () => {
     expect(await form.locator('.honesty').textContent()).toContain('takes effect on the next message');
     await form.getByLabel('Why').fill('Kiwis go on list alpha');
     await screenshot(page, 'answer-form');
-    await form.getByRole('button', { name: 'Answer and remember' }).click();
+    // Before the lesson is kept, the console shows what it would do to recent messages.
+    await form.getByRole('button', { name: 'Check what this lesson would do' }).click();
+    await form.locator('.preview-box .notice').waitFor();
+    expect(await form.locator('.preview-box').textContent()).toContain("What this lesson would do: alpha knows the word 'kiwi'.");
+    await form.getByRole('button', { name: 'Confirm: answer and remember' }).click();
 
     // Show-back: the same message read again, in the agent's words, settled.
     await page.locator('.reading').first().waitFor();

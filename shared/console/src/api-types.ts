@@ -1,6 +1,6 @@
 // The JSON the console's server answers on /api, shared by the server and the browser UI.
 // Types only: the UI imports them with `import type`, so nothing here reaches the bundle.
-import type { LessonOutcome, Reading } from '@learnables/protocol';
+import type { LessonOutcome, PreviewResult, Reading } from '@learnables/protocol';
 
 /** Every error the console's server sends: a code for programs and a sentence for people. */
 export interface ApiError {
@@ -22,6 +22,12 @@ export interface LearnableView {
   readonly lessonFields: unknown;
   /** The JSON-RPC method that reads a task again under the live version, if the agent offers one. */
   readonly rereadMethod?: string;
+  /** The JSON-RPC method that shows what a lesson would do before it is taught (SPEC §6.5), if offered. */
+  readonly previewMethod?: string;
+  /** Whether a question may be answered with a new entry, added on the spot (SPEC §3.5). */
+  readonly addsEntries: boolean;
+  /** Whether a question may be answered "none of these" (SPEC §2.8). */
+  readonly admitsNone: boolean;
 }
 
 export interface AgentView {
@@ -69,6 +75,17 @@ export interface TaskView {
   /** `rules` when nobody was asked, `operator` when a person answered. */
   readonly decidedBy?: string;
   readonly answeredBy?: string;
+  /** What decided a finished task, finding by finding, in the agent's words. */
+  readonly findings?: readonly FindingView[];
+}
+
+/** One thing a finished task decided: the agent's sentence, and the entry that won, if one did. */
+export interface FindingView {
+  readonly name: string;
+  readonly settled: boolean;
+  readonly reads: string;
+  readonly collection: string;
+  readonly winner?: string;
 }
 
 export interface QuestionsResponse {
@@ -93,14 +110,22 @@ export interface ShowBack {
   readonly problem?: string;
 }
 
+/**
+ * An answer names an entry of the question (`entry`), says that none applies (`none`), or names a
+ * new entry to add first (`newEntry`, by its label): exactly one of the three.
+ */
 export interface AnswerRequest {
-  readonly entry: string;
+  readonly entry?: string;
+  readonly none?: true;
+  readonly newEntry?: { readonly label: string };
   /** Present when "remember this" is ticked. `value` holds the form's strings, untouched. */
   readonly lesson?: { readonly value: Readonly<Record<string, string>>; readonly reason: string };
 }
 
 export interface AnswerResponse {
   readonly task: TaskView;
+  /** The entry added before answering, when the answer named a new one. */
+  readonly added?: LessonOutcome;
   readonly lesson?: LessonOutcome;
   readonly showBack?: ShowBack;
 }
@@ -135,6 +160,10 @@ export interface ActivationView {
   readonly client: string;
   /** Milliseconds since the epoch. */
   readonly at: number;
+  /** The entry a lesson, an added entry or a retraction is about. */
+  readonly entry?: string;
+  /** For a retraction: the version whose lesson it took back. */
+  readonly retracts?: number;
 }
 
 export interface HistoryResponse {
@@ -156,4 +185,47 @@ export interface StatsResponse {
 
 export interface SessionResponse {
   readonly operator: string | null;
+}
+
+/** What a lesson would do, asked before it is taught (SPEC §6.5): the agent's PreviewResult, or why there is none. */
+export interface PreviewView {
+  readonly preview?: PreviewResult;
+  /** The learnable's refusal, word for word, as teach would give it. */
+  readonly refusal?: ApiError;
+  /** Why nothing could be previewed (the agent offers no preview, or could not be asked), as a sentence. */
+  readonly problem?: string;
+}
+
+export interface PreviewRequest {
+  /** The entry the lesson extends when the question did not name one. */
+  readonly entry: string;
+  readonly value: Readonly<Record<string, string>>;
+  /** The reason typed so far, if any; a preview records nothing, so it is only passed along. */
+  readonly reason?: string;
+}
+
+/** What rolling back to a version would take out of effect and bring back. */
+export interface RollbackPreviewView {
+  readonly collection: string;
+  readonly from: number;
+  readonly to: number;
+  readonly undoes: readonly ActivationView[];
+  readonly restores: readonly ActivationView[];
+}
+
+/** One entry of a collection and the activations that taught it what it holds now. */
+export interface EntryView {
+  readonly collection: string;
+  readonly key: string;
+  readonly label: string;
+  readonly activeVersion: number;
+  /** Lessons (and the entry's own addition) in effect in the active version, newest first. */
+  readonly taught: readonly ActivationView[];
+  /** Lessons taken back by a retraction in effect, newest first, each with the retraction. */
+  readonly retracted: readonly { readonly lesson: ActivationView; readonly by: ActivationView }[];
+}
+
+export interface RetractRequest {
+  readonly version: number;
+  readonly reason: string;
 }

@@ -13,8 +13,9 @@ export function learnableOf(card: AgentCard): LearnableView | undefined {
   const params = entry?.params;
   if (typeof params !== 'object' || params === null) return undefined;
   const declared = params as Record<string, unknown>;
-  const methods = declared.methods as { reread?: { jsonrpc?: unknown } } | undefined;
+  const methods = declared.methods as { reread?: { jsonrpc?: unknown }; preview?: { jsonrpc?: unknown } } | undefined;
   const rereadMethod = text(methods?.reread?.jsonrpc);
+  const previewMethod = text(methods?.preview?.jsonrpc);
   return {
     collection: text(declared.collection),
     entry: text(declared.entry),
@@ -23,6 +24,9 @@ export function learnableOf(card: AgentCard): LearnableView | undefined {
     decidedBy: text(declared.decidedBy),
     lessonFields: declared.lessonFields ?? [],
     ...(rereadMethod !== '' && { rereadMethod }),
+    ...(previewMethod !== '' && { previewMethod }),
+    addsEntries: declared.addsEntries === true,
+    admitsNone: declared.admitsNone === true,
   };
 }
 

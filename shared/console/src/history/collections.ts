@@ -1,6 +1,7 @@
 import type { AuthorityClient } from '@learnables/authority';
 import { AuthorityRefused } from '@learnables/authority';
-import type { ActivationView, CollectionView, HistoryResponse } from '../api-types.ts';
+import type { RetractionOutcome } from '@learnables/protocol';
+import type { ActivationView, CollectionView, EntryView, HistoryResponse, RollbackPreviewView } from '../api-types.ts';
 import type { AgentDirectory } from '../agents/agent-directory.ts';
 import { ConsoleError } from '../console-error.ts';
 
@@ -43,6 +44,60 @@ export async function historyOf(authority: AuthorityClient, collection: string):
 export async function rollBack(authority: AuthorityClient, collection: string, version: number, reason: string, operator: string): Promise<ActivationView> {
   try {
     return await authority.rollback(collection, { version, author: operator, reason });
+  } catch (error) {
+    throw fromAuthority(error);
+  }
+}
+
+/** What rolling back to a version would take out of effect and bring back; nothing is written. */
+export async function rollbackPreviewOf(authority: AuthorityClient, collection: string, version: number): Promise<RollbackPreviewView> {
+  try {
+    return await authority.rollbackPreview(collection, version);
+  } catch (error) {
+    throw fromAuthority(error);
+  }
+}
+
+const TEACHES = new Set(['lesson', 'entry-added']);
+const newestFirst = (a: ActivationView, b: ActivationView) => b.version - a.version;
+
+/**
+ * One entry as the active version holds it, with the activations that put it there: the versions
+ * the active one builds on (everything a rollback to the seed would undo) that taught this entry,
+ * less those a retraction in the same line took back. Values stay with the authority: the console
+ * shows each lesson by the learnable's own sentence (its audit), never by reading the value.
+ */
+export async function entryOf(authority: AuthorityClient, collection: string, key: string): Promise<EntryView> {
+  try {
+    const active = await authority.active(collection);
+    const { entries } = await authority.entries(collection, active.version);
+    const entry = entries.find((candidate) => candidate.key === key);
+    if (!entry) throw new ConsoleError(404, 'unknown-entry', `${collection} has no entry “${key}” in version ${active.version}, the active one.`);
+    // Version 1 is the seed: every activation since that the active version builds on is in effect,
+    // unless a retraction in effect took it back.
+    const line = active.version === 1 ? [] : ((await authority.rollbackPreview(collection, 1)).undoes as ActivationView[]);
+    const retractions = new Map(line.filter((activation) => activation.kind === 'retraction' && activation.retracts !== undefined).map((activation) => [activation.retracts!, activation]));
+    const mine = line.filter((activation) => TEACHES.has(activation.kind) && activation.entry === key).sort(newestFirst);
+    return {
+      collection,
+      key,
+      label: entry.label,
+      activeVersion: active.version,
+      taught: mine.filter((activation) => !retractions.has(activation.version)),
+      retracted: mine.flatMap((activation) => {
+        const by = retractions.get(activation.version);
+        return by ? [{ lesson: activation, by }] : [];
+      }),
+    };
+  } catch (error) {
+    throw fromAuthority(error);
+  }
+}
+
+/** Take one lesson back (SPEC §5.4): the learnable's inverse, as a new version; the person signed in is its author. */
+export async function retractLesson(authority: AuthorityClient, collection: string, version: number, reason: string, operator: string): Promise<RetractionOutcome> {
+  try {
+    return await authority.retract({ collection, version, author: operator, reason });
   } catch (error) {
     throw fromAuthority(error);
   }

@@ -1,12 +1,13 @@
 import type { NextFunction, Request, Response } from 'express';
 import express from 'express';
 import type { AuthorityClient } from '@learnables/authority';
-import type { AnswerRequest, LessonRequest } from '../api-types.ts';
+import type { AnswerRequest, LessonRequest, PreviewRequest } from '../api-types.ts';
 import type { AgentDirectory } from '../agents/agent-directory.ts';
 import { statsAcross } from '../agents/agent-stats.ts';
 import { ConsoleError } from '../console-error.ts';
-import { collectionsOf, historyOf, rollBack } from '../history/collections.ts';
+import { collectionsOf, entryOf, historyOf, retractLesson, rollBack, rollbackPreviewOf } from '../history/collections.ts';
 import { answerQuestion, teachOnTask } from '../lessons/answer-question.ts';
+import { previewLesson } from '../lessons/preview-lesson.ts';
 import { agentsAccepting } from '../media/media-types.ts';
 import type { LiveQuestions } from '../tasks/live-questions.ts';
 import { decisionsAcross, questionsAcross, sendToAgent, taskOf } from '../tasks/agent-tasks.ts';
@@ -40,11 +41,31 @@ function formValues(raw: unknown): Record<string, string> {
   return raw as Record<string, string>;
 }
 
-function answerRequest(body: unknown): AnswerRequest {
-  const entry = text(body, 'entry', 'Choose an answer first.');
+function lessonPart(body: unknown): AnswerRequest['lesson'] {
   const lesson = isObject(body) ? body.lesson : undefined;
-  if (lesson === undefined || lesson === null) return { entry };
-  return { entry, lesson: { value: formValues(isObject(lesson) ? lesson.value : undefined), reason: text(lesson, 'reason', 'Say why, so the history can tell the next person.') } };
+  if (lesson === undefined || lesson === null) return undefined;
+  return { value: formValues(isObject(lesson) ? lesson.value : undefined), reason: text(lesson, 'reason', 'Say why, so the history can tell the next person.') };
+}
+
+/** Exactly one of: an entry of the question, "none of these", or a new entry by its label. */
+function answerRequest(body: unknown): AnswerRequest {
+  const lesson = lessonPart(body);
+  if (isObject(body) && body.none === true) return { none: true, ...(lesson && { lesson }) };
+  if (isObject(body) && body.newEntry !== undefined) {
+    const label = text(body.newEntry, 'label', 'Name the new one first.');
+    if (label.length > 200) throw new ConsoleError(400, 'malformed', 'That name is longer than 200 characters; shorten it.', 'new-entry');
+    return { newEntry: { label: label.trim() }, ...(lesson && { lesson }) };
+  }
+  return { entry: text(body, 'entry', 'Choose an answer first.'), ...(lesson && { lesson }) };
+}
+
+function previewRequest(body: unknown): PreviewRequest {
+  const reason = isObject(body) && typeof body.reason === 'string' ? body.reason : undefined;
+  return {
+    entry: isObject(body) && typeof body.entry === 'string' ? body.entry : '',
+    value: formValues(isObject(body) ? body.value : undefined),
+    ...(reason !== undefined && { reason }),
+  };
 }
 
 function lessonRequest(body: unknown): LessonRequest {
@@ -106,6 +127,12 @@ export function apiRoutes(deps: ApiDeps): express.Router {
     json,
     handle(async (req, res) => answerQuestion(deps, String(req.params.agent), String(req.params.task), answerRequest(req.body), requireOperator(res)), true),
   );
+  // Read-only (nothing is written anywhere), but it carries a lesson's value: same guards as a write.
+  api.post(
+    '/agents/:agent/tasks/:task/preview',
+    json,
+    handle(async (req) => previewLesson(directory, String(req.params.agent), String(req.params.task), previewRequest(req.body), requireOperator(req))),
+  );
   api.post(
     '/agents/:agent/tasks/:task/lessons',
     json,
@@ -146,6 +173,26 @@ export function apiRoutes(deps: ApiDeps): express.Router {
 
   api.get('/collections', handle(async () => ({ collections: await collectionsOf(authority, directory) })));
   api.get('/collections/:collection/history', handle(async (req) => historyOf(authority, String(req.params.collection))));
+  api.get(
+    '/collections/:collection/rollback-preview',
+    handle(async (req) => {
+      const version = Number(req.query.version);
+      if (!Number.isInteger(version) || version < 1) throw new ConsoleError(400, 'malformed', 'Choose the version to roll back to.', 'version');
+      return rollbackPreviewOf(authority, String(req.params.collection), version);
+    }),
+  );
+  api.get('/collections/:collection/entries/:entry', handle(async (req) => entryOf(authority, String(req.params.collection), String(req.params.entry))));
+  api.post(
+    '/collections/:collection/retractions',
+    json,
+    handle(async (req) => {
+      const operator = requireOperator(req);
+      const version = isObject(req.body) ? Number(req.body.version) : Number.NaN;
+      if (!Number.isInteger(version) || version < 1) throw new ConsoleError(400, 'malformed', 'Choose the lesson to take back.', 'version');
+      const reason = text(req.body, 'reason', 'Say why you take it back, so the history can tell the next person.');
+      return retractLesson(authority, String(req.params.collection), version, reason, operator);
+    }),
+  );
   api.post(
     '/collections/:collection/rollback',
     json,

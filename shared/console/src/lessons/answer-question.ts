@@ -23,6 +23,19 @@ async function postLesson(authority: AuthorityClient, lesson: Lesson): Promise<L
   }
 }
 
+/** Add the entry the person named, before the answer that names it (SPEC §3.5): idempotent for the same label. */
+async function addEntry(deps: LessonDeps, agent: ConnectedAgent, teach: TeachBlockView, label: string, reason: string, operator: string): Promise<LessonOutcome> {
+  if (!agent.view.learnable?.addsEntries) {
+    throw new ConsoleError(400, 'no-new-entries', `${agent.card.name} takes no new ${agent.view.learnable?.entry || 'entries'}; choose one of the answers.`, 'entry');
+  }
+  try {
+    return await deps.authority.addEntry({ collection: teach.collection, newEntry: { label }, taughtBy: operator, reason });
+  } catch (error) {
+    if (error instanceof AuthorityRefused) throw new ConsoleError(error.status, error.refusal.error, error.refusal.message, error.refusal.field === undefined ? 'new-entry' : error.refusal.field);
+    throw new ConsoleError(502, 'authority-unreachable', `${(error as Error).message} Nothing was written and the question was not answered.`);
+  }
+}
+
 function checkEntry(teach: TeachBlockView | undefined, entry: string): void {
   if (teach && teach.entries.length > 0 && !teach.entries.some((choice) => choice.key === entry)) {
     throw new ConsoleError(400, 'unknown-entry', `"${entry}" is not one of the answers this question offers: ${teach.entries.map((choice) => choice.label).join(', ')}.`, 'entry');
@@ -48,14 +61,33 @@ export async function answerQuestion(deps: LessonDeps, agentId: string, taskId: 
   if (before.state !== 'asking') {
     throw new ConsoleError(409, 'not-asking', `${agent.card.name} is no longer asking on this task (it is ${before.state}); nothing was written.`);
   }
-  checkEntry(before.teach, request.entry);
+  if (request.none) {
+    if (!agent.view.learnable?.admitsNone) {
+      throw new ConsoleError(400, 'needs-an-entry', `${agent.card.name} needs one of its answers on this question; “none of these” is not one.`, 'entry');
+    }
+    if (request.lesson) throw new ConsoleError(400, 'malformed', '“None of these” teaches nothing; untick “remember this”.', 'entry');
+    const answered = await sendToAgent(agent, [{ data: { none: true, answeredBy: operator } }], { id: task.id, contextId: task.contextId });
+    return { task: answered };
+  }
+
+  let added: LessonOutcome | undefined;
+  let entry = request.entry ?? '';
+  if (request.newEntry) {
+    const teach = learnableTeach(agent, before.teach);
+    if (teach.entry !== undefined) throw new ConsoleError(400, 'no-new-entries', `This question asks for one of the offered answers; a new ${agent.view.learnable?.entry || 'entry'} cannot be added here.`, 'entry');
+    const reason = request.lesson?.reason ?? `Added while answering ${agent.card.name}'s question.`;
+    added = await addEntry(deps, agent, teach, request.newEntry.label, reason, operator);
+    entry = added.entry;
+  } else {
+    checkEntry(before.teach, entry);
+  }
 
   let lesson: LessonOutcome | undefined;
   if (request.lesson) {
     const teach = learnableTeach(agent, before.teach);
     lesson = await postLesson(deps.authority, {
       collection: teach.collection,
-      entry: teach.entry ?? request.entry,
+      entry: teach.entry ?? entry,
       value: { ...request.lesson.value },
       taughtBy: operator,
       reason: request.lesson.reason,
@@ -63,7 +95,7 @@ export async function answerQuestion(deps: LessonDeps, agentId: string, taskId: 
   }
 
   // Extension-aware answer: a data part naming the entry and who chose it.
-  const answer = before.teach ? { data: { entry: request.entry, answeredBy: operator } } : { text: request.entry };
+  const answer = before.teach ? { data: { entry, answeredBy: operator } } : { text: entry };
   let answered;
   try {
     answered = await sendToAgent(agent, [answer], { id: task.id, contextId: task.contextId });
@@ -76,7 +108,7 @@ export async function answerQuestion(deps: LessonDeps, agentId: string, taskId: 
     );
   }
   const showBack = lesson ? await rereadTask(deps.directory, agent, taskId) : undefined;
-  return { task: answered, ...(lesson && { lesson }), ...(showBack && { showBack }) };
+  return { task: answered, ...(added && { added }), ...(lesson && { lesson }), ...(showBack && { showBack }) };
 }
 
 /** Teach again on a task already answered (or still asking): a lesson, then show-back. Answers nothing. */
@@ -84,7 +116,8 @@ export async function teachOnTask(deps: LessonDeps, agentId: string, taskId: str
   const agent = await deps.directory.connect(agentId);
   const view = taskViewOf(await loadTask(agent, taskId), { id: agent.id, name: agent.card.name });
   const teach = learnableTeach(agent, view.teach);
-  if (!teach.entry) checkEntry(teach, request.entry);
+  // An entry added since the question was asked is not among its entries; the authority refuses one that does not exist.
+  if (!teach.entry && !agent.view.learnable?.addsEntries) checkEntry(teach, request.entry);
   const lesson = await postLesson(deps.authority, {
     collection: teach.collection,
     entry: teach.entry ?? request.entry,

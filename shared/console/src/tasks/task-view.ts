@@ -1,7 +1,7 @@
 import type { Message, Task } from '@a2a-js/sdk';
 import { Role, TaskState } from '@a2a-js/sdk';
 import { LEARNABLES_URI } from '@learnables/protocol';
-import type { TaskStateName, TaskView, TeachBlockView } from '../api-types.ts';
+import type { FindingView, TaskStateName, TaskView, TeachBlockView } from '../api-types.ts';
 
 const STATE_NAMES: ReadonlyMap<TaskState, TaskStateName> = new Map([
   [TaskState.TASK_STATE_INPUT_REQUIRED, 'asking'],
@@ -47,6 +47,17 @@ function versionsOf(message: Message | undefined): Record<string, number> | unde
   return versions.length > 0 ? Object.fromEntries(versions) : undefined;
 }
 
+/** What each finding of a finished task says (SPEC §4.4 Outcome), read leniently: the agent's words and the entry that won. */
+function findingsOf(block: unknown): FindingView[] | undefined {
+  if (!isObject(block) || !isObject(block.findings)) return undefined;
+  const findings = Object.entries(block.findings).flatMap(([name, finding]): FindingView[] =>
+    isObject(finding) && typeof finding.reads === 'string' && typeof finding.collection === 'string'
+      ? [{ name, settled: finding.settled === true, reads: finding.reads, collection: finding.collection, ...(typeof finding.winner === 'string' && { winner: finding.winner }) }]
+      : [],
+  );
+  return findings.length > 0 ? findings : undefined;
+}
+
 /** The last agent message in a task's history that asked a question, for a task answered since. */
 function lastQuestionOf(task: Task): Message | undefined {
   return [...task.history].reverse().find((message) => message.role === Role.ROLE_AGENT && teachBlockOf(message) !== undefined);
@@ -62,6 +73,7 @@ export function taskViewOf(task: Task, agent: { id: string; name: string }): Tas
   const extension = status?.metadata?.[LEARNABLES_URI];
   const decidedBy = isObject(extension) && typeof extension.decidedBy === 'string' ? extension.decidedBy : undefined;
   const answeredBy = isObject(extension) && typeof extension.answeredBy === 'string' ? extension.answeredBy : undefined;
+  const findings = findingsOf(extension);
   return {
     agentId: agent.id,
     agentName: agent.name,
@@ -75,6 +87,7 @@ export function taskViewOf(task: Task, agent: { id: string; name: string }): Tas
     ...(versions && { versions }),
     ...(decidedBy !== undefined && { decidedBy }),
     ...(answeredBy !== undefined && { answeredBy }),
+    ...(findings && { findings }),
   };
 }
 

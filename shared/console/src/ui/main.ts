@@ -11,6 +11,7 @@ import type { Route } from './routes.ts';
 import { routeOf } from './routes.ts';
 import { answerPage } from './views/answer-page.ts';
 import { dashboardPage } from './views/dashboard-page.ts';
+import { entryPage } from './views/entry-page.ts';
 import { historyPage } from './views/history-page.ts';
 import { inboxPage } from './views/inbox-page.ts';
 import { errorNotice } from './views/notices.ts';
@@ -21,7 +22,7 @@ import { taskPage } from './views/task-page.ts';
 const NAV: readonly { readonly href: string; readonly label: string; readonly pages: readonly Route['page'][] }[] = [
   { href: '#/', label: 'Questions', pages: ['inbox', 'question', 'task'] },
   { href: '#/send', label: 'Send', pages: ['send'] },
-  { href: '#/history', label: 'History', pages: ['history'] },
+  { href: '#/history', label: 'History', pages: ['history', 'entry'] },
   { href: '#/dashboard', label: 'Dashboard', pages: ['dashboard'] },
 ];
 
@@ -42,6 +43,8 @@ function render(main: HTMLElement, ctx: AppContext, route: Route): Promise<void>
       return taskPage(main, route.agentId, route.taskId);
     case 'history':
       return historyPage(main, ctx, route.collection, route.version);
+    case 'entry':
+      return entryPage(main, ctx, route.collection, route.entry);
     case 'dashboard':
       return dashboardPage(main);
     case 'send':

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { historyHref, questionHref, routeOf } from './routes.ts';
+import { entryHref, historyHref, questionHref, routeOf } from './routes.ts';
 
 describe('routes live in the hash', () => {
   it('reads every page back from the links it makes', () => {
@@ -7,6 +7,7 @@ describe('routes live in the hash', () => {
     expect(routeOf(historyHref('lists', 3))).toEqual({ page: 'history', collection: 'lists', version: 3 });
     expect(routeOf(historyHref())).toEqual({ page: 'history' });
     expect(routeOf('#/dashboard')).toEqual({ page: 'dashboard' });
+    expect(routeOf(entryHref('lists', 'alpha beta/x'))).toEqual({ page: 'entry', collection: 'lists', entry: 'alpha beta/x' });
     expect(routeOf('')).toEqual({ page: 'inbox' });
     expect(routeOf('#/nowhere/at/all')).toEqual({ page: 'inbox' });
   });

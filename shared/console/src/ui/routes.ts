@@ -5,6 +5,7 @@ export type Route =
   | { readonly page: 'question'; readonly agentId: string; readonly taskId: string }
   | { readonly page: 'task'; readonly agentId: string; readonly taskId: string }
   | { readonly page: 'history'; readonly collection?: string; readonly version?: number }
+  | { readonly page: 'entry'; readonly collection: string; readonly entry: string }
   | { readonly page: 'dashboard' }
   | { readonly page: 'send' };
 
@@ -25,6 +26,7 @@ export function routeOf(hash: string): Route {
     const version = Number(second);
     return { page: 'history', ...(first && { collection: decode(first) }), ...(Number.isInteger(version) && version > 0 && { version }) };
   }
+  if (page === 'entries' && first && second) return { page: 'entry', collection: decode(first), entry: decode(second) };
   if (page === 'dashboard') return { page: 'dashboard' };
   if (page === 'send') return { page: 'send' };
   return { page: 'inbox' };
@@ -35,3 +37,4 @@ export const questionHref = (agentId: string, taskId: string) => `#/questions/${
 export const taskHref = (agentId: string, taskId: string) => `#/tasks/${e(agentId)}/${e(taskId)}`;
 export const historyHref = (collection?: string, version?: number) =>
   collection === undefined ? '#/history' : `#/history/${e(collection)}${version === undefined ? '' : `/${version}`}`;
+export const entryHref = (collection: string, entry: string) => `#/entries/${e(collection)}/${e(entry)}`;

@@ -38,7 +38,8 @@ export function outcomeOf<Input, Result>(
     };
     return {
       state: TaskState.TASK_STATE_COMPLETED,
-      message: agentMessage(taskId, contextId, [textPart(said)], { [LEARNABLES_URI]: extension }),
+      // The summary rides along here too, so a list of what was decided can name each message.
+      message: agentMessage(taskId, contextId, [textPart(said)], { [LEARNABLES_URI]: extension, ...(summary && { summary }) }),
       artifact: {
         artifactId: 'result',
         name: 'result',

@@ -1,5 +1,5 @@
 /// <reference lib="dom" />
-import type { AgentView, AnswerRequest, AnswerResponse, TaskView } from '../../api-types.ts';
+import type { AgentView, AnswerRequest, AnswerResponse, PreviewView, TaskView } from '../../api-types.ts';
 import { ApiFailure, getJson, postJson, segment } from '../api.ts';
 import type { AppContext } from '../app-context.ts';
 import { fill, h, timeElement, uniqueId } from '../dom.ts';
@@ -9,6 +9,7 @@ import { lessonFields } from './lesson-fields.ts';
 import type { LessonFields } from './lesson-fields.ts';
 import { draftKey, dropDraft, formValues, loadDraft, restoreDraft, saveDraft } from '../drafts.ts';
 import { errorNotice } from './notices.ts';
+import { previewView } from './preview-view.ts';
 import { showBackView } from './show-back.ts';
 import { summaryView } from './summary-view.ts';
 import { taskDetails } from './task-page.ts';
@@ -97,11 +98,22 @@ function answerForm(main: HTMLElement, ctx: AppContext, agent: AgentView | undef
       h('span', {}, entry.label),
     ),
   );
+  // Beyond the question's entries, the card may allow two more answers (SPEC §2.6–2.8, §3.5).
+  const entryWord = learnable?.entry || 'entry';
+  const special = (answer: 'none' | 'new', words: string) =>
+    h('label', { class: 'choice special' }, h('input', { type: 'radio', name: 'answer-entry', value: `:${answer}`, 'data-answer': answer, 'aria-describedby': entryErrorId }), h('span', {}, words));
+  const noneChoice = teach && learnable?.admitsNone && entries.length > 0 ? special('none', 'None of these') : undefined;
+  const newNameId = uniqueId('new-entry');
+  const newName = h('input', { type: 'text', id: newNameId, name: 'new-entry-label', autocomplete: 'off', maxlength: 200, 'aria-describedby': entryErrorId });
+  const newNameField = h('div', { class: 'field new-entry-name', hidden: true }, h('label', { for: newNameId }, `Name of the new ${entryWord}`), newName);
+  const newChoice = teach && learnable?.addsEntries && teach.entry === undefined && entries.length > 0 ? special('new', `A new ${entryWord}…`) : undefined;
   const answerChoices = h(
     'fieldset',
     { class: 'entries' },
     h('legend', {}, 'Answer'),
-    freeAnswer ? [h('label', { for: 'answer-text' }, 'Your answer'), freeAnswer] : [entryFinder(entries, choices), h('div', { class: 'choices' }, choices)],
+    freeAnswer
+      ? [h('label', { for: 'answer-text' }, 'Your answer'), freeAnswer]
+      : [entryFinder(entries, choices), h('div', { class: 'choices' }, choices, noneChoice, newChoice, newChoice && newNameField)],
     entryError,
   );
 
@@ -109,6 +121,7 @@ function answerForm(main: HTMLElement, ctx: AppContext, agent: AgentView | undef
   let remember: HTMLInputElement | undefined;
   let rememberSection: HTMLElement | undefined;
   const submit = h('button', { type: 'submit', class: 'primary' }, 'Answer');
+  const previewBox = h('div', { class: 'preview-box', 'aria-live': 'polite' });
   if (learnable && teach) {
     lesson = lessonFields(learnable, teach);
     const lessonBox = h(
@@ -124,12 +137,15 @@ function answerForm(main: HTMLElement, ctx: AppContext, agent: AgentView | undef
           : `The lesson goes to the ${learnable.entry || 'entry'} you choose as the answer.`,
       ),
       lesson.element,
+      learnable.previewMethod !== undefined &&
+        h('p', { class: 'help' }, `Before the lesson is kept, you will see what it would do to the messages ${agent?.name ?? 'the agent'} received lately.`),
+      previewBox,
     );
     const toggle = h('input', { type: 'checkbox', id: 'remember', name: 'remember' });
     toggle.addEventListener('change', () => {
       lessonBox.hidden = !toggle.checked;
       lesson?.setRequired(toggle.checked);
-      submit.textContent = toggle.checked ? 'Answer and remember' : 'Answer';
+      submit.textContent = submitWords();
     });
     remember = toggle;
     rememberSection = h(
@@ -153,6 +169,34 @@ function answerForm(main: HTMLElement, ctx: AppContext, agent: AgentView | undef
     h('div', { class: 'actions' }, submit, h('a', { href: '#/', class: 'button-link' }, 'Back to questions'), draftStatus),
   );
 
+  const chosen = () => form.querySelector<HTMLInputElement>('input[name="answer-entry"]:checked');
+  const answerKind = (): 'entry' | 'none' | 'new' => {
+    const kind = chosen()?.dataset.answer;
+    return kind === 'none' || kind === 'new' ? kind : 'entry';
+  };
+  // The preview shown, and for which answer and lesson: any change makes it stale.
+  let previewedFor: string | undefined;
+  const lessonState = () => JSON.stringify({ entry: chosen()?.value ?? '', value: lesson?.values() ?? {} });
+  const wantsPreview = () => Boolean(remember?.checked && learnable?.previewMethod && answerKind() === 'entry');
+  function submitWords(): string {
+    if (answerKind() === 'none') return 'Answer: none of these';
+    if (!remember?.checked) return answerKind() === 'new' ? `Add the ${entryWord} and answer` : 'Answer';
+    if (wantsPreview() && previewedFor !== lessonState()) return 'Check what this lesson would do';
+    return answerKind() === 'new' ? `Add the ${entryWord}, answer and remember` : 'Confirm: answer and remember';
+  }
+  const onAnswerChange = () => {
+    newNameField.hidden = answerKind() !== 'new';
+    // "None of these" teaches nothing: the lesson is set aside while it is chosen.
+    if (rememberSection) rememberSection.hidden = answerKind() === 'none';
+    if (previewedFor !== undefined && previewedFor !== lessonState()) {
+      previewedFor = undefined;
+      previewBox.replaceChildren();
+    }
+    submit.textContent = submitWords();
+  };
+  form.addEventListener('change', onAnswerChange);
+  form.addEventListener('input', onAnswerChange);
+
   // The draft: what the clerk has chosen and typed, kept per task in this browser on every change.
   const key = draftKey(task.agentId, task.taskId);
   const pristine = JSON.stringify(formValues(form));
@@ -160,6 +204,7 @@ function answerForm(main: HTMLElement, ctx: AppContext, agent: AgentView | undef
   if (kept) {
     restoreDraft(form, kept);
     draftStatus.textContent = 'Your draft was kept from last time.';
+    onAnswerChange();
   }
   const keepDraft = () => {
     if (closed || sending) return;
@@ -185,22 +230,72 @@ function answerForm(main: HTMLElement, ctx: AppContext, agent: AgentView | undef
   const showEntryError = (message: string) => {
     entryError.textContent = message;
     entryError.hidden = false;
-    (form.querySelector<HTMLInputElement>('input[name="answer-entry"], #answer-text'))?.focus();
+    (answerKind() === 'new' ? newName : form.querySelector<HTMLInputElement>('input[name="answer-entry"], #answer-text'))?.focus();
+  };
+
+  const showFailure = (error: unknown) => {
+    const failure = error instanceof ApiFailure ? error.body : { error: 'internal', message: String(error) };
+    if (failure.field === 'entry' || failure.field === 'new-entry') showEntryError(failure.message);
+    else if (!lesson?.showError(failure.field, failure.message)) {
+      topErrors.replaceChildren(errorNotice(failure.message));
+      topErrors.scrollIntoView({ block: 'nearest' });
+    }
+  };
+  /** Ask the agent what the lesson would do; the clerk confirms with a second press, or changes it. */
+  let previewing = false;
+  const showPreview = (entry: string) => {
+    const asked = lessonState();
+    // The button stays enabled (disabling it would drop the keyboard's focus): a press while the
+    // preview is on its way does nothing, and the next press after it confirms.
+    previewing = true;
+    submit.setAttribute('aria-disabled', 'true');
+    previewBox.replaceChildren(h('p', { class: 'muted' }, 'Trying the lesson on recent messages…'));
+    void postJson<PreviewView>(`/agents/${segment(task.agentId)}/tasks/${segment(task.taskId)}/preview`, { entry, value: lesson?.values() ?? {}, reason: lesson?.reason() ?? '' })
+      .then((answer) => {
+        if (closed || asked !== lessonState()) return;
+        if (answer.refusal) {
+          previewBox.replaceChildren();
+          showFailure(new ApiFailure(400, answer.refusal));
+          return;
+        }
+        previewedFor = asked;
+        previewBox.replaceChildren(
+          answer.preview
+            ? previewView(answer.preview, { agentId: task.agentId, agentName: agent?.name ?? task.agentName, entryWord, labelOf: (key) => entries.find((candidate) => candidate.key === key)?.label ?? key })
+            : h('p', { class: 'notice notice-info', role: 'status' }, answer.problem ?? 'Nothing could be previewed.'),
+        );
+      })
+      .catch(showFailure)
+      .finally(() => {
+        previewing = false;
+        submit.removeAttribute('aria-disabled');
+        if (closed) return;
+        submit.textContent = submitWords();
+      });
   };
 
   form.addEventListener('submit', (event) => {
     event.preventDefault();
-    if (closed) return;
+    if (closed || previewing) return;
     clearErrors();
-    const entry = freeAnswer ? freeAnswer.value.trim() : (form.querySelector<HTMLInputElement>('input[name="answer-entry"]:checked')?.value ?? '');
-    if (entry === '') {
+    const kind = answerKind();
+    const entry = freeAnswer ? freeAnswer.value.trim() : kind === 'entry' ? (chosen()?.value ?? '') : '';
+    if (kind === 'entry' && entry === '') {
       showEntryError('Choose an answer first.');
       return;
     }
-    const request: AnswerRequest = {
-      entry,
-      ...(remember?.checked && lesson && { lesson: { value: lesson.values(), reason: lesson.reason() } }),
-    };
+    const label = newName.value.trim();
+    if (kind === 'new' && label === '') {
+      showEntryError(`Name the new ${entryWord} first.`);
+      newName.focus();
+      return;
+    }
+    const taught = kind !== 'none' && remember?.checked && lesson ? { lesson: { value: lesson.values(), reason: lesson.reason() } } : {};
+    const request: AnswerRequest = kind === 'none' ? { none: true } : kind === 'new' ? { newEntry: { label }, ...taught } : { entry, ...taught };
+    if (wantsPreview() && previewedFor !== lessonState()) {
+      showPreview(entry);
+      return;
+    }
     submit.disabled = true;
     sending = true;
     form.setAttribute('aria-busy', 'true');
@@ -208,19 +303,16 @@ function answerForm(main: HTMLElement, ctx: AppContext, agent: AgentView | undef
       .then((result) => {
         dropDraft(key);
         unsaved.delete(form);
-        showBackView(main, ctx, { agent, question: task, entry, result, ...(request.lesson && { lastValues: request.lesson.value }) });
+        const answered = result.added?.entry ?? entry;
+        const label = request.none ? 'None of these' : request.newEntry?.label;
+        showBackView(main, ctx, { agent, question: task, entry: answered, result, ...(label !== undefined && { label }), ...(request.lesson && { lastValues: request.lesson.value }) });
       })
       .catch((error: unknown) => {
         sending = false;
         if (closed) return;
         submit.disabled = false;
         form.removeAttribute('aria-busy');
-        const failure = error instanceof ApiFailure ? error.body : { error: 'internal', message: String(error) };
-        if (failure.field === 'entry') showEntryError(failure.message);
-        else if (!lesson?.showError(failure.field, failure.message)) {
-          topErrors.replaceChildren(errorNotice(failure.message));
-          topErrors.scrollIntoView({ block: 'nearest' });
-        }
+        showFailure(error);
       });
   });
   return {

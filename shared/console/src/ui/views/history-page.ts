@@ -1,10 +1,10 @@
 /// <reference lib="dom" />
-import type { ActivationView, CollectionView, HistoryResponse } from '../../api-types.ts';
+import type { ActivationView, CollectionView, HistoryResponse, RollbackPreviewView } from '../../api-types.ts';
 import { ApiFailure, getJson, postJson, segment } from '../api.ts';
 import type { AppContext } from '../app-context.ts';
 import { fill, h, timeElement, uniqueId } from '../dom.ts';
 import { rollbackPromise } from '../honesty.ts';
-import { historyHref } from '../routes.ts';
+import { entryHref, historyHref } from '../routes.ts';
 import { errorNotice } from './notices.ts';
 
 const COLUMNS = ['Version', 'Who', 'Why', 'What changed', 'When', ''];
@@ -32,6 +32,32 @@ function collectionNav(collections: readonly CollectionView[], current: string |
   );
 }
 
+/** One activation in a sentence: its version, what the learnable said it did, and who. */
+const activationLine = (activation: ActivationView): HTMLElement =>
+  h('li', {}, h('strong', {}, `v${activation.version}`), ` ${activation.audit} — ${activation.author}`, activation.reason !== '' && h('span', { class: 'muted' }, ` (“${activation.reason}”)`));
+
+/** What confirming will take out of effect and bring back, read from the authority before anything is written. */
+function rollbackEffect(collection: CollectionView, version: number): HTMLElement {
+  const box = h('div', { class: 'rollback-effect', 'aria-live': 'polite' }, h('p', { class: 'muted' }, 'Looking up what this would undo…'));
+  void getJson<RollbackPreviewView>(`/collections/${segment(collection.collection)}/rollback-preview?version=${version}`)
+    .then((effect) => {
+      const undoes = [...effect.undoes].reverse();
+      fill(
+        box,
+        undoes.length === 0
+          ? h('p', {}, 'Confirming takes no lesson out of effect.')
+          : [
+              h('p', {}, h('strong', {}, `Confirming takes ${undoes.length === 1 ? 'this change' : `these ${undoes.length} changes`} out of effect`), ', newest first (they stay in the history and can be brought back by rolling forward):'),
+              h('ul', { class: 'plain undoes' }, undoes.slice(0, 50).map(activationLine)),
+              undoes.length > 50 && h('p', { class: 'muted' }, `and ${undoes.length - 50} older ones.`),
+            ],
+        effect.restores.length > 0 && [h('p', {}, h('strong', {}, 'It brings back'), ':'), h('ul', { class: 'plain restores' }, effect.restores.slice(0, 50).map(activationLine))],
+      );
+    })
+    .catch((error: unknown) => fill(box, errorNotice(`What this would undo cannot be shown: ${error instanceof ApiFailure ? error.message : String(error)}`)));
+  return box;
+}
+
 function rollbackForm(ctx: AppContext, collection: CollectionView, activation: ActivationView, close: () => void): HTMLElement {
   const id = uniqueId('rollback-reason');
   const reason = h('textarea', { id, name: 'rollback-reason', rows: 2, required: true, 'aria-describedby': `${id}-help` });
@@ -42,6 +68,7 @@ function rollbackForm(ctx: AppContext, collection: CollectionView, activation: A
     'form',
     { class: 'rollback-form' },
     errors,
+    rollbackEffect(collection, activation.version),
     h('label', { for: id }, `Why roll ${collection.collection} back to version ${activation.version}?`),
     reason,
     h('p', { class: 'help', id: `${id}-help` }, `Recorded with your name (${ctx.operator}). ${rollbackPromise(decidedBy)}`),
@@ -89,7 +116,12 @@ function historyTable(ctx: AppContext, collection: CollectionView, history: Hist
         // Which program recorded it is for whoever audits; the clerk sees the person.
         h('td', { 'data-label': 'Who', title: activation.client !== '' ? `Recorded through ${activation.client}` : undefined }, activation.author),
         h('td', { 'data-label': 'Why', class: 'wrap-anywhere' }, activation.reason),
-        h('td', { 'data-label': 'What changed', class: 'wrap-anywhere' }, activation.audit),
+        h(
+          'td',
+          { 'data-label': 'What changed', class: 'wrap-anywhere' },
+          activation.audit,
+          activation.entry !== undefined && [' ', h('a', { href: entryHref(collection.collection, activation.entry), class: 'entry-link' }, `what ${activation.entry} holds now`)],
+        ),
         h('td', { 'data-label': 'When', class: 'nowrap' }, timeElement(activation.at)),
         h('td', { class: 'row-action' }, button),
       ),

@@ -5,7 +5,7 @@ import { ApiFailure, postJson, segment } from '../api.ts';
 import type { AppContext } from '../app-context.ts';
 import { fill, h } from '../dom.ts';
 import { lessonPromise } from '../honesty.ts';
-import { historyHref, taskHref } from '../routes.ts';
+import { entryHref, historyHref, taskHref } from '../routes.ts';
 import { labelOf } from '../summary-items.ts';
 import { lessonFields } from './lesson-fields.ts';
 import { errorNotice, versionsView, warningNotice } from './notices.ts';
@@ -16,6 +16,8 @@ export interface ShowBackState {
   readonly question: TaskView;
   /** The entry the person answered with. */
   readonly entry: string;
+  /** How to name the answer when it is not one of the question's entries ("None of these", a new entry's name). */
+  readonly label?: string;
   readonly result: AnswerResponse;
   /** What the lesson form held last, to start "teach again" from. */
   readonly lastValues?: Readonly<Record<string, string>>;
@@ -55,7 +57,7 @@ export function showBackView(main: HTMLElement, ctx: AppContext, state: ShowBack
   const { agent, question, entry, result } = state;
   const learnable = agent?.learnable;
   const teach = question.teach;
-  const answeredLabel = teach?.entries.find((choice) => choice.key === entry)?.label ?? entry;
+  const answeredLabel = state.label ?? teach?.entries.find((choice) => choice.key === entry)?.label ?? entry;
   const again = h('div', { class: 'teach-again' });
 
   const teachAgain =
@@ -95,6 +97,13 @@ export function showBackView(main: HTMLElement, ctx: AppContext, state: ShowBack
       'section',
       { class: 'card' },
       h('p', { class: 'lead' }, `You answered “${answeredLabel}”.`, result.task.said !== '' && [' ', h('span', { class: 'muted' }, `${result.task.agentName}:`), ' ', h('q', {}, result.task.said)]),
+      result.added &&
+        h(
+          'p',
+          { class: 'lesson-kept' },
+          result.added.changed ? `Added as version ${result.added.version} of ${result.added.collection}: ${result.added.audit}. ` : `It was there already: ${result.added.audit}. `,
+          h('a', { href: entryHref(result.added.collection, result.added.entry) }, 'See what it holds'),
+        ),
       h('p', { class: 'muted' }, versionsView(result.task.versions, result.lesson ? 'This task was decided on the version it started with, unchanged by the lesson: ' : 'Decided with ')),
     ),
     result.lesson &&

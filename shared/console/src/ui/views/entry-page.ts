@@ -1,0 +1,113 @@
+/// <reference lib="dom" />
+import type { ActivationView, EntryView } from '../../api-types.ts';
+import type { RetractionOutcome } from '@learnables/protocol';
+import { ApiFailure, getJson, postJson, segment } from '../api.ts';
+import type { AppContext } from '../app-context.ts';
+import { fill, h, timeElement, uniqueId } from '../dom.ts';
+import { entryHref, historyHref } from '../routes.ts';
+import { errorNotice } from './notices.ts';
+
+const COLUMNS = ['Version', 'Who', 'Why', 'What it taught', 'When', ''];
+
+/** "Take back": a reason, then the retraction; the person signed in is its author. */
+function retractForm(ctx: AppContext, entry: EntryView, lesson: ActivationView, close: () => void, done: (said: string) => Promise<void>): HTMLElement {
+  const id = uniqueId('retract-reason');
+  const reason = h('textarea', { id, name: 'retract-reason', rows: 2, required: true, 'aria-describedby': `${id}-help` });
+  const errors = h('div', { class: 'form-errors' });
+  const confirm = h('button', { type: 'submit', class: 'danger' }, `Take back version ${lesson.version}`);
+  const form = h(
+    'form',
+    { class: 'retract-form' },
+    errors,
+    h('label', { for: id }, `Why take back “${lesson.audit}”?`),
+    reason,
+    h(
+      'p',
+      { class: 'help', id: `${id}-help` },
+      `Recorded with your name (${ctx.operator}) as a new version. Only this lesson is taken back; everything taught before and after it stays.`,
+    ),
+    h('div', { class: 'actions' }, confirm, h('button', { type: 'button', class: 'secondary', onclick: close }, 'Cancel')),
+  );
+  form.addEventListener('submit', (event) => {
+    event.preventDefault();
+    errors.replaceChildren();
+    confirm.disabled = true;
+    void postJson<RetractionOutcome>(`/collections/${segment(entry.collection)}/retractions`, { version: lesson.version, reason: reason.value })
+      .then((outcome) => done(outcome.changed ? `Taken back as version ${outcome.version}: ${outcome.audit}.` : outcome.audit))
+      .catch((error: unknown) => {
+        confirm.disabled = false;
+        errors.replaceChildren(errorNotice(error instanceof ApiFailure ? error.message : String(error)));
+      });
+  });
+  return form;
+}
+
+function taughtTable(ctx: AppContext, entry: EntryView, done: (said: string) => Promise<void>): HTMLElement {
+  const body = h('tbody', {});
+  for (const lesson of entry.taught) {
+    const formRow = h('tr', { class: 'form-row', hidden: true }, h('td', { colspan: COLUMNS.length }));
+    const open = () => {
+      formRow.hidden = false;
+      const cell = formRow.firstElementChild!;
+      fill(cell, retractForm(ctx, entry, lesson, () => {
+        formRow.hidden = true;
+        button?.focus();
+      }, done));
+      cell.querySelector('textarea')?.focus();
+    };
+    const button = lesson.kind === 'lesson' || entry.taught.length === 1 ? h('button', { type: 'button', class: 'secondary', onclick: open }, 'Take back') : undefined;
+    body.append(
+      h(
+        'tr',
+        {},
+        h('td', { 'data-label': 'Version', class: 'nowrap' }, h('a', { href: historyHref(entry.collection, lesson.version) }, `v${lesson.version}`)),
+        h('td', { 'data-label': 'Who', title: lesson.client !== '' ? `Recorded through ${lesson.client}` : undefined }, lesson.author),
+        h('td', { 'data-label': 'Why', class: 'wrap-anywhere' }, lesson.reason),
+        h('td', { 'data-label': 'What it taught', class: 'wrap-anywhere' }, lesson.audit),
+        h('td', { 'data-label': 'When', class: 'nowrap' }, timeElement(lesson.at)),
+        h('td', { class: 'row-action' }, button),
+      ),
+      formRow,
+    );
+  }
+  return h(
+    'table',
+    { class: 'data history taught' },
+    h('caption', {}, `What ${entry.label} is taught in version ${entry.activeVersion}, the active one, newest first.`),
+    h('thead', {}, h('tr', {}, COLUMNS.map((title) => h('th', { scope: 'col' }, title)))),
+    body,
+  );
+}
+
+function retractedList(entry: EntryView): HTMLElement | undefined {
+  if (entry.retracted.length === 0) return undefined;
+  return h(
+    'section',
+    { class: 'card', 'aria-labelledby': 'retracted-title' },
+    h('h2', { id: 'retracted-title' }, 'Taken back'),
+    h(
+      'ul',
+      { class: 'plain retracted' },
+      entry.retracted.map(({ lesson, by }) =>
+        h('li', {}, h('s', {}, lesson.audit), ` (v${lesson.version}, ${lesson.author}), taken back in v${by.version} by ${by.author}: ${by.reason} `, timeElement(by.at)),
+      ),
+    ),
+  );
+}
+
+/** One entry: what it is taught now, lesson by lesson, each with who, why and when, and a way to take one back. */
+export async function entryPage(main: HTMLElement, ctx: AppContext, collection: string, key: string, said?: string): Promise<void> {
+  const entry = await getJson<EntryView>(`/collections/${segment(collection)}/entries/${segment(key)}`);
+  const done = (sentence: string) => entryPage(main, ctx, collection, key, sentence);
+  fill(
+    main,
+    said !== undefined && h('p', { class: 'notice notice-success', role: 'status' }, said),
+    h('p', { class: 'eyebrow' }, h('a', { href: historyHref(collection) }, collection), ` · version ${entry.activeVersion}`),
+    h('h1', { tabindex: -1 }, entry.label),
+    entry.taught.length === 0
+      ? h('p', { class: 'card empty' }, `Nothing has been taught to ${entry.label} since the start: it holds only what it was set up with.`)
+      : h('div', { class: 'card table-card' }, taughtTable(ctx, entry, done)),
+    retractedList(entry),
+    h('p', {}, h('a', { href: entryHref(collection, key) }, 'Refresh'), ' · ', h('a', { href: historyHref(collection) }, `All of ${collection}'s history`)),
+  );
+}

@@ -1,0 +1,73 @@
+/// <reference lib="dom" />
+import type { PreviewExample, PreviewResult } from '@learnables/protocol';
+import { h } from '../dom.ts';
+import { taskHref } from '../routes.ts';
+
+export interface PreviewWords {
+  readonly agentId: string;
+  readonly agentName: string;
+  /** What one item is called on the card, e.g. "customer". */
+  readonly entryWord: string;
+  /** An entry's label, from the question's own entries (the key when it offers none). */
+  readonly labelOf: (key: string) => string;
+}
+
+const plural = (count: number, one: string, many: string) => (count === 1 ? `1 ${one}` : `${count} ${many}`);
+/** How many examples of one effect are shown; the counts say how many there are. */
+const SHOWN = 5;
+
+function examples(list: readonly PreviewExample[], words: PreviewWords, effect: PreviewExample['effect']): HTMLElement | undefined {
+  const chosen = list.filter((example) => example.effect === effect).slice(0, SHOWN);
+  if (chosen.length === 0) return undefined;
+  return h(
+    'ul',
+    { class: 'plain preview-examples' },
+    chosen.map((example) =>
+      h(
+        'li',
+        {},
+        h('a', { href: taskHref(words.agentId, example.taskId) }, 'This message'),
+        h('span', { class: 'muted' }, ' now: '),
+        example.now.reads,
+        h('span', { class: 'muted' }, ' With the lesson: '),
+        example.after.reads,
+      ),
+    ),
+  );
+}
+
+/**
+ * What a lesson would do, in plain words, before the clerk confirms it (SPEC §6.5): the agent read
+ * its recent messages under the live rules and under the lesson. Taking messages from another
+ * entry, or making decided ones undecided, is said first and as a warning.
+ */
+export function previewView(result: PreviewResult, words: PreviewWords): HTMLElement {
+  const { counts, examined } = result;
+  const taken = counts.changes;
+  const unsettled = counts.unsettles;
+  const warn = taken > 0 || unsettled > 0;
+  const target = words.labelOf(result.entry);
+  if (!result.changed) {
+    return h('div', { class: 'notice notice-info preview', role: 'status' }, h('p', {}, `${words.agentName} already knows this; the lesson would change nothing.`), h('p', { class: 'muted' }, result.audit));
+  }
+  return h(
+    'div',
+    { class: `notice ${warn ? 'notice-warning' : 'notice-info'} preview`, role: 'status' },
+    h('p', {}, h('strong', {}, 'What this lesson would do: '), result.audit, '.'),
+    examined === 0
+      ? h('p', {}, `${words.agentName} has no recent messages to try it on, so nothing can be compared yet.`)
+      : [
+          h('p', {}, `Tried on the last ${plural(examined, 'message', 'messages')} ${words.agentName} received:`),
+          h(
+            'ul',
+            { class: 'preview-counts' },
+            taken > 0 && h('li', { class: 'preview-takes' }, h('strong', {}, `${plural(taken, 'message', 'messages')} decided for another ${words.entryWord} would go to ${target} instead.`), examples(result.examples, words, 'changes')),
+            unsettled > 0 && h('li', { class: 'preview-unsettles' }, h('strong', {}, `${plural(unsettled, 'message', 'messages')} decided now would no longer be decided; ${words.agentName} would ask about them.`), examples(result.examples, words, 'unsettles')),
+            counts.settles > 0 && h('li', {}, `${plural(counts.settles, 'message', 'messages')} it could not decide would be decided.`, examples(result.examples, words, 'settles')),
+            counts.stillOpen > 0 && h('li', {}, `${plural(counts.stillOpen, 'message', 'messages')} it could not decide would still be asked about.`),
+            taken + unsettled + counts.settles + counts.stillOpen === 0 && h('li', {}, 'None of them would be read differently.'),
+          ),
+        ],
+    warn && h('p', {}, `If that is not what you meant, change the lesson above; otherwise confirm.`),
+  );
+}
