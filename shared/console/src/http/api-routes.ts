@@ -131,7 +131,7 @@ export function apiRoutes(deps: ApiDeps): express.Router {
   api.post(
     '/agents/:agent/tasks/:task/preview',
     json,
-    handle(async (req) => previewLesson(directory, String(req.params.agent), String(req.params.task), previewRequest(req.body), requireOperator(req))),
+    handle(async (req, res) => previewLesson(directory, String(req.params.agent), String(req.params.task), previewRequest(req.body), requireOperator(res))),
   );
   api.post(
     '/agents/:agent/tasks/:task/lessons',
@@ -185,8 +185,8 @@ export function apiRoutes(deps: ApiDeps): express.Router {
   api.post(
     '/collections/:collection/retractions',
     json,
-    handle(async (req) => {
-      const operator = requireOperator(req);
+    handle(async (req, res) => {
+      const operator = requireOperator(res);
       const version = isObject(req.body) ? Number(req.body.version) : Number.NaN;
       if (!Number.isInteger(version) || version < 1) throw new ConsoleError(400, 'malformed', 'Choose the lesson to take back.', 'version');
       const reason = text(req.body, 'reason', 'Say why you take it back, so the history can tell the next person.');
