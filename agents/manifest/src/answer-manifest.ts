@@ -1,5 +1,5 @@
 import type { Answer, Question, Reading } from '@learnables/runtime';
-import type { ColumnMapping } from './column-mapping.ts';
+import type { ColumnMapping, MappingLesson } from './column-mapping.ts';
 import { sameHeading } from './column-mapping.ts';
 import type { ManifestResult } from './manifest-result.ts';
 import { readManifest } from './read-manifest.ts';
@@ -12,7 +12,12 @@ import type { SheetInput } from './sheet-input.ts';
  * definition. A heading the sheet does not have (the runtime should not let one through) gets
  * the question again, saying so. Pure.
  */
-export function answerManifest(input: SheetInput, mappings: readonly ColumnMapping[], question: Question, answer: Answer): Reading<ManifestResult> {
+export function answerManifest(
+  input: SheetInput,
+  mappings: readonly ColumnMapping[],
+  question: Question<MappingLesson>,
+  answer: Answer,
+): Reading<ManifestResult, MappingLesson> {
   const field = mappings.find((mapping) => mapping.key === question.entry);
   const index = input.headings.findIndex((heading) => heading.trim() !== '' && sameHeading(heading, answer.entry));
   const heading = input.headings[index];

@@ -1,19 +1,23 @@
 import { describe, expect, it } from 'vitest';
 import { refusalOf } from '@learnables/testing';
+import type { LessonValue } from '@learnables/protocol';
 import { ColumnMapping, columnMappingKind } from './column-mapping.ts';
 
 const waybill = () => new ColumnMapping('waybill', 'Waybill number', ['AWB', 'Waybill No'], true);
 
+/** A lesson's value as the control plane hands it over: read with the learnable's schema, then learned. */
+const teach = (mapping: ColumnMapping, value: LessonValue) => mapping.learn(mapping.readValue(value));
+
 describe('ColumnMapping', () => {
   it('adds a heading exactly as the sheet shows it, trimmed', () => {
-    const { next, changed } = waybill().learn({ column: '  Air Waybill No ' });
+    const { next, changed } = teach(waybill(), { column: '  Air Waybill No ' });
     expect(changed).toBe(true);
     expect((next as ColumnMapping).columns).toEqual(['AWB', 'Waybill No', 'Air Waybill No']);
   });
 
   it('knows a heading it already has, whatever its case', () => {
     const before = waybill();
-    expect(before.learn({ column: 'waybill no' })).toEqual({ next: before, changed: false });
+    expect(teach(before, { column: 'waybill no' })).toEqual({ next: before, changed: false });
   });
 
   it("says what it learned: reads waybill from the 'Air Waybill No' column", () => {
@@ -25,12 +29,19 @@ describe('ColumnMapping', () => {
     [{}, 'a mapping needs a column'],
     [{ column: 7 }, 'a mapping needs a column'],
     [{ column: 'AWB', pattern: 'x' }, 'A mapping takes a column; "pattern" is not one.'],
+    [{ column: 'x'.repeat(201) }, 'A column heading of 201 characters is not a heading; give it as the sheet shows it.'],
   ])('refuses %j in a sentence', (value, sentence) => {
-    expect(refusalOf(() => waybill().learn(value))).toBe(sentence);
+    expect(refusalOf(() => teach(waybill(), value))).toBe(sentence);
   });
 
   it('comes back from storage as it went in', () => {
     const back = columnMappingKind.fromState('waybill', JSON.parse(JSON.stringify(waybill().toState())));
     expect(back).toEqual(waybill());
+  });
+
+  it('refuses a seed entry it cannot read, naming it and the field', () => {
+    expect(() => columnMappingKind.fromState('waybill', { label: 'Waybill', required: true, columns: 'AWB' })).toThrow(
+      'mappings: "waybill" cannot be rebuilt from its state: columns: Invalid input: expected array, received string.',
+    );
   });
 });

@@ -1,12 +1,24 @@
-import type { LearnableKind, Learned } from '@learnables/learnable';
-import { Learnable, UnlearnableValue } from '@learnables/learnable';
-import type { LessonValue } from '@learnables/protocol';
+import { z } from 'zod';
+import type { Learned, LessonValueOf } from '@learnables/learnable';
+import { Learnable, defineKind, lessonField, lessonValue } from '@learnables/learnable';
 
-export interface MappingState {
-  readonly label: string;
-  readonly required: boolean;
-  readonly columns: readonly string[];
-}
+/** Longer than any heading a sheet has; longer text is a paste of something else. */
+const LONGEST_HEADING = 200;
+
+/** A lesson's value: `{ column }`, a heading exactly as it appears in the sheet's header row (trimmed). */
+export const mappingLesson = lessonValue(
+  {
+    column: lessonField.text({ missing: 'a mapping needs a column' }).refine((column) => column.length <= LONGEST_HEADING, {
+      error: (issue) => `A column heading of ${String(issue.input).length} characters is not a heading; give it as the sheet shows it.`,
+    }),
+  },
+  { unknownKey: (key) => `A mapping takes a column; "${key}" is not one.` },
+);
+export type MappingLesson = LessonValueOf<typeof mappingLesson>;
+
+/** One field as stored, and as the seed writes it. */
+const mappingState = z.object({ label: z.string(), required: z.boolean(), columns: z.array(z.string()).readonly() });
+export type MappingState = z.infer<typeof mappingState>;
 
 /** Headings are compared the way people read them: trimmed, case ignored. */
 export const sameHeading = (a: string, b: string): boolean => a.trim().toLowerCase() === b.trim().toLowerCase();
@@ -15,7 +27,7 @@ export const sameHeading = (a: string, b: string): boolean => a.trim().toLowerCa
  * One field of a manifest and the column headings it has been seen under. A lesson adds one
  * heading: `{ column }`, exactly as it appears in the sheet's header row.
  */
-export class ColumnMapping extends Learnable {
+export class ColumnMapping extends Learnable.of(mappingLesson) {
   constructor(
     readonly key: string,
     readonly label: string,
@@ -25,25 +37,23 @@ export class ColumnMapping extends Learnable {
     super();
   }
 
-  learn(value: LessonValue): Learned<ColumnMapping> {
-    const column = readColumn(value);
+  learn({ column }: MappingLesson): Learned<ColumnMapping> {
     if (this.columns.some((known) => sameHeading(known, column))) return { next: this, changed: false };
     return { next: new ColumnMapping(this.key, this.label, [...this.columns, column], this.required), changed: true };
   }
 
-  describes(value: LessonValue): string {
-    return `reads ${this.key} from the '${readColumn(value)}' column`;
+  describes({ column }: MappingLesson): string {
+    return `reads ${this.key} from the '${column}' column`;
   }
 
-  unlearn(value: LessonValue): Learned<ColumnMapping> {
-    const column = readColumn(value);
+  unlearn({ column }: MappingLesson): Learned<ColumnMapping> {
     const kept = this.columns.filter((known) => !sameHeading(known, column));
     if (kept.length === this.columns.length) return { next: this, changed: false };
     return { next: new ColumnMapping(this.key, this.label, kept, this.required), changed: true };
   }
 
-  describesRetraction(value: LessonValue): string {
-    return `no longer reads ${this.key} from the '${readColumn(value)}' column`;
+  describesRetraction({ column }: MappingLesson): string {
+    return `no longer reads ${this.key} from the '${column}' column`;
   }
 
   toState(): MappingState {
@@ -51,27 +61,12 @@ export class ColumnMapping extends Learnable {
   }
 }
 
-function readColumn(value: LessonValue): string {
-  for (const key of Object.keys(value)) {
-    if (key !== 'column') throw new UnlearnableValue(`A mapping takes a column; "${key}" is not one.`, { field: key });
-  }
-  const column = typeof value.column === 'string' ? value.column.trim() : '';
-  if (column === '') throw new UnlearnableValue('a mapping needs a column', { field: 'column' });
-  if (column.length > 200) {
-    throw new UnlearnableValue(`A column heading of ${column.length} characters is not a heading; give it as the sheet shows it.`, {
-      field: 'column',
-    });
-  }
-  return column;
-}
-
 /** How the authority rebuilds mappings from storage. */
-export const columnMappingKind: LearnableKind<ColumnMapping> = {
+export const columnMappingKind = defineKind({
   collection: 'mappings',
-  fromState(key, state) {
-    const { label, required, columns } = state as MappingState;
-    return new ColumnMapping(key, label, columns, required);
-  },
+  learnable: ColumnMapping,
+  state: mappingState,
+  fromState: (key, { label, required, columns }) => new ColumnMapping(key, label, columns, required),
   // A field someone adds is optional: a manifest without its column is still read.
   create: (key, label) => new ColumnMapping(key, label, [], false),
-};
+});

@@ -4,7 +4,7 @@ import type { Definition } from '@learnables/learnable';
 import { absorbLesson, defineCollection } from '@learnables/learnable';
 import type { PinnedDefinitions, Question, Reading } from '@learnables/runtime';
 import { InputRefused, pinDefinitions } from '@learnables/runtime';
-import type { ColumnMapping, MappingState } from './column-mapping.ts';
+import type { ColumnMapping, MappingLesson, MappingState } from './column-mapping.ts';
 import { columnMappingKind } from './column-mapping.ts';
 import type { ManifestResult } from './manifest-result.ts';
 
@@ -54,12 +54,12 @@ export const pinned = (definition: Definition<ColumnMapping>, version = 1): Pinn
 export const teach = (definition: Definition<ColumnMapping>, entry: string, column: string) =>
   absorbLesson(definition, { collection: 'mappings', entry, value: { column }, taughtBy: 'dana', reason: 'seen on a manifest' });
 
-export function resultOf(reading: Reading<ManifestResult>): ManifestResult {
+export function resultOf(reading: Reading<ManifestResult, MappingLesson>): ManifestResult {
   if (!reading.settled) throw new Error(`expected a settled reading, and it asks: ${reading.question.question}`);
   return reading.result;
 }
 
-export function questionOf(reading: Reading<ManifestResult>): Question {
+export function questionOf(reading: Reading<ManifestResult, MappingLesson>): Question<MappingLesson> {
   if (reading.settled) throw new Error('expected a question, and the reading settled');
   return reading.question;
 }

@@ -1,5 +1,5 @@
-export { ColumnMapping, columnMappingKind, sameHeading } from './column-mapping.ts';
-export type { MappingState } from './column-mapping.ts';
+export { ColumnMapping, columnMappingKind, mappingLesson, sameHeading } from './column-mapping.ts';
+export type { MappingLesson, MappingState } from './column-mapping.ts';
 export { manifestAgent, createManifestAgent, HOW } from './manifest-agent.ts';
 export type { ManifestAgentOptions } from './manifest-agent.ts';
 export { readSheet } from './read-sheet.ts';

@@ -5,6 +5,7 @@ import type { Reading } from '@learnables/runtime';
 import { pinDefinitions } from '@learnables/runtime';
 import { describe, expect, it } from 'vitest';
 import { ColumnMapping, columnMappingKind } from './column-mapping.ts';
+import type { MappingLesson } from './column-mapping.ts';
 import { expected, fixture, pinned, questionOf, resultOf, seedDefinition, teach } from './fixtures.test-support.ts';
 import { HOW, createManifestAgent, manifestAgent } from './manifest-agent.ts';
 import type { ManifestResult } from './manifest-result.ts';
@@ -15,7 +16,7 @@ import { XLSX_MEDIA_TYPE } from './sniff-format.ts';
 const seed = seedDefinition();
 const read = (file: string): Promise<SheetInput> => readSheet(fixture(file), file);
 
-async function readUnder(file: string, definition: Definition<ColumnMapping> = seed, version = 1): Promise<Reading<ManifestResult>> {
+async function readUnder(file: string, definition: Definition<ColumnMapping> = seed, version = 1): Promise<Reading<ManifestResult, MappingLesson>> {
   return manifestAgent.read(await read(file), pinned(definition, version));
 }
 
@@ -139,7 +140,7 @@ describe('read and answer are pure, so the journal can replay them', () => {
 
   it('says plainly when the task is not pinned to the mappings', async () => {
     const sheet = await read('01-basic.xlsx');
-    expect(() => manifestAgent.read(sheet, pinDefinitions([]))).toThrow("The manifest agent reads the 'mappings' collection, and this task is not pinned to it.");
+    expect(() => manifestAgent.read(sheet, pinDefinitions([]))).toThrow('This task is not pinned to "mappings" (it reads nothing); list its kind in the agent\'s kinds.');
   });
 });
 

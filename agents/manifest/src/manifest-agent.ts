@@ -1,7 +1,7 @@
-import type { Definition } from '@learnables/learnable';
-import type { LearnableAgent, PinnedDefinitions } from '@learnables/runtime';
+import type { LearnableAgent } from '@learnables/runtime';
 import { answerManifest } from './answer-manifest.ts';
-import { ColumnMapping, columnMappingKind } from './column-mapping.ts';
+import type { ColumnMapping } from './column-mapping.ts';
+import { columnMappingKind } from './column-mapping.ts';
 import type { ManifestResult } from './manifest-result.ts';
 import { parseManifest } from './parse-parts.ts';
 import { COLLECTION, readManifest } from './read-manifest.ts';
@@ -13,21 +13,12 @@ import { dateInFileName } from './file-date.ts';
 export const HOW =
   'Each field carries the column headings it has been seen under; headings match case-insensitively after trimming, the first matching column wins, and a field whose headings match no column comes back empty — if that field is required, I ask which column holds it.';
 
-function mappingsOf(pinned: PinnedDefinitions): ColumnMapping[] {
-  const definition: Definition | undefined = pinned.get(COLLECTION);
-  if (definition === undefined) throw new Error(`The manifest agent reads the '${COLLECTION}' collection, and this task is not pinned to it.`);
-  return definition.entries.map((entry) => {
-    if (entry instanceof ColumnMapping) return entry;
-    throw new Error(`'${entry.key}' in ${COLLECTION} is not a ColumnMapping; rebuild the definition with columnMappingKind.`);
-  });
-}
-
 export interface ManifestAgentOptions {
   /** How many rows to keep and how far a workbook may unpack; see `DEFAULT_LIMITS`. */
   readonly limits?: Partial<ReadLimits>;
 }
 
-export function createManifestAgent(options: ManifestAgentOptions = {}): LearnableAgent<SheetInput, ManifestResult> {
+export function createManifestAgent(options: ManifestAgentOptions = {}): LearnableAgent<SheetInput, ManifestResult, ColumnMapping> {
   return {
     name: 'Manifest agent',
     description:
@@ -56,8 +47,8 @@ export function createManifestAgent(options: ManifestAgentOptions = {}): Learnab
     // An .xlsx travels base64-encoded in JSON, a third larger than on disk.
     bodyLimit: '40mb',
     parse: (parts) => parseManifest(parts, options.limits),
-    read: (input, pinned) => readManifest(input, mappingsOf(pinned)),
-    answer: (input, pinned, question, answer) => answerManifest(input, mappingsOf(pinned), question, answer),
+    read: (input, pinned) => readManifest(input, pinned.of(columnMappingKind).entries),
+    answer: (input, pinned, question, answer) => answerManifest(input, pinned.of(columnMappingKind).entries, question, answer),
     dateOf: (input) => dateInFileName(input.filename),
     summarize: (input) => ({ filename: input.filename, headings: input.headings, firstRows: input.rows.slice(0, 3) }),
   };

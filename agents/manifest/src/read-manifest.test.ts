@@ -82,7 +82,8 @@ describe('the question', () => {
       const sheet = await read(file);
       const { suggested } = questionOf(readManifest(sheet, seed.entries));
       expect(Object.keys(suggested ?? {})).toEqual(['column']);
-      const learned = seed.entries.find((field) => field.key === 'waybill')?.learn(suggested ?? {});
+      const field = seed.entries.find((mapping) => mapping.key === 'waybill');
+      const learned = field?.learn(field.readValue(suggested ?? {}));
       expect(learned?.changed).toBe(true);
       const taughtOnly = new ColumnMapping('waybill', 'Waybill number', (learned?.next as ColumnMapping).columns.slice(-1), true);
       expect(mapColumns(sheet.headings, [taughtOnly]).waybill).toEqual({ index: 0, heading: 'Air Waybill No' });

@@ -1,5 +1,6 @@
 import type { Finding, Question, Reading } from '@learnables/runtime';
-import type { ColumnMapping } from './column-mapping.ts';
+import type { ColumnMapping, MappingLesson } from './column-mapping.ts';
+import { mappingLesson } from './column-mapping.ts';
 import type { ManifestResult } from './manifest-result.ts';
 import { manifestRows } from './manifest-rows.ts';
 import type { ColumnMap, MappedColumn } from './map-columns.ts';
@@ -18,7 +19,7 @@ export type Answered = Readonly<Record<string, MappedColumn>>;
  * the operator named for this sheet takes its field's place. A required field with no column
  * makes the reading unsettled, with one question about the first such field. Pure.
  */
-export function readManifest(input: SheetInput, mappings: readonly ColumnMapping[], answered: Answered = {}): Reading<ManifestResult> {
+export function readManifest(input: SheetInput, mappings: readonly ColumnMapping[], answered: Answered = {}): Reading<ManifestResult, MappingLesson> {
   const columns: ColumnMap = { ...mapColumns(input.headings, mappings), ...answered };
   const findings: Record<string, Finding> = {};
   for (const field of mappings) findings[field.key] = findingFor(field, columns[field.key] ?? null, field.key in answered, input);
@@ -36,10 +37,10 @@ function findingFor(field: ColumnMapping, column: MappedColumn | null, answered:
   return { settled: true, reads: sentences.reads(field.key, column.heading, { answered, sameHeaded }), collection: COLLECTION };
 }
 
-/** Learned headings are capped at 200 characters; a suggestion must be one the learnable takes. */
-const teachable = (column: MappedColumn): boolean => column.heading.trim().length <= 200;
+/** A suggestion must be one the learnable takes (SPEC §2.4): asked of its own schema. */
+const teachable = (column: MappedColumn): boolean => mappingLesson.safeParse({ column: column.heading }).success;
 
-function questionFor(field: ColumnMapping, input: SheetInput, columns: ColumnMap): Question {
+function questionFor(field: ColumnMapping, input: SheetInput, columns: ColumnMap): Question<MappingLesson> {
   const taken = Object.values(columns).flatMap((column) => (column ? [column.index] : []));
   const unplaced = unmappedColumns(input.headings, taken);
   // With every column placed, the answer may still be one of them: offer them all.
