@@ -3,32 +3,43 @@ import type { StatsResponse } from '../../api-types.ts';
 import type { ReplayState } from '../../http/replay-job.ts';
 import { ApiFailure, getJson, postJson } from '../api.ts';
 import { fill, h } from '../dom.ts';
+import { headlinePeriod, MIN_MESSAGES, periodLabel, sharedScaleMax } from '../chart-geometry.ts';
 import { chartView } from './chart-view.ts';
 import { warningNotice } from './notices.ts';
 
 type AgentStats = StatsResponse['agents'][number];
 
-function agentPanel(stats: AgentStats): HTMLElement {
+function headline(stats: AgentStats): HTMLElement {
+  const chosen = headlinePeriod(stats.periods);
+  const latest = stats.periods.at(-1);
+  const earliest = stats.periods.find((period) => period.messages >= MIN_MESSAGES);
+  if (!chosen) {
+    return h('p', { class: 'headline few' }, `No week has ${MIN_MESSAGES} messages yet, too few for a figure worth a headline; the chart shows each week with its count.`);
+  }
+  return h(
+    'p',
+    { class: 'headline' },
+    h('span', { class: 'figure' }, String(chosen.questionsPer100)),
+    ` questions per 100 messages in the week of ${periodLabel(chosen.period)} (${chosen.messages} messages)`,
+    earliest && earliest !== chosen && h('span', { class: 'muted' }, ` — ${earliest.questionsPer100} in the week of ${periodLabel(earliest.period)}`),
+    latest && latest !== chosen && h('span', { class: 'muted block' }, ` Later weeks had fewer than ${MIN_MESSAGES} messages (${latest.messages} in the week of ${periodLabel(latest.period)}), too few to count.`),
+  );
+}
+
+function agentPanel(stats: AgentStats, yMax: number): HTMLElement {
   const titleId = `stats-${stats.agentId}`;
-  const first = stats.periods[0];
-  const last = stats.periods.at(-1);
+  const counted = stats.periods.some((period) => period.messages > 0);
   return h(
     'section',
     { class: 'card stats', 'aria-labelledby': titleId },
     h('h2', { id: titleId }, stats.name),
     stats.problem !== undefined
       ? warningNotice(stats.problem)
-      : !first || !last
+      : !counted
         ? h('p', { class: 'muted' }, 'No messages counted yet.')
         : [
-            h(
-              'p',
-              { class: 'headline' },
-              h('span', { class: 'figure' }, String(last.questionsPer100)),
-              ` questions per 100 messages in the week of ${last.period}`,
-              stats.periods.length > 1 && h('span', { class: 'muted' }, ` (${first.questionsPer100} in the week of ${first.period})`),
-            ),
-            chartView(stats.periods, `Questions per 100 messages, ${stats.name}, by week`),
+            headline(stats),
+            chartView(stats.periods, `Questions per 100 messages, ${stats.name}, by week`, yMax),
             h(
               'details',
               {},
@@ -37,7 +48,20 @@ function agentPanel(stats: AgentStats): HTMLElement {
                 'table',
                 { class: 'data' },
                 h('thead', {}, h('tr', {}, ['Week of', 'Messages', 'Questions', 'Per 100'].map((title) => h('th', { scope: 'col' }, title)))),
-                h('tbody', {}, stats.periods.map((period) => h('tr', {}, h('td', {}, period.period), h('td', {}, String(period.messages)), h('td', {}, String(period.questions)), h('td', {}, String(period.questionsPer100))))),
+                h(
+                  'tbody',
+                  {},
+                  stats.periods.map((period) =>
+                    h(
+                      'tr',
+                      {},
+                      h('td', {}, periodLabel(period.period)),
+                      h('td', {}, String(period.messages), period.messages > 0 && period.messages < MIN_MESSAGES && h('span', { class: 'muted' }, ' (few)')),
+                      h('td', {}, String(period.questions)),
+                      h('td', {}, period.messages > 0 ? String(period.questionsPer100) : '—'),
+                    ),
+                  ),
+                ),
               ),
             ),
           ],
@@ -79,13 +103,15 @@ export async function dashboardPage(main: HTMLElement): Promise<void> {
   const [{ agents }, replay] = await Promise.all([getJson<StatsResponse>('/stats'), getJson<ReplayState>('/replay')]);
   const charts = h('div', {});
   const drawCharts = async (list: StatsResponse['agents']) => {
-    fill(charts, list.length === 0 ? h('p', { class: 'card empty' }, 'No agents are configured.') : h('div', { class: 'stats-grid' }, list.map(agentPanel)));
+    // One scale for every panel, so two agents' lines can be compared by eye.
+    const yMax = sharedScaleMax(list.map((stats) => stats.periods));
+    fill(charts, list.length === 0 ? h('p', { class: 'card empty' }, 'No agents are configured.') : h('div', { class: 'stats-grid' }, list.map((stats) => agentPanel(stats, yMax))));
   };
   await drawCharts(agents);
   fill(
     main,
     h('h1', { tabindex: -1 }, 'Questions per 100 messages'),
-    h('p', { class: 'lead' }, 'Week by week, by each message’s own date. A line that falls means the agents are keeping what they are taught.'),
+    h('p', { class: 'lead' }, `Week by week, by each message’s own date. A line that falls means the agents are keeping what they are taught. Weeks with fewer than ${MIN_MESSAGES} messages are drawn hollow and never headline; a week with no messages leaves a gap.`),
     replayPanel(replay, async () => drawCharts((await getJson<StatsResponse>('/stats')).agents)),
     charts,
   );
