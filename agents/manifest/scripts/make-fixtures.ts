@@ -12,7 +12,8 @@
 import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { deflateRawSync, deflateSync, inflateRawSync } from 'node:zlib';
+import { crc32, deflateSync } from 'node:zlib';
+import { FIXTURE_TIME, mulberry32, pick, repackZip, unzipParts, zipParts } from '@learnables/testing';
 import ExcelJS from 'exceljs';
 
 const FIELDS = ['waybill', 'consignee', 'origin', 'destination', 'pieces', 'weight', 'description'] as const;
@@ -23,7 +24,7 @@ const OUT = join(ROOT, 'fixtures', 'manifests');
 const SEED = join(ROOT, 'fixtures', 'seeds', 'mappings.json');
 
 /** Every date in the fixtures derives from this one (a Friday). */
-const FIXED = new Date(Date.UTC(2025, 2, 14, 12, 0, 0));
+const FIXED = FIXTURE_TIME;
 const day = (offset: number): Date => new Date(Date.UTC(2025, 2, 14 + offset));
 
 // ---------------------------------------------------------------------------------------------
@@ -40,23 +41,6 @@ const seeded = (field: Field, heading: string): boolean => seed.entries[field].c
 
 // ---------------------------------------------------------------------------------------------
 // Deterministic data.
-
-function mulberry32(seedValue: number): () => number {
-  let a = seedValue >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
-
-function pick<T>(rand: () => number, items: readonly T[]): T {
-  const item = items[Math.floor(rand() * items.length)];
-  if (item === undefined) throw new Error('pick from an empty list');
-  return item;
-}
 
 const AIRPORTS = ['FRA', 'JFK', 'LHR', 'ORD', 'HKG', 'SIN', 'DXB', 'NRT', 'CDG', 'AMS', 'MEX', 'GRU', 'JNB', 'SYD', 'LAX', 'ZRH'];
 const AIRLINE_PREFIXES = ['020', '057', '074', '125', '160', '176', '618', '006'];
@@ -127,111 +111,10 @@ const kgToLb = (kg: number): number => Math.round(kg * 2.20462 * 10) / 10;
 const awbDigits = (awb: string): number => Number(awb.replace('-', ''));
 
 // ---------------------------------------------------------------------------------------------
-// Zip: read the entries of exceljs's output and write them again with a fixed timestamp.
-
-const CRC_TABLE = (() => {
-  const table = new Uint32Array(256);
-  for (let n = 0; n < 256; n++) {
-    let c = n;
-    for (let k = 0; k < 8; k++) c = c & 1 ? 0xedb88320 ^ (c >>> 1) : c >>> 1;
-    table[n] = c >>> 0;
-  }
-  return table;
-})();
-
-function crc32(data: Uint8Array): number {
-  let c = 0xffffffff;
-  for (let i = 0; i < data.length; i++) c = (CRC_TABLE[(c ^ (data[i] ?? 0)) & 0xff] ?? 0) ^ (c >>> 8);
-  return (c ^ 0xffffffff) >>> 0;
-}
-
-interface ZipEntry {
-  name: string;
-  data: Buffer;
-}
-
-function readZip(zip: Buffer): ZipEntry[] {
-  let eocd = -1;
-  for (let i = zip.length - 22; i >= 0; i--) {
-    if (zip.readUInt32LE(i) === 0x06054b50) {
-      eocd = i;
-      break;
-    }
-  }
-  if (eocd < 0) throw new Error('no end of central directory');
-  const count = zip.readUInt16LE(eocd + 10);
-  let p = zip.readUInt32LE(eocd + 16);
-  const entries: ZipEntry[] = [];
-  for (let i = 0; i < count; i++) {
-    if (zip.readUInt32LE(p) !== 0x02014b50) throw new Error('bad central directory entry');
-    const method = zip.readUInt16LE(p + 10);
-    const compressedSize = zip.readUInt32LE(p + 20);
-    const nameLength = zip.readUInt16LE(p + 28);
-    const extraLength = zip.readUInt16LE(p + 30);
-    const commentLength = zip.readUInt16LE(p + 32);
-    const local = zip.readUInt32LE(p + 42);
-    const name = zip.toString('utf8', p + 46, p + 46 + nameLength);
-    const start = local + 30 + zip.readUInt16LE(local + 26) + zip.readUInt16LE(local + 28);
-    const raw = zip.subarray(start, start + compressedSize);
-    entries.push({ name, data: method === 0 ? Buffer.from(raw) : inflateRawSync(raw) });
-    p += 46 + nameLength + extraLength + commentLength;
-  }
-  return entries;
-}
-
-function writeZip(entries: readonly ZipEntry[]): Buffer {
-  const time = (FIXED.getUTCHours() << 11) | (FIXED.getUTCMinutes() << 5) | (FIXED.getUTCSeconds() >> 1);
-  const date = ((FIXED.getUTCFullYear() - 1980) << 9) | ((FIXED.getUTCMonth() + 1) << 5) | FIXED.getUTCDate();
-  const locals: Buffer[] = [];
-  const centrals: Buffer[] = [];
-  let offset = 0;
-  for (const entry of entries) {
-    const name = Buffer.from(entry.name, 'utf8');
-    const stored = entry.data.length === 0;
-    const body = stored ? entry.data : deflateRawSync(entry.data, { level: 9 });
-    const crc = crc32(entry.data);
-    const local = Buffer.alloc(30);
-    local.writeUInt32LE(0x04034b50, 0);
-    local.writeUInt16LE(20, 4);
-    local.writeUInt16LE(0, 6);
-    local.writeUInt16LE(stored ? 0 : 8, 8);
-    local.writeUInt16LE(time, 10);
-    local.writeUInt16LE(date, 12);
-    local.writeUInt32LE(crc, 14);
-    local.writeUInt32LE(body.length, 18);
-    local.writeUInt32LE(entry.data.length, 22);
-    local.writeUInt16LE(name.length, 26);
-    local.writeUInt16LE(0, 28);
-    const central = Buffer.alloc(46);
-    central.writeUInt32LE(0x02014b50, 0);
-    central.writeUInt16LE(20, 4);
-    central.writeUInt16LE(20, 6);
-    central.writeUInt16LE(0, 8);
-    central.writeUInt16LE(stored ? 0 : 8, 10);
-    central.writeUInt16LE(time, 12);
-    central.writeUInt16LE(date, 14);
-    central.writeUInt32LE(crc, 16);
-    central.writeUInt32LE(body.length, 20);
-    central.writeUInt32LE(entry.data.length, 24);
-    central.writeUInt16LE(name.length, 28);
-    central.writeUInt32LE(offset, 42);
-    locals.push(local, name, body);
-    centrals.push(central, name);
-    offset += local.length + name.length + body.length;
-  }
-  const directory = Buffer.concat(centrals);
-  const end = Buffer.alloc(22);
-  end.writeUInt32LE(0x06054b50, 0);
-  end.writeUInt16LE(entries.length, 8);
-  end.writeUInt16LE(entries.length, 10);
-  end.writeUInt32LE(directory.length, 12);
-  end.writeUInt32LE(offset, 16);
-  return Buffer.concat([...locals, directory, end]);
-}
+// exceljs stamps the time of writing into its zip; re-packed with the fixed time, the bytes repeat.
 
 async function xlsxBytes(wb: ExcelJS.Workbook): Promise<Buffer> {
-  const written = Buffer.from((await wb.xlsx.writeBuffer()) as unknown as ArrayBuffer);
-  return writeZip(readZip(written));
+  return repackZip(Buffer.from((await wb.xlsx.writeBuffer()) as unknown as ArrayBuffer), FIXED);
 }
 
 function newWorkbook(): ExcelJS.Workbook {
@@ -854,22 +737,23 @@ async function zipBomb(): Promise<void> {
   const ws = wb.addWorksheet('Manifest');
   ws.addRow(['Waybill', 'Consignee', 'Destination', 'Weight']);
   for (const x of shipments(1717, 2)) ws.addRow([x.awb, x.consignee, x.destination, x.weightKg]);
-  const entries = readZip(Buffer.from((await wb.xlsx.writeBuffer()) as unknown as ArrayBuffer));
+  const entries = unzipParts(Buffer.from((await wb.xlsx.writeBuffer()) as unknown as ArrayBuffer));
   const sheet = entries.find((e) => e.name === 'xl/worksheets/sheet1.xml');
   if (!sheet) throw new Error('bomb: no sheet1.xml');
   const xml = sheet.data.toString('utf8');
   const at = xml.indexOf('</sheetData>');
   if (at < 0) throw new Error('bomb: no </sheetData>');
   // Whitespace between rows is legal XML, so the sheet stays valid; it just never ends.
-  sheet.data = Buffer.concat([Buffer.from(xml.slice(0, at), 'utf8'), Buffer.alloc(BOMB_PADDING, 0x20), Buffer.from(xml.slice(at), 'utf8')]);
-  const zip = writeZip(entries);
+  const padded = Buffer.concat([Buffer.from(xml.slice(0, at), 'utf8'), Buffer.alloc(BOMB_PADDING, 0x20), Buffer.from(xml.slice(at), 'utf8')]);
+  const parts = entries.map((part) => (part === sheet ? { name: part.name, data: padded } : part));
+  const zip = zipParts(parts, { at: FIXED });
   if (zip.length > 2 * 1024 * 1024) throw new Error(`bomb: ${zip.length} bytes on disk is too big`);
   save('17-zip-bomb.xlsx', zip);
   expected['17-zip-bomb.xlsx'] = badKey(
     'xlsx',
     'too-large',
-    `A valid xlsx of ${zip.length} bytes whose xl/worksheets/sheet1.xml inflates to ${sheet.data.length} bytes (256 MiB of spaces before </sheetData>, after a real 3-row table). The zip headers state the true sizes; the agent must refuse on the declared or the inflated size before the parser spends that memory and time.`,
-    { bytesOnDisk: zip.length, entry: 'xl/worksheets/sheet1.xml', uncompressedBytes: sheet.data.length },
+    `A valid xlsx of ${zip.length} bytes whose xl/worksheets/sheet1.xml inflates to ${padded.length} bytes (256 MiB of spaces before </sheetData>, after a real 3-row table). The zip headers state the true sizes; the agent must refuse on the declared or the inflated size before the parser spends that memory and time.`,
+    { bytesOnDisk: zip.length, entry: 'xl/worksheets/sheet1.xml', uncompressedBytes: padded.length },
   );
 }
 

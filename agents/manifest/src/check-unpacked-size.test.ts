@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { checkUnpackedSize } from './check-unpacked-size.ts';
 import { readZipDirectory } from './zip-directory.ts';
-import { zipParts } from './zip.test-support.ts';
+import { zipParts } from '@learnables/testing';
 
 const sheet = Buffer.from('<row/>'.repeat(1_000));
 

@@ -1,6 +1,6 @@
 import { readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
-import { unzipParts, zipParts } from './zip.test-support.ts';
+import { unzipParts, zipParts } from '@learnables/testing';
 
 /** Column letters for a 1-based column number: 1 → A, 16384 → XFD. */
 export function columnName(column: number): string {

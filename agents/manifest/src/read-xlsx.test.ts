@@ -5,7 +5,7 @@ import { expected, fixture, refusalOf } from './fixtures.test-support.ts';
 import { readXlsx } from './read-xlsx.ts';
 import type { ReadLimits, SheetInput } from './sheet-input.ts';
 import { DEFAULT_LIMITS } from './sheet-input.ts';
-import { rewritePart, unzipParts, zipParts } from './zip.test-support.ts';
+import { rewritePart, unzipParts, zipParts } from '@learnables/testing';
 import fc from 'fast-check';
 import { sparseWideWorkbook, wideWorkbook, workbookOf } from './hostile-workbooks.test-support.ts';
 

@@ -2,7 +2,7 @@ import { InputRefused } from '@learnables/runtime';
 import { describe, expect, it } from 'vitest';
 import { fixture } from './fixtures.test-support.ts';
 import { readZipDirectory } from './zip-directory.ts';
-import { unzipParts, zipParts } from './zip.test-support.ts';
+import { unzipParts, zipParts } from '@learnables/testing';
 
 /** A zip's bytes up to its directory: each part's local header and data. */
 const localRecords = (zip: Uint8Array): Buffer => Buffer.from(zip).subarray(0, Buffer.from(zip).readUInt32LE(zip.length - 6));

@@ -12,3 +12,7 @@ export { DEFAULT_TEST_PG_URL, postgresAnswers, startEmbeddedPostgres, testPostgr
 export type { TestPostgresServer } from './test-postgres-server.ts';
 export { largeEmail } from './large-email.ts';
 export type { LargeEmailOptions } from './large-email.ts';
+export { between, digits, mulberry32, pick, weighted } from './seeded-random.ts';
+export type { Random } from './seeded-random.ts';
+export { FIXTURE_TIME, repackZip, rewritePart, unzipParts, zipParts } from './zip-parts.ts';
+export type { ZipOptions, ZipPart } from './zip-parts.ts';

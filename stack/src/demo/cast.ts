@@ -1,7 +1,7 @@
 // Who writes to the warehouse's intake mailbox during the six weeks, and which forwarders send
 // manifests. Customers are the keys of fixtures/seeds/customers.json; every domain is `.example`.
-import type { Random } from './prng.ts';
-import { between, digits, pick } from './prng.ts';
+import type { Random } from '@learnables/testing';
+import { between, digits, pick } from '@learnables/testing';
 
 /** Where a sender sits, for the offset in its Date header (summer time ends on 25 October 2026). */
 export type Zone = 'uk' | 'cet' | 'us-east';

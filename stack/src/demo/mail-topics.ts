@@ -3,8 +3,8 @@
 import type { Customer, RefWhere, Sender, Topic } from './cast.ts';
 import type { MailAttachment } from './eml.ts';
 import { tinyPdf } from './eml.ts';
-import type { Random } from './prng.ts';
-import { between, pick } from './prng.ts';
+import type { Random } from '@learnables/testing';
+import { between, pick } from '@learnables/testing';
 
 export interface Written {
   readonly subject: string;

@@ -14,8 +14,8 @@ import { CUSTOMERS, FORWARDERS, SENDERS, offsetMinutes } from './cast.ts';
 import { buildEml, htmlOf, rfc822Date } from './eml.ts';
 import { writeTopic } from './mail-topics.ts';
 import { manifestFile } from './manifest-files.ts';
-import type { Random } from './prng.ts';
-import { between, mulberry32, pick, weighted } from './prng.ts';
+import type { Random } from '@learnables/testing';
+import { between, mulberry32, pick, weighted } from '@learnables/testing';
 import type { Stream, StreamItem } from './stream.ts';
 import { DAY_MS, SCENARIO_DIR } from './stream.ts';
 

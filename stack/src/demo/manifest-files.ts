@@ -1,10 +1,9 @@
 // Manifests as forwarders send them: .xlsx written with exceljs (re-packed with a fixed zip
 // timestamp so the bytes are deterministic) or .csv written by hand.
-import { deflateRawSync, inflateRawSync } from 'node:zlib';
 import ExcelJS from 'exceljs';
 import type { Forwarder, ManifestField } from './cast.ts';
-import type { Random } from './prng.ts';
-import { between, digits, pick } from './prng.ts';
+import type { Random } from '@learnables/testing';
+import { between, digits, pick, repackZip } from '@learnables/testing';
 
 const AIRPORTS = ['FRA', 'JFK', 'LHR', 'ORD', 'HKG', 'SIN', 'DXB', 'NRT', 'CDG', 'AMS', 'MAN', 'GRU', 'JNB', 'SYD', 'LAX', 'ZRH', 'PVG', 'ICN'];
 const AIRLINE_PREFIXES = ['020', '057', '074', '125', '160', '176', '618', '006', '235', '157'];
@@ -84,104 +83,5 @@ export async function manifestFile(forwarder: Forwarder, random: Random, date: D
   sheet.addRow(forwarder.columns.map(headingOf));
   for (const row of rows) sheet.addRow(forwarder.columns.map((column) => cellOf(row, column) ?? null));
   const written = Buffer.from((await workbook.xlsx.writeBuffer()) as unknown as ArrayBuffer);
-  return { bytes: writeZip(readZip(written), date), rows: rows.length };
-}
-
-// ---------------------------------------------------------------------------------------------
-// Zip re-packing (exceljs stamps the current time into its zip entries).
-
-const CRC_TABLE = (() => {
-  const table = new Uint32Array(256);
-  for (let n = 0; n < 256; n++) {
-    let c = n;
-    for (let k = 0; k < 8; k++) c = c & 1 ? 0xedb88320 ^ (c >>> 1) : c >>> 1;
-    table[n] = c >>> 0;
-  }
-  return table;
-})();
-
-function crc32(data: Uint8Array): number {
-  let c = 0xffffffff;
-  for (let i = 0; i < data.length; i++) c = (CRC_TABLE[(c ^ (data[i] ?? 0)) & 0xff] ?? 0) ^ (c >>> 8);
-  return (c ^ 0xffffffff) >>> 0;
-}
-
-interface ZipEntry {
-  readonly name: string;
-  readonly data: Buffer;
-}
-
-function readZip(zip: Buffer): ZipEntry[] {
-  let eocd = -1;
-  for (let i = zip.length - 22; i >= 0; i--) {
-    if (zip.readUInt32LE(i) === 0x06054b50) {
-      eocd = i;
-      break;
-    }
-  }
-  if (eocd < 0) throw new Error('exceljs wrote a zip without an end of central directory');
-  const count = zip.readUInt16LE(eocd + 10);
-  let p = zip.readUInt32LE(eocd + 16);
-  const entries: ZipEntry[] = [];
-  for (let i = 0; i < count; i++) {
-    const method = zip.readUInt16LE(p + 10);
-    const compressedSize = zip.readUInt32LE(p + 20);
-    const nameLength = zip.readUInt16LE(p + 28);
-    const extraLength = zip.readUInt16LE(p + 30);
-    const commentLength = zip.readUInt16LE(p + 32);
-    const local = zip.readUInt32LE(p + 42);
-    const name = zip.toString('utf8', p + 46, p + 46 + nameLength);
-    const start = local + 30 + zip.readUInt16LE(local + 26) + zip.readUInt16LE(local + 28);
-    const raw = zip.subarray(start, start + compressedSize);
-    entries.push({ name, data: method === 0 ? Buffer.from(raw) : inflateRawSync(raw) });
-    p += 46 + nameLength + extraLength + commentLength;
-  }
-  return entries;
-}
-
-function writeZip(entries: readonly ZipEntry[], at: Date): Buffer {
-  const time = (at.getUTCHours() << 11) | (at.getUTCMinutes() << 5) | (at.getUTCSeconds() >> 1);
-  const date = ((at.getUTCFullYear() - 1980) << 9) | ((at.getUTCMonth() + 1) << 5) | at.getUTCDate();
-  const locals: Buffer[] = [];
-  const centrals: Buffer[] = [];
-  let offset = 0;
-  for (const entry of entries) {
-    const name = Buffer.from(entry.name, 'utf8');
-    const stored = entry.data.length === 0;
-    const body = stored ? entry.data : deflateRawSync(entry.data, { level: 9 });
-    const crc = crc32(entry.data);
-    const local = Buffer.alloc(30);
-    local.writeUInt32LE(0x04034b50, 0);
-    local.writeUInt16LE(20, 4);
-    local.writeUInt16LE(stored ? 0 : 8, 8);
-    local.writeUInt16LE(time, 10);
-    local.writeUInt16LE(date, 12);
-    local.writeUInt32LE(crc, 14);
-    local.writeUInt32LE(body.length, 18);
-    local.writeUInt32LE(entry.data.length, 22);
-    local.writeUInt16LE(name.length, 26);
-    const central = Buffer.alloc(46);
-    central.writeUInt32LE(0x02014b50, 0);
-    central.writeUInt16LE(20, 4);
-    central.writeUInt16LE(20, 6);
-    central.writeUInt16LE(stored ? 0 : 8, 10);
-    central.writeUInt16LE(time, 12);
-    central.writeUInt16LE(date, 14);
-    central.writeUInt32LE(crc, 16);
-    central.writeUInt32LE(body.length, 20);
-    central.writeUInt32LE(entry.data.length, 24);
-    central.writeUInt16LE(name.length, 28);
-    central.writeUInt32LE(offset, 42);
-    locals.push(local, name, body);
-    centrals.push(central, name);
-    offset += local.length + name.length + body.length;
-  }
-  const directory = Buffer.concat(centrals);
-  const end = Buffer.alloc(22);
-  end.writeUInt32LE(0x06054b50, 0);
-  end.writeUInt16LE(entries.length, 8);
-  end.writeUInt16LE(entries.length, 10);
-  end.writeUInt32LE(directory.length, 12);
-  end.writeUInt32LE(offset, 16);
-  return Buffer.concat([...locals, directory, end]);
+  return { bytes: repackZip(written, date), rows: rows.length };
 }

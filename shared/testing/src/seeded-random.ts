@@ -1,4 +1,4 @@
-/** A small seeded PRNG (mulberry32): the same seed gives the same scenario, byte for byte. */
+/** A small seeded PRNG (mulberry32): the same seed gives the same scenario and fixtures, byte for byte. */
 export type Random = () => number;
 
 export function mulberry32(seed: number): Random {
