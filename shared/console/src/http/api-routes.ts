@@ -59,6 +59,13 @@ function answerRequest(body: unknown): AnswerRequest {
   return { entry: text(body, 'entry', 'Choose an answer first.'), ...(lesson && { lesson }) };
 }
 
+/** `{ version, reason }` of a change to the history (rollback, take back), each refused in its own sentence. */
+function versionAndReason(body: unknown, noVersion: string, noReason: string): { version: number; reason: string } {
+  const version = isObject(body) ? Number(body.version) : Number.NaN;
+  if (!Number.isInteger(version) || version < 1) throw new ConsoleError(400, 'malformed', noVersion, 'version');
+  return { version, reason: text(body, 'reason', noReason) };
+}
+
 function previewRequest(body: unknown): PreviewRequest {
   const reason = isObject(body) && typeof body.reason === 'string' ? body.reason : undefined;
   return {
@@ -187,9 +194,7 @@ export function apiRoutes(deps: ApiDeps): express.Router {
     json,
     handle(async (req, res) => {
       const operator = requireOperator(res);
-      const version = isObject(req.body) ? Number(req.body.version) : Number.NaN;
-      if (!Number.isInteger(version) || version < 1) throw new ConsoleError(400, 'malformed', 'Choose the lesson to take back.', 'version');
-      const reason = text(req.body, 'reason', 'Say why you take it back, so the history can tell the next person.');
+      const { version, reason } = versionAndReason(req.body, 'Choose the lesson to take back.', 'Say why you take it back, so the history can tell the next person.');
       return retractLesson(authority, String(req.params.collection), version, reason, operator);
     }),
   );
@@ -198,9 +203,7 @@ export function apiRoutes(deps: ApiDeps): express.Router {
     json,
     handle(async (req, res) => {
       const operator = requireOperator(res);
-      const version = isObject(req.body) ? Number(req.body.version) : Number.NaN;
-      if (!Number.isInteger(version) || version < 1) throw new ConsoleError(400, 'malformed', 'Choose the version to roll back to.', 'version');
-      const reason = text(req.body, 'reason', 'Say why you roll back, so the history can tell the next person.');
+      const { version, reason } = versionAndReason(req.body, 'Choose the version to roll back to.', 'Say why you roll back, so the history can tell the next person.');
       return rollBack(authority, String(req.params.collection), version, reason, operator);
     }),
   );

@@ -1,60 +1,33 @@
 /// <reference lib="dom" />
 import type { ActivationView, EntryView } from '../../api-types.ts';
 import type { RetractionOutcome } from '@learnables/protocol';
-import { ApiFailure, getJson, postJson, segment } from '../api.ts';
+import { getJson, postJson, segment } from '../api.ts';
 import type { AppContext } from '../app-context.ts';
-import { fill, h, timeElement, uniqueId } from '../dom.ts';
+import { fill, h, timeElement } from '../dom.ts';
 import { entryHref, historyHref } from '../routes.ts';
-import { errorNotice } from './notices.ts';
+import { formRow, reasonForm } from './reason-form.ts';
 
 const COLUMNS = ['Version', 'Who', 'Why', 'What it taught', 'When', ''];
 
 /** "Take back": a reason, then the retraction; the person signed in is its author. */
 function retractForm(ctx: AppContext, entry: EntryView, lesson: ActivationView, close: () => void, done: (said: string) => Promise<void>): HTMLElement {
-  const id = uniqueId('retract-reason');
-  const reason = h('textarea', { id, name: 'retract-reason', rows: 2, required: true, 'aria-describedby': `${id}-help` });
-  const errors = h('div', { class: 'form-errors' });
-  const confirm = h('button', { type: 'submit', class: 'danger' }, `Take back version ${lesson.version}`);
-  const form = h(
-    'form',
-    { class: 'retract-form' },
-    errors,
-    h('label', { for: id }, `Why take back “${lesson.audit}”?`),
-    reason,
-    h(
-      'p',
-      { class: 'help', id: `${id}-help` },
-      `Recorded with your name (${ctx.operator}) as a new version. Only this lesson is taken back; everything taught before and after it stays.`,
-    ),
-    h('div', { class: 'actions' }, confirm, h('button', { type: 'button', class: 'secondary', onclick: close }, 'Cancel')),
-  );
-  form.addEventListener('submit', (event) => {
-    event.preventDefault();
-    errors.replaceChildren();
-    confirm.disabled = true;
-    void postJson<RetractionOutcome>(`/collections/${segment(entry.collection)}/retractions`, { version: lesson.version, reason: reason.value })
-      .then((outcome) => done(outcome.changed ? `Taken back as version ${outcome.version}: ${outcome.audit}.` : outcome.audit))
-      .catch((error: unknown) => {
-        confirm.disabled = false;
-        errors.replaceChildren(errorNotice(error instanceof ApiFailure ? error.message : String(error)));
-      });
+  return reasonForm({
+    className: 'retract-form',
+    label: `Why take back “${lesson.audit}”?`,
+    help: `Recorded with your name (${ctx.operator}) as a new version. Only this lesson is taken back; everything taught before and after it stays.`,
+    confirm: `Take back version ${lesson.version}`,
+    send: (reason) =>
+      postJson<RetractionOutcome>(`/collections/${segment(entry.collection)}/retractions`, { version: lesson.version, reason }).then((outcome) =>
+        done(outcome.changed ? `Taken back as version ${outcome.version}: ${outcome.audit}.` : outcome.audit),
+      ),
+    close,
   });
-  return form;
 }
 
 function taughtTable(ctx: AppContext, entry: EntryView, done: (said: string) => Promise<void>): HTMLElement {
   const body = h('tbody', {});
   for (const lesson of entry.taught) {
-    const formRow = h('tr', { class: 'form-row', hidden: true }, h('td', { colspan: COLUMNS.length }));
-    const open = () => {
-      formRow.hidden = false;
-      const cell = formRow.firstElementChild!;
-      fill(cell, retractForm(ctx, entry, lesson, () => {
-        formRow.hidden = true;
-        button?.focus();
-      }, done));
-      cell.querySelector('textarea')?.focus();
-    };
+    const { row: formRowOf, open } = formRow(COLUMNS.length, (close) => retractForm(ctx, entry, lesson, close, done), () => button);
     const button = lesson.kind === 'lesson' || entry.taught.length === 1 ? h('button', { type: 'button', class: 'secondary', onclick: open }, 'Take back') : undefined;
     body.append(
       h(
@@ -67,7 +40,7 @@ function taughtTable(ctx: AppContext, entry: EntryView, done: (said: string) => 
         h('td', { 'data-label': 'When', class: 'nowrap' }, timeElement(lesson.at)),
         h('td', { class: 'row-action' }, button),
       ),
-      formRow,
+      formRowOf,
     );
   }
   return h(

@@ -2,10 +2,11 @@
 import type { ActivationView, CollectionView, HistoryResponse, RollbackPreviewView } from '../../api-types.ts';
 import { ApiFailure, getJson, postJson, segment } from '../api.ts';
 import type { AppContext } from '../app-context.ts';
-import { fill, h, timeElement, uniqueId } from '../dom.ts';
+import { fill, h, timeElement } from '../dom.ts';
 import { rollbackPromise } from '../honesty.ts';
 import { entryHref, historyHref } from '../routes.ts';
 import { errorNotice } from './notices.ts';
+import { formRow, reasonForm } from './reason-form.ts';
 
 const COLUMNS = ['Version', 'Who', 'Why', 'What changed', 'When', ''];
 
@@ -59,33 +60,19 @@ function rollbackEffect(collection: CollectionView, version: number): HTMLElemen
 }
 
 function rollbackForm(ctx: AppContext, collection: CollectionView, activation: ActivationView, close: () => void): HTMLElement {
-  const id = uniqueId('rollback-reason');
-  const reason = h('textarea', { id, name: 'rollback-reason', rows: 2, required: true, 'aria-describedby': `${id}-help` });
-  const errors = h('div', { class: 'form-errors' });
-  const confirm = h('button', { type: 'submit', class: 'danger' }, `Confirm rollback to v${activation.version}`);
   const decidedBy = collection.agents[0]?.decidedBy ?? '';
-  const form = h(
-    'form',
-    { class: 'rollback-form' },
-    errors,
-    rollbackEffect(collection, activation.version),
-    h('label', { for: id }, `Why roll ${collection.collection} back to version ${activation.version}?`),
-    reason,
-    h('p', { class: 'help', id: `${id}-help` }, `Recorded with your name (${ctx.operator}). ${rollbackPromise(decidedBy)}`),
-    h('div', { class: 'actions' }, confirm, h('button', { type: 'button', class: 'secondary', onclick: close }, 'Cancel')),
-  );
-  form.addEventListener('submit', (event) => {
-    event.preventDefault();
-    errors.replaceChildren();
-    confirm.disabled = true;
-    void postJson<ActivationView>(`/collections/${segment(collection.collection)}/rollback`, { version: activation.version, reason: reason.value })
-      .then((done) => ctx.navigate(historyHref(collection.collection, done.version)))
-      .catch((error: unknown) => {
-        confirm.disabled = false;
-        errors.replaceChildren(errorNotice(error instanceof ApiFailure ? error.message : String(error)));
-      });
+  return reasonForm({
+    className: 'rollback-form',
+    before: rollbackEffect(collection, activation.version),
+    label: `Why roll ${collection.collection} back to version ${activation.version}?`,
+    help: `Recorded with your name (${ctx.operator}). ${rollbackPromise(decidedBy)}`,
+    confirm: `Confirm rollback to v${activation.version}`,
+    send: (reason) =>
+      postJson<ActivationView>(`/collections/${segment(collection.collection)}/rollback`, { version: activation.version, reason }).then((done) =>
+        ctx.navigate(historyHref(collection.collection, done.version)),
+      ),
+    close,
   });
-  return form;
 }
 
 function historyTable(ctx: AppContext, collection: CollectionView, history: HistoryResponse, highlight: number | undefined): HTMLElement {
@@ -94,16 +81,7 @@ function historyTable(ctx: AppContext, collection: CollectionView, history: Hist
   const body = h('tbody', {});
   for (const activation of history.activations) {
     const isActive = activation.id === activeId;
-    const formRow = h('tr', { class: 'form-row', hidden: true }, h('td', { colspan: COLUMNS.length }));
-    const open = () => {
-      formRow.hidden = false;
-      const cell = formRow.firstElementChild!;
-      fill(cell, rollbackForm(ctx, collection, activation, () => {
-        formRow.hidden = true;
-        button?.focus();
-      }));
-      cell.querySelector('textarea')?.focus();
-    };
+    const { row: formRowOf, open } = formRow(COLUMNS.length, (close) => rollbackForm(ctx, collection, activation, close), () => button);
     const button =
       isActive || activation.version === history.activeVersion
         ? undefined
@@ -125,7 +103,7 @@ function historyTable(ctx: AppContext, collection: CollectionView, history: Hist
         h('td', { 'data-label': 'When', class: 'nowrap' }, timeElement(activation.at)),
         h('td', { class: 'row-action' }, button),
       ),
-      formRow,
+      formRowOf,
     );
   }
   return h(
