@@ -11,7 +11,7 @@ import type { Client } from '@a2a-js/sdk/client';
 import { ClientFactory, ClientFactoryOptions, JsonRpcTransportFactory } from '@a2a-js/sdk/client';
 import { Authority, AuthorityClient, authorityService, openStore } from '@learnables/authority';
 import { createConsole, hashPassword, userLine } from '@learnables/console';
-import type { AccountOptions, RunningConsole, ScryptCost } from '@learnables/console';
+import type { AccountOptions, ReplayAction, RunningConsole, ScryptCost } from '@learnables/console';
 import type { LearnableKind } from '@learnables/learnable';
 import { LEARNABLES_URI } from '@learnables/protocol';
 import { startLearnableAgent } from '@learnables/runtime';
@@ -67,6 +67,8 @@ export interface StackOptions {
   readonly kinds?: readonly LearnableKind[];
   /** Seed the collections. Default: lists alpha (no words) and beta (banana). */
   readonly seed?: (authority: Authority) => Promise<unknown>;
+  /** A job for the dashboard's replay button. */
+  readonly replay?: ReplayAction;
 }
 
 export interface ConsoleStack {
@@ -124,6 +126,7 @@ export async function startConsoleStack(options: StackOptions): Promise<ConsoleS
     // Open tabs hear of new and answered questions within a quarter of a second.
     livePollMs: 250,
     log: quiet,
+    ...(options.replay && { replay: options.replay }),
   });
   return {
     dir,

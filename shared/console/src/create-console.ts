@@ -11,6 +11,7 @@ import type { AccountOptions } from './http/session.ts';
 import { ConsoleSessions, requireSignedIn } from './http/session.ts';
 import type { ReplayAction } from './http/replay-job.ts';
 import { replayRoutes } from './http/replay-job.ts';
+import { statsAcross } from './agents/agent-stats.ts';
 
 export interface ConsoleOptions {
   /** The agents the console serves, by base URL (the one `/.well-known/agent-card.json` is under). */
@@ -80,7 +81,13 @@ export async function createConsole(options: ConsoleOptions): Promise<RunningCon
   app.get('/healthz', (_req, res) => {
     res.json({ ok: true, agents: directory.agents.length });
   });
-  app.use('/api/replay', express.json(), replayRoutes(options.replay, log));
+  // The replay refuses a stack that already holds messages unless confirmed: the agents' own weekly counts say whether it does.
+  const countMessages = async () => {
+    const { agents } = await statsAcross(directory);
+    if (agents.some((agent) => agent.problem !== undefined)) return undefined;
+    return agents.reduce((sum, agent) => sum + agent.periods.reduce((inner, period) => inner + period.messages, 0), 0);
+  };
+  app.use('/api/replay', express.json(), replayRoutes(options.replay, log, countMessages));
   app.use('/api', apiRoutes({ directory, authority, live, sessions, maxUploadBytes: options.maxUploadBytes ?? 25 * 1024 * 1024, log }));
   app.get('/app.js', (_req, res) => {
     res.type('text/javascript').set('cache-control', 'no-cache').send(ui.script);

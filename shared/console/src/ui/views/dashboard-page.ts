@@ -2,7 +2,7 @@
 import type { StatsResponse } from '../../api-types.ts';
 import type { ReplayState } from '../../http/replay-job.ts';
 import { ApiFailure, getJson, postJson } from '../api.ts';
-import { fill, h } from '../dom.ts';
+import { fill, h, uniqueId } from '../dom.ts';
 import { headlinePeriod, MIN_MESSAGES, periodLabel, sharedScaleMax } from '../chart-geometry.ts';
 import { chartView } from './chart-view.ts';
 import { warningNotice } from './notices.ts';
@@ -74,11 +74,26 @@ function replayPanel(initial: ReplayState, redraw: () => Promise<void>): HTMLEle
   const log = h('pre', { class: 'replay-log', 'aria-live': 'polite' });
   const outcome = h('div', { class: 'replay-outcome', 'aria-live': 'polite' });
   const button = h('button', { type: 'button', class: 'primary' }, initial.label ?? 'Replay');
+  // On a stack that already holds messages the replay is a second, deliberate choice: a ticked box.
+  const despite = h('input', { type: 'checkbox', id: uniqueId('replay-despite') });
+  const guard = h('div', { class: 'replay-guard' });
+  let notFresh = initial.notFresh;
   const show = (state: ReplayState) => {
-    button.disabled = state.running;
+    if (!state.running) notFresh = state.notFresh;
+    fill(
+      guard,
+      notFresh !== undefined && !state.running && [
+        warningNotice(notFresh),
+        h('label', { class: 'choice', for: despite.id }, despite, h('span', {}, 'Replay anyway, on top of the messages already here')),
+      ],
+    );
+    button.disabled = state.running || (notFresh !== undefined && !despite.checked);
     log.textContent = state.lines.join('\n');
     fill(outcome, state.problem !== undefined ? warningNotice(state.problem) : state.summary !== undefined ? h('p', { class: 'replay-summary' }, state.summary) : state.running ? h('p', { class: 'muted' }, 'Replaying…') : false);
   };
+  despite.addEventListener('change', () => {
+    button.disabled = notFresh !== undefined && !despite.checked;
+  });
   const follow = async () => {
     let state = await getJson<ReplayState>('/replay');
     show(state);
@@ -90,13 +105,17 @@ function replayPanel(initial: ReplayState, redraw: () => Promise<void>): HTMLEle
     if (state.summary !== undefined) await redraw();
   };
   button.addEventListener('click', () => {
-    postJson<ReplayState>('/replay', { confirm: 'replay' })
+    button.disabled = true;
+    postJson<ReplayState>('/replay', { confirm: 'replay', ...(notFresh !== undefined && despite.checked && { despiteMessages: true }) })
       .then(follow)
-      .catch((error: unknown) => fill(outcome, warningNotice(error instanceof ApiFailure ? error.message : String(error))));
+      .catch((error: unknown) => {
+        button.disabled = notFresh !== undefined && !despite.checked;
+        fill(outcome, warningNotice(error instanceof ApiFailure ? error.message : String(error)));
+      });
   });
   show(initial);
   if (initial.running) void follow();
-  return h('section', { class: 'card replay', 'aria-label': initial.label ?? 'Replay' }, h('p', {}, initial.description ?? ''), button, outcome, log);
+  return h('section', { class: 'card replay', 'aria-label': initial.label ?? 'Replay' }, h('p', {}, initial.description ?? ''), guard, button, outcome, log);
 }
 
 export async function dashboardPage(main: HTMLElement): Promise<void> {
