@@ -78,7 +78,7 @@ function loopVerdict(marks: readonly LoopMark[], fields: MessageFields): string 
   return top[1] - (next?.[1] ?? 0) >= MARGIN ? top[0] : 'close';
 }
 
-function setVerdict(definition: Definition, fields: MessageFields): string {
+function setVerdict(definition: Definition<CustomerMarks>, fields: MessageFields): string {
   const verdict = matchMarks(definition, fields, MARGIN);
   return verdict.kind === 'settled' ? verdict.winner : verdict.kind;
 }

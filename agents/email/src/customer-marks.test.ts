@@ -1,30 +1,46 @@
 import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import { UnlearnableValue } from '@learnables/learnable';
+import type { LessonValue } from '@learnables/protocol';
 import { refusalOf } from '@learnables/testing';
 import { CustomerMarks, MARK_PLACES, customerMarksKind } from './customer-marks.ts';
 import { referencePattern, senderPattern } from './mark-patterns.ts';
 
 const northgate = () => new CustomerMarks('northgate', 'Northgate Motors Ltd');
 
+/** A lesson's value as the control plane hands it over: read with the learnable's schema, then learned. */
+const teach = (customer: CustomerMarks, value: LessonValue) => customer.learn(customer.readValue(value));
+
 describe('CustomerMarks', () => {
   it('adds a mark as an amended copy and leaves the original alone', () => {
     const before = northgate();
-    const { next, changed } = before.learn({ pattern: 'billing@origin\\.example', where: 'from' });
+    const { next, changed } = teach(before, { pattern: 'billing@origin\\.example', where: 'from' });
     expect(changed).toBe(true);
     expect((next as CustomerMarks).marks).toEqual([{ pattern: 'billing@origin\\.example', where: 'from' }]);
     expect(before.marks).toEqual([]);
   });
 
   it("looks in the from when no where is given", () => {
-    const { next } = northgate().learn({ pattern: 'northgate' });
+    const { next } = teach(northgate(), { pattern: 'northgate' });
     expect((next as CustomerMarks).marks[0]?.where).toBe('from');
   });
 
   it('knows a mark it already has: unchanged, same object', () => {
-    const once = northgate().learn({ pattern: 'PA-2026-0901', where: 'subject' }).next;
-    const twice = once.learn({ pattern: 'PA-2026-0901', where: 'subject' });
+    const once = teach(northgate(), { pattern: 'PA-2026-0901', where: 'subject' }).next;
+    const twice = teach(once, { pattern: 'PA-2026-0901', where: 'subject' });
     expect(twice).toEqual({ next: once, changed: false });
+  });
+
+  it('reads a where as a person types it, and refuses a mark held by another customer, naming it', () => {
+    expect(northgate().readValue({ pattern: ' PA-1 ', where: ' Subject ' })).toEqual({ pattern: 'PA-1', where: 'subject' });
+    const brightwell = new CustomerMarks('brightwell', 'Brightwell Foods', [{ pattern: 'PA-1', where: 'any' }]);
+    expect(refusalOf(() => northgate().learn(northgate().readValue({ pattern: 'PA-1', where: 'subject' }), [brightwell]))).toMatch(/^'PA-1' is already a mark of Brightwell Foods \(brightwell\)/);
+  });
+
+  it('refuses a seed entry it cannot read, naming it and the field', () => {
+    expect(() => customerMarksKind.fromState('northgate', { name: 'Northgate', marks: [{ pattern: 'x', where: 'headers' }] })).toThrow(
+      'customers: "northgate" cannot be rebuilt from its state: marks.0.where: Invalid option: expected one of "from"|"subject"|"body"|"attachments"|"any".',
+    );
   });
 
   it('writes the audit line in its own words', () => {
@@ -43,7 +59,7 @@ describe('CustomerMarks', () => {
     [{ pattern: 'x', colour: 'red' }, 'A mark has a pattern and a where; "colour" is neither.'],
     [{ pattern: 'x'.repeat(501) }, 'That pattern is 501 characters long; a mark may be at most 500.'],
   ])('refuses %j in a sentence', (value, sentence) => {
-    expect(refusalOf(() => northgate().learn(value))).toBe(sentence);
+    expect(refusalOf(() => teach(northgate(), value))).toBe(sentence);
   });
 
   // Issue 15: these were taken, and then claimed other customers' mail with no question.
@@ -51,7 +67,7 @@ describe('CustomerMarks', () => {
   it.each(EVERY_MESSAGE.flatMap((pattern) => MARK_PLACES.map((where) => [pattern, where] as const)))(
     'refuses %j in the %s: it would claim messages without evidence',
     (pattern, where) => {
-      expect(refusalOf(() => northgate().learn({ pattern, where }))).toMatch(
+      expect(refusalOf(() => teach(northgate(), { pattern, where }))).toMatch(
         new RegExp(`^"${pattern.replace(/[\\^$.|?*+()[\]{}]/g, '\\$&')}" (matches \\d+ of 16 sample messages that belong to no customer, so it would claim messages without evidence|is found even in random characters, so it is no evidence of one customer); give the text that gives this customer away, such as an address or a reference\\.$`),
       );
     },
@@ -62,11 +78,11 @@ describe('CustomerMarks', () => {
     ['\\.(?:com|net|org|io|dev|de|no|ng|jp|uk|example|studio)>', 'from', '"\\.(?:com|net|org|io|dev|de|no|ng|jp|uk|example|studio)>" matches 12 of 16 sample messages that belong to no customer, so it would claim messages without evidence; give the text that gives this customer away, such as an address or a reference.'],
     ['.{400}', 'body', '".{400}" is found even in random characters, so it is no evidence of one customer; give the text that gives this customer away, such as an address or a reference.'],
   ])('says how broad %j in the %s is', (pattern, where, sentence) => {
-    expect(refusalOf(() => northgate().learn({ pattern, where }))).toBe(sentence);
+    expect(refusalOf(() => teach(northgate(), { pattern, where }))).toBe(sentence);
   });
 
   it.each([['qN\\pL{300}'], ['\\pL{5}'], ['[\\s\\S]{1000}']])('refuses %j, which expands to too many states, before compiling it whole', (pattern) => {
-    expect(refusalOf(() => northgate().learn({ pattern, where: 'body' }))).toBe(
+    expect(refusalOf(() => teach(northgate(), { pattern, where: 'body' }))).toBe(
       `"${pattern}": this pattern expands to too many states to be matched quickly; use fewer repeats or a smaller class of characters.`,
     );
   });
@@ -82,12 +98,12 @@ describe('CustomerMarks', () => {
       ...['Northgate', 'NGM/', 'OB-', 'origin', 'pallets', 'c1', '[a-z]{300}'].flatMap((pattern) => MARK_PLACES.filter((where) => !(pattern === 'c1' && where === 'any')).map((where) => ({ pattern, where }))),
     ];
     expect(marks.length).toBeGreaterThan(40);
-    for (const mark of marks) expect(() => northgate().learn(mark), JSON.stringify(mark)).not.toThrow();
+    for (const mark of marks) expect(() => teach(northgate(), mark), JSON.stringify(mark)).not.toThrow();
   });
 
   it('names the field a refusal is about', () => {
     try {
-      northgate().learn({ pattern: 'x', where: 'headers' });
+      teach(northgate(), { pattern: 'x', where: 'headers' });
       expect.unreachable();
     } catch (error) {
       expect((error as UnlearnableValue).field).toBe('where');
@@ -95,7 +111,7 @@ describe('CustomerMarks', () => {
   });
 
   it('comes back from storage as it went in', () => {
-    const taught = northgate().learn({ pattern: 'a@b\\.example', where: 'from' }).next as CustomerMarks;
+    const taught = teach(northgate(), { pattern: 'a@b\\.example', where: 'from' }).next as CustomerMarks;
     const back = customerMarksKind.fromState('northgate', JSON.parse(JSON.stringify(taught.toState())));
     expect(back).toEqual(taught);
   });

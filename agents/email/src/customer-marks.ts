@@ -1,7 +1,7 @@
 import RE2 from 're2';
-import type { LearnableKind, Learned } from '@learnables/learnable';
-import { Learnable, UnlearnableValue } from '@learnables/learnable';
-import type { LessonValue } from '@learnables/protocol';
+import { z } from 'zod';
+import type { Learned, LessonValueOf } from '@learnables/learnable';
+import { Learnable, UnlearnableValue, defineKind, lessonField, lessonValue } from '@learnables/learnable';
 import { MESSAGE_FIELDS } from './message-fields.ts';
 import type { MessageFields } from './message-fields.ts';
 import { NOISE_MESSAGES, PROBE_MESSAGES } from './probe-messages.ts';
@@ -16,16 +16,18 @@ export interface Mark {
   readonly where: MarkPlace;
 }
 
-export interface CustomerState {
-  readonly name: string;
-  readonly marks: readonly Mark[];
-  /**
-   * True for an entry that stands for mail that is no customer's (newsletters, maintenance and
-   * internal notices): taught like any other, so a recurring one stops asking, but a message
-   * decided for it never counts as a customer's (the result says `noCustomer: true`).
-   */
-  readonly noCustomer?: boolean;
-}
+/**
+ * One customer as stored, and as the seed writes it. `noCustomer` is true for an entry that stands
+ * for mail that is no customer's (newsletters, maintenance and internal notices): taught like any
+ * other, so a recurring one stops asking, but a message decided for it never counts as a customer's
+ * (the result says `noCustomer: true`).
+ */
+const customerState = z.object({
+  name: z.string(),
+  marks: z.array(z.object({ pattern: z.string(), where: z.enum(MARK_PLACES) })).readonly(),
+  noCustomer: z.boolean().optional(),
+});
+export type CustomerState = z.infer<typeof customerState>;
 
 /** Long enough for any address or reference anyone types; short enough to keep sets small. */
 const LONGEST_PATTERN = 500;
@@ -56,11 +58,36 @@ export function compileMark(pattern: string): RE2 {
 }
 
 /**
- * One customer and the marks that give it away. A lesson adds one mark:
- * `{ pattern, where }`, `pattern` a case-insensitive RE2 regular expression (plain text works),
- * `where` one of MARK_PLACES (default `from`).
+ * A lesson's value: one mark, `{ pattern, where }`. `pattern` is a case-insensitive RE2 regular
+ * expression (plain text works), `where` one of MARK_PLACES (default `from`). Once both are read
+ * (`check`), the pattern must compile small, match no empty text and be evidence where it looks.
  */
-export class CustomerMarks extends Learnable {
+export const markLesson = lessonValue(
+  {
+    pattern: lessonField.text({ missing: 'A mark needs a pattern: the text that gives this customer away.' }).refine((pattern) => pattern.length <= LONGEST_PATTERN, {
+      error: (issue) => `That pattern is ${String(issue.input).length} characters long; a mark may be at most ${LONGEST_PATTERN}.`,
+    }),
+    where: lessonField.choice(MARK_PLACES, { notOne: (typed) => `${typed} is not a place to look; choose one of ${MARK_PLACES.join(', ')}.`, absent: 'from' }),
+  },
+  {
+    unknownKey: (key) => `A mark has a pattern and a where; "${key}" is neither.`,
+    check: ({ pattern, where }) => {
+      checkCompiledSize(pattern);
+      const regex = compileMark(pattern);
+      if (regex.test('')) {
+        throw new UnlearnableValue(
+          `"${pattern}" matches an empty text, so it would claim every message; give the text that gives the customer away.`,
+          { field: 'pattern' },
+        );
+      }
+      checkEvidence(pattern, regex, where);
+    },
+  },
+);
+export type MarkLesson = LessonValueOf<typeof markLesson>;
+
+/** One customer and the marks that give it away. A lesson adds one mark (`markLesson`). */
+export class CustomerMarks extends Learnable.of(markLesson) {
   constructor(
     readonly key: string,
     readonly name: string,
@@ -75,8 +102,7 @@ export class CustomerMarks extends Learnable {
     return this.name;
   }
 
-  learn(value: LessonValue, others: readonly Learnable[] = []): Learned<CustomerMarks> {
-    const mark = readMark(value);
+  learn(mark: MarkLesson, others: readonly CustomerMarks[] = []): Learned<CustomerMarks> {
     if (this.marks.some((known) => known.pattern === mark.pattern && known.where === mark.where)) {
       return { next: this, changed: false };
     }
@@ -84,62 +110,23 @@ export class CustomerMarks extends Learnable {
     return { next: new CustomerMarks(this.key, this.name, [...this.marks, mark], this.noCustomer), changed: true };
   }
 
-  describes(value: LessonValue): string {
-    const { pattern, where } = readMark(value);
+  describes({ pattern, where }: MarkLesson): string {
     return `${this.key} learned: matches '${pattern}' in the ${where}`;
   }
 
-  unlearn(value: LessonValue): Learned<CustomerMarks> {
-    const mark = readMark(value);
+  unlearn(mark: MarkLesson): Learned<CustomerMarks> {
     const kept = this.marks.filter((known) => !(known.pattern === mark.pattern && known.where === mark.where));
     if (kept.length === this.marks.length) return { next: this, changed: false };
     return { next: new CustomerMarks(this.key, this.name, kept, this.noCustomer), changed: true };
   }
 
-  describesRetraction(value: LessonValue): string {
-    const { pattern, where } = readMark(value);
+  describesRetraction({ pattern, where }: MarkLesson): string {
     return `${this.key} no longer matches '${pattern}' in the ${where}`;
   }
 
   toState(): CustomerState {
     return this.noCustomer ? { name: this.name, marks: this.marks, noCustomer: true } : { name: this.name, marks: this.marks };
   }
-}
-
-function readMark(value: LessonValue): Mark {
-  for (const key of Object.keys(value)) {
-    if (key !== 'pattern' && key !== 'where') {
-      throw new UnlearnableValue(`A mark has a pattern and a where; "${key}" is neither.`, { field: key });
-    }
-  }
-  const { pattern: rawPattern, where: rawWhere = 'from' } = value;
-  if (typeof rawPattern !== 'string' || rawPattern.trim() === '') {
-    throw new UnlearnableValue('A mark needs a pattern: the text that gives this customer away.', { field: 'pattern' });
-  }
-  const pattern = rawPattern.trim();
-  if (pattern.length > LONGEST_PATTERN) {
-    throw new UnlearnableValue(
-      `That pattern is ${pattern.length} characters long; a mark may be at most ${LONGEST_PATTERN}.`,
-      { field: 'pattern' },
-    );
-  }
-  const where = typeof rawWhere === 'string' ? rawWhere.trim().toLowerCase() : rawWhere;
-  if (!MARK_PLACES.includes(where as MarkPlace)) {
-    throw new UnlearnableValue(
-      `"${String(rawWhere)}" is not a place to look; choose one of ${MARK_PLACES.join(', ')}.`,
-      { field: 'where' },
-    );
-  }
-  checkCompiledSize(pattern);
-  const regex = compileMark(pattern);
-  if (regex.test('')) {
-    throw new UnlearnableValue(
-      `"${pattern}" matches an empty text, so it would claim every message; give the text that gives the customer away.`,
-      { field: 'pattern' },
-    );
-  }
-  checkEvidence(pattern, regex, where as MarkPlace);
-  return { pattern, where: where as MarkPlace };
 }
 
 /**
@@ -190,9 +177,8 @@ function sameMark(a: Mark, b: Mark): boolean {
  * matches would score a point for both: they would tie and ask for ever, and no later lesson of
  * the same mark could settle them (it would be "already known").
  */
-export function refuseHeldElsewhere(mark: Mark, others: readonly Learnable[]): void {
+export function refuseHeldElsewhere(mark: Mark, others: readonly CustomerMarks[]): void {
   for (const other of others) {
-    if (!(other instanceof CustomerMarks)) continue;
     if (other.marks.some((known) => sameMark(known, mark))) {
       throw new UnlearnableValue(
         `'${mark.pattern}' is already a mark of ${other.name} (${other.key}); taught here too, every message it matches would tie between the two and be asked about for ever. Teach what tells this customer apart instead: a reference from the subject, or the customer's name.`,
@@ -233,12 +219,11 @@ function lookAlike(pattern: string): string {
 }
 
 /** How the authority rebuilds customers from storage, and checks a seed at start-up. */
-export const customerMarksKind: LearnableKind<CustomerMarks> = {
+export const customerMarksKind = defineKind({
   collection: 'customers',
-  fromState(key, state) {
-    const { name, marks, noCustomer } = state as CustomerState;
-    return new CustomerMarks(key, name, marks, noCustomer === true);
-  },
+  learnable: CustomerMarks,
+  state: customerState,
+  fromState: (key, { name, marks, noCustomer }) => new CustomerMarks(key, name, marks, noCustomer === true),
   create: (key, label) => new CustomerMarks(key, label, []),
   checkSeed: checkSeedMarks,
-};
+});

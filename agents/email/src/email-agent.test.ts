@@ -5,7 +5,7 @@ import { DeclarationSchema } from '@learnables/protocol';
 import type { PinnedDefinitions, Question, Reading } from '@learnables/runtime';
 import { InputRefused, pinDefinitions } from '@learnables/runtime';
 import { CustomerMarks, MARK_PLACES } from './customer-marks.ts';
-import type { Mark } from './customer-marks.ts';
+import type { Mark, MarkLesson } from './customer-marks.ts';
 import { createEmailAgent, emailAgent } from './email-agent.ts';
 import type { EmailResult } from './email-agent.ts';
 import type { EmailInput } from './email-input.ts';
@@ -30,12 +30,12 @@ const seed = customers(
   ['pinnacle-audio', 'Pinnacle Audio Ltd', []],
 );
 
-function settled(reading: Reading<EmailResult>): EmailResult {
+function settled(reading: Reading<EmailResult, MarkLesson>): EmailResult {
   if (!reading.settled) throw new Error(`expected a settled reading, got: ${reading.findings.customer?.reads}`);
   return reading.result;
 }
 
-function asked(reading: Reading<EmailResult>): Question {
+function asked(reading: Reading<EmailResult, MarkLesson>): Question<MarkLesson> {
   if (reading.settled) throw new Error(`expected a question, got: ${reading.findings.customer?.reads}`);
   return reading.question;
 }
@@ -210,12 +210,12 @@ describe('emailAgent.read', () => {
   });
 
   it('says plainly when the task has no customers pinned', () => {
-    expect(() => emailAgent.read(email(), pinDefinitions([]))).toThrow('The email agent reads the "customers" definition, and the task has none pinned (it has: nothing).');
+    expect(() => emailAgent.read(email(), pinDefinitions([]))).toThrow('This task is not pinned to "customers" (it reads nothing); list its kind in the agent\'s kinds.');
   });
 });
 
 describe('emailAgent.answer', () => {
-  const question = (): Question => asked(emailAgent.read(email(), pinned(seed)));
+  const question = (): Question<MarkLesson> => asked(emailAgent.read(email(), pinned(seed)));
 
   it("settles on the operator's customer and says so", () => {
     const reading = emailAgent.answer(email(), pinned(seed, 3), question(), { entry: 'northgate' });

@@ -1,9 +1,9 @@
 import type { Definition } from '@learnables/learnable';
 import type { EntryChoice } from '@learnables/protocol';
-import type { LearnableAgent, PinnedDefinitions, Reading } from '@learnables/runtime';
+import type { LearnableAgent, Reading } from '@learnables/runtime';
 import { InputRefused } from '@learnables/runtime';
-import { CustomerMarks, MARK_PLACES, customerMarksKind } from './customer-marks.ts';
-import type { MarkPlace } from './customer-marks.ts';
+import { MARK_PLACES, customerMarksKind } from './customer-marks.ts';
+import type { CustomerMarks, MarkLesson, MarkPlace } from './customer-marks.ts';
 import type { EmailInput } from './email-input.ts';
 import { findCustomer, matchMarks, prepareMarks } from './match-marks.ts';
 import { messageFields, senderLine } from './message-fields.ts';
@@ -50,7 +50,7 @@ export interface EmailAgentOptions {
 const COLLECTION = 'customers';
 const EXCERPT_LENGTH = 200;
 
-export function createEmailAgent(options: EmailAgentOptions = {}): LearnableAgent<EmailInput, EmailResult> {
+export function createEmailAgent(options: EmailAgentOptions = {}): LearnableAgent<EmailInput, EmailResult, CustomerMarks> {
   const margin = options.margin ?? 1;
   // Whom each sender's messages were lately decided for, so a shared sender is not offered as a mark.
   const recent = options.recent ?? new RecentSenders();
@@ -109,12 +109,11 @@ export function createEmailAgent(options: EmailAgentOptions = {}): LearnableAgen
 
     // Compile a new version's sets ahead of the first message, in slices (see prepareMarks).
     async prepare(definitions) {
-      const customers = definitions.get(COLLECTION);
-      if (customers !== undefined) await prepareMarks(customers);
+      if (definitions.has(COLLECTION)) await prepareMarks(definitions.of(customerMarksKind));
     },
 
-    read(input, definitions): Reading<EmailResult> {
-      const customers = customersOf(definitions);
+    read(input, definitions): Reading<EmailResult, MarkLesson> {
+      const customers = definitions.of(customerMarksKind);
       const fields = messageFields(input);
       const verdict = matchMarks(customers, fields, margin);
       if (verdict.kind === 'settled') {
@@ -151,10 +150,11 @@ export function createEmailAgent(options: EmailAgentOptions = {}): LearnableAgen
       };
     },
 
-    answer(input, definitions, question, answer): Reading<EmailResult> {
-      const customers = customersOf(definitions);
+    answer(input, definitions, question, answer): Reading<EmailResult, MarkLesson> {
+      const customers = definitions.of(customerMarksKind);
       // A customer added since the pin is not in the pinned version; the runtime found it in a later one.
-      const entry = answer.addedIn ? { key: answer.entry, label: answer.addedIn.label } : findCustomer(customers, answer.entry);
+      const customer = answer.addedIn ? undefined : findCustomer(customers, answer.entry);
+      const entry = answer.addedIn ? { key: answer.entry, label: answer.addedIn.label } : customer;
       if (entry === undefined) {
         const known = question.entries.map((choice) => choice.label).join(', ');
         throw new InputRefused(`"${answer.entry}" is not one of the customers; the answer must be one of: ${known}.`);
@@ -169,13 +169,13 @@ export function createEmailAgent(options: EmailAgentOptions = {}): LearnableAgen
           decidedBy: 'operator',
           marks: [],
           version: customers.version,
-          ...(entry instanceof CustomerMarks && entry.noCustomer ? { noCustomer: true as const } : {}),
+          ...(customer?.noCustomer === true ? { noCustomer: true as const } : {}),
           ...(answer.answeredBy === undefined ? {} : { answeredBy: answer.answeredBy }),
         },
       };
     },
 
-    answerNone(_input, definitions, _question, answer): Reading<EmailResult> {
+    answerNone(_input, definitions, _question, answer): Reading<EmailResult, MarkLesson> {
       return {
         settled: true,
         findings: { customer: { settled: true, reads: readsNone(answer.answeredBy), collection: COLLECTION } },
@@ -184,7 +184,7 @@ export function createEmailAgent(options: EmailAgentOptions = {}): LearnableAgen
           customerName: null,
           decidedBy: 'operator',
           marks: [],
-          version: customersOf(definitions).version,
+          version: definitions.of(customerMarksKind).version,
           ...(answer.answeredBy === undefined ? {} : { answeredBy: answer.answeredBy }),
         },
       };
@@ -201,15 +201,7 @@ export function createEmailAgent(options: EmailAgentOptions = {}): LearnableAgen
 /** The agent with the default margin of one point. */
 export const emailAgent = createEmailAgent();
 
-function customersOf(definitions: PinnedDefinitions): Definition & { readonly version: number } {
-  const customers = definitions.get(COLLECTION);
-  if (customers === undefined) {
-    throw new Error(`The email agent reads the "${COLLECTION}" definition, and the task has none pinned (it has: ${[...definitions.keys()].join(', ') || 'nothing'}).`);
-  }
-  return customers;
-}
-
-function labelOf(customers: Definition, key: string): string {
+function labelOf(customers: Definition<CustomerMarks>, key: string): string {
   return findCustomer(customers, key)?.label ?? key;
 }
 
@@ -219,7 +211,7 @@ function addressIn(from: string): string {
 }
 
 /** Every customer, contenders first so the likely answers are at hand. */
-function entriesFirst(customers: Definition, first: readonly string[]): EntryChoice[] {
+function entriesFirst(customers: Definition<CustomerMarks>, first: readonly string[]): EntryChoice[] {
   const choice = (key: string): EntryChoice => ({ key, label: labelOf(customers, key) });
   const rest = customers.entries.filter((entry) => !first.includes(entry.key)).map((entry) => ({ key: entry.key, label: entry.label }));
   return [...first.map(choice), ...rest];

@@ -98,7 +98,7 @@ describe('compileMarks', () => {
     const definition = customers(['northgate', [{ pattern: 'x', where: 'any' }]]);
     const compiled = compileMarks(definition);
     expect(compileMarks(definition)).toBe(compiled);
-    const pinned: Definition & { version: number } = { ...definition, version: 3 };
+    const pinned: Definition<CustomerMarks> & { version: number } = { ...definition, version: 3 };
     expect(compileMarks(pinned)).toBe(compiled);
   });
 

@@ -1,8 +1,8 @@
 import { setImmediate as yieldToEventLoop } from 'node:timers/promises';
 import RE2 from 're2';
-import type { Definition, Learnable } from '@learnables/learnable';
-import { CustomerMarks, compileMark } from './customer-marks.ts';
-import type { Mark } from './customer-marks.ts';
+import type { Definition } from '@learnables/learnable';
+import { compileMark } from './customer-marks.ts';
+import type { CustomerMarks, Mark } from './customer-marks.ts';
 import { MESSAGE_FIELDS } from './message-fields.ts';
 import type { MessageField, MessageFields } from './message-fields.ts';
 
@@ -88,9 +88,9 @@ const SET_MEMORY_PER_CHARACTER = 256;
 
 // Keyed by the frozen entries array: a version never changes, and the runtime may pin a copy of
 // the definition object (adding its version) that still shares the same entries.
-const compiledByEntries = new WeakMap<readonly Learnable[], CompiledMarks>();
-const preparing = new WeakMap<readonly Learnable[], Promise<CompiledMarks>>();
-const customersByEntries = new WeakMap<readonly Learnable[], CompiledMarks['customers']>();
+const compiledByEntries = new WeakMap<readonly CustomerMarks[], CompiledMarks>();
+const preparing = new WeakMap<readonly CustomerMarks[], Promise<CompiledMarks>>();
+const customersByEntries = new WeakMap<readonly CustomerMarks[], CompiledMarks['customers']>();
 /** Single-mark regexes, compiled only for marks that won, to quote what they matched. */
 const quoted = new WeakMap<OwnedMark, RE2>();
 
@@ -126,7 +126,7 @@ function rememberShard(shard: Shard): void {
  * field (a mark for `any` matching any field) scores one point for its customer, once; the top
  * customer wins if it leads the next by at least `margin` points.
  */
-export function matchMarks(definition: Definition, fields: MessageFields, margin: number): Verdict {
+export function matchMarks(definition: Definition<CustomerMarks>, fields: MessageFields, margin: number): Verdict {
   const compiled = compileMarks(definition);
   const matched = new Map<OwnedMark, MessageField>();
   for (const field of MESSAGE_FIELDS) {
@@ -167,7 +167,7 @@ export function matchMarks(definition: Definition, fields: MessageFields, margin
  * same sets. Shards whose customers are unchanged since a recent version are reused, so after a
  * lesson only the shard of the taught customer is compiled.
  */
-export function compileMarks(definition: Definition): CompiledMarks {
+export function compileMarks(definition: Definition<CustomerMarks>): CompiledMarks {
   const known = compiledByEntries.get(definition.entries);
   if (known !== undefined) return known;
   const plan = planOf(definition);
@@ -184,7 +184,7 @@ export function compileMarks(definition: Definition): CompiledMarks {
  * calls it when the change feed announces a version (ahead of the first message) and before a
  * task reads; `matchMarks` then finds the sets ready. Calls for a version share one compile.
  */
-export function prepareMarks(definition: Definition): Promise<CompiledMarks> {
+export function prepareMarks(definition: Definition<CustomerMarks>): Promise<CompiledMarks> {
   const known = compiledByEntries.get(definition.entries);
   if (known !== undefined) return Promise.resolve(known);
   let pending = preparing.get(definition.entries);
@@ -195,7 +195,7 @@ export function prepareMarks(definition: Definition): Promise<CompiledMarks> {
   return pending;
 }
 
-async function compileInSlices(definition: Definition): Promise<CompiledMarks> {
+async function compileInSlices(definition: Definition<CustomerMarks>): Promise<CompiledMarks> {
   const plan = planOf(definition);
   const shards: Shard[] = [];
   for (const [at, group] of plan.groups.entries()) {
@@ -219,7 +219,7 @@ async function compileInSlices(definition: Definition): Promise<CompiledMarks> {
 }
 
 /** A customer of the definition by key, without a walk through every entry (and no compile). */
-export function findCustomer(definition: Definition, key: string): CustomerMarks | undefined {
+export function findCustomer(definition: Definition<CustomerMarks>, key: string): CustomerMarks | undefined {
   return customersOf(definition).get(key)?.customer;
 }
 
@@ -229,7 +229,7 @@ interface Plan {
   readonly groups: readonly (readonly CustomerMarks[])[];
 }
 
-function planOf(definition: Definition): Plan {
+function planOf(definition: Definition<CustomerMarks>): Plan {
   const customers = customersOf(definition);
   let marks = 0;
   for (const { customer } of customers.values()) marks += customer.marks.length;
@@ -242,7 +242,7 @@ function planOf(definition: Definition): Plan {
   return { customers, groups };
 }
 
-function finish(definition: Definition, plan: Plan, shards: readonly Shard[]): CompiledMarks {
+function finish(definition: Definition<CustomerMarks>, plan: Plan, shards: readonly Shard[]): CompiledMarks {
   recentShardsCapacity = Math.max(64, 2 * shards.length);
   for (const shard of shards) rememberShard(shard);
   lastShards = shards;
@@ -251,10 +251,10 @@ function finish(definition: Definition, plan: Plan, shards: readonly Shard[]): C
   return compiled;
 }
 
-function customersOf(definition: Definition): CompiledMarks['customers'] {
+function customersOf(definition: Definition<CustomerMarks>): CompiledMarks['customers'] {
   let customers = customersByEntries.get(definition.entries);
   if (customers === undefined) {
-    customers = new Map(definition.entries.map((entry, position) => [entry.key, { customer: customerOf(definition, entry), position }]));
+    customers = new Map(definition.entries.map((customer, position) => [customer.key, { customer, position }]));
     customersByEntries.set(definition.entries, customers);
   }
   return customers;
@@ -284,11 +284,6 @@ function compileShard(signature: string, customers: readonly CustomerMarks[], fi
   const sets: Partial<Record<MessageField, FieldSet>> = {};
   for (const [field, owners] of fields) sets[field] = { set: buildSet(owners), owners };
   return { signature, customers, sets };
-}
-
-function customerOf(definition: Definition, entry: Learnable): CustomerMarks {
-  if (entry instanceof CustomerMarks) return entry;
-  throw new Error(`${definition.collection} holds "${entry.key}", which is not a customer with marks; the email agent reads only CustomerMarks.`);
 }
 
 /** The same flags as `compileMark`, so a mark matches in the set exactly as it did when taught. */

@@ -51,7 +51,7 @@ describe("nobody's mail", () => {
   it('keeps what it is through storage and lessons', () => {
     const entry = definition.entries[1] as CustomerMarks;
     expect(entry.toState()).toEqual({ name: "Not a customer's (newsletters, notices)", marks: [], noCustomer: true });
-    const next = entry.learn({ pattern: '<news@freight-weekly\\.example>', where: 'from' }).next as CustomerMarks;
+    const next = entry.learn(entry.readValue({ pattern: '<news@freight-weekly\\.example>', where: 'from' })).next as CustomerMarks;
     expect(next.noCustomer).toBe(true);
     expect(customerMarksKind.fromState('no-customer', next.toState()).noCustomer).toBe(true);
     expect((definition.entries[0] as CustomerMarks).toState()).not.toHaveProperty('noCustomer');

@@ -34,7 +34,8 @@ describe('suggestMark', () => {
   });
 
   it('suggests a mark CustomerMarks accepts', () => {
-    const { changed } = new CustomerMarks('northgate', 'Northgate Motors Ltd').learn({ ...suggested(email({})) });
+    const northgate = new CustomerMarks('northgate', 'Northgate Motors Ltd');
+    const { changed } = northgate.learn(northgate.readValue({ ...suggested(email({})) }));
     expect(changed).toBe(true);
   });
 
@@ -67,7 +68,8 @@ describe('suggestMark', () => {
     for (const other of ['PA-2026-0417', 'PA-2026-09011', 'PA-2026', 'XPA-2026-0901', 'PA-2026-0901-2']) {
       expect(claims(mark, email({ subject: `Pre-alert ${other}` })), other).toBe(false);
     }
-    expect(new CustomerMarks('pinnacle-audio', 'Pinnacle Audio Ltd').learn({ ...mark }).changed).toBe(true);
+    const pinnacle = new CustomerMarks('pinnacle-audio', 'Pinnacle Audio Ltd');
+    expect(pinnacle.learn(pinnacle.readValue({ ...mark })).changed).toBe(true);
   });
 
   it('looks for a reference in the body, then the attachments, when the subject has none', () => {

@@ -1,6 +1,7 @@
 import type { Definition } from '@learnables/learnable';
-import { CustomerMarks, compileMark } from './customer-marks.ts';
-import type { Mark } from './customer-marks.ts';
+import { readLessonValue } from '@learnables/learnable';
+import { compileMark, markLesson } from './customer-marks.ts';
+import type { CustomerMarks, Mark } from './customer-marks.ts';
 import type { EmailInput, EmailSender } from './email-input.ts';
 import { evidenceText } from './evidence-text.ts';
 import { forwardedSender, hasForwardPrefix } from './forwards.ts';
@@ -12,7 +13,7 @@ import { findReferences } from './references.ts';
 
 /** What the agent knows besides the message: the entries' marks, and whom senders wrote for lately. */
 export interface SuggestionContext {
-  readonly customers?: Definition;
+  readonly customers?: Definition<CustomerMarks>;
   readonly recent?: RecentSenders;
 }
 
@@ -169,8 +170,8 @@ export function heldBy(mark: Mark, customers: readonly CustomerMarks[]): Custome
   return customers.find((customer) => customer.marks.some((known) => known.pattern === mark.pattern && (known.where === mark.where || known.where === 'any')));
 }
 
-function customersOf(definition: Definition | undefined): CustomerMarks[] {
-  return (definition?.entries ?? []).filter((entry): entry is CustomerMarks => entry instanceof CustomerMarks);
+function customersOf(definition: Definition<CustomerMarks> | undefined): readonly CustomerMarks[] {
+  return definition?.entries ?? [];
 }
 
 function matchesIn(mark: Mark, fields: Readonly<Record<MessageField, string>>): boolean {
@@ -191,11 +192,10 @@ function listed(items: readonly string[]): string {
   return `${items.slice(0, -1).join(', ')} and ${items.at(-1)}`;
 }
 
-const probe = new CustomerMarks('suggestion', 'suggestion');
-
+/** Whether the mark's value passes the learnable's own schema, as a lesson of it would be read. */
 function isAccepted(mark: Mark): boolean {
   try {
-    probe.learn({ pattern: mark.pattern, where: mark.where });
+    readLessonValue(markLesson, { pattern: mark.pattern, where: mark.where });
     return true;
   } catch {
     return false;

@@ -88,13 +88,27 @@ export const lessonField = {
 
 /**
  * The schema of a lesson's value: these fields and no others. A key it does not take is refused
- * with `unknownKey(key)`, naming that key as the field. Chain `.superRefine` for rules that need
- * several fields at once; they run only once every field was read.
+ * with `unknownKey(key)`, naming that key as the field. `check` holds the learnable's rules across
+ * fields (a pattern and where it looks): it runs only once the whole value was read without a
+ * problem, with the value read, and throws `UnlearnableValue` itself when it refuses.
  */
-export function lessonValue<const Shape extends Record<string, z.ZodType>>(shape: Shape, words: { readonly unknownKey: (key: string) => string }) {
-  return z.strictObject(shape, {
+export function lessonValue<const Shape extends Record<string, z.ZodType>>(
+  shape: Shape,
+  words: { readonly unknownKey: (key: string) => string; readonly check?: (value: z.output<z.ZodObject<Shape, z.core.$strict>>) => void },
+) {
+  const value = z.strictObject(shape, {
     error: (issue) => (issue.code === 'unrecognized_keys' ? words.unknownKey(String(issue.keys[0])) : undefined),
   });
+  const check = words.check;
+  if (check === undefined) return value;
+  // Not after a key it does not take either (zod would run it then): that refusal comes first.
+  return value.refine(
+    (read) => {
+      check(read);
+      return true;
+    },
+    { when: (payload) => payload.issues.length === 0 },
+  );
 }
 
 /** For a check with no words of its own: the value as typed and the field it is about. */
