@@ -28,6 +28,8 @@ export function spellings(a: AgentAnswers) {
     Rule: `${pascal(a.name)}Rule`,
     ruleKind: `${camel(a.name)}RuleKind`,
     RuleState: `${pascal(a.name)}RuleState`,
+    ruleLesson: `${camel(a.name)}Lesson`,
+    RuleLesson: `${pascal(a.name)}Lesson`,
     Input: `${pascal(a.name)}Input`,
     Result: `${pascal(a.name)}Result`,
     parseInput: `parse${pascal(a.name)}Input`,
@@ -52,7 +54,7 @@ export function agentFiles(a: AgentAnswers): Map<string, string> {
         license: 'Apache-2.0',
         type: 'module',
         exports: { '.': './src/index.ts' },
-        dependencies: { '@learnables/learnable': 'workspace:*', '@learnables/protocol': 'workspace:*', '@learnables/runtime': 'workspace:*' },
+        dependencies: { '@learnables/learnable': 'workspace:*', '@learnables/protocol': 'workspace:*', '@learnables/runtime': 'workspace:*', zod: '^4.1.0' },
       },
       null,
       2,
@@ -76,8 +78,8 @@ export function agentFiles(a: AgentAnswers): Map<string, string> {
 
   files.set(
     'src/index.ts',
-    `export { ${s.Rule}, ${s.ruleKind}, COLLECTION } from './${a.name}-rule.ts';
-export type { ${s.RuleState} } from './${a.name}-rule.ts';
+    `export { ${s.Rule}, ${s.ruleKind}, ${s.ruleLesson}, COLLECTION } from './${a.name}-rule.ts';
+export type { ${s.RuleLesson}, ${s.RuleState} } from './${a.name}-rule.ts';
 export { ${s.agentConst}, HOW, ANSWERS, ${s.parseInput} } from './${a.name}-agent.ts';
 export type { ${s.Input}, ${s.Result} } from './${a.name}-agent.ts';
 export { seedsFolder } from './seeds-folder.ts';
@@ -95,50 +97,36 @@ export const seedsFolder = fileURLToPath(new URL('../seeds/', import.meta.url));
 
   files.set(
     `src/${a.name}-rule.ts`,
-    `import type { LearnableKind, Learned } from '@learnables/learnable';
-import { Learnable, UnlearnableValue } from '@learnables/learnable';
-import type { LessonValue } from '@learnables/protocol';
+    `import { z } from 'zod';
+import type { Learned, LessonValueOf } from '@learnables/learnable';
+import { Learnable, defineKind, lessonField, lessonValue } from '@learnables/learnable';
 
 export const COLLECTION = '${a.collection}';
 
-export interface ${s.RuleState} {
-  readonly label: string;
-  /** Null until someone teaches one: every amount for this ${s.entryWords} is asked about. */
-  readonly ${F}: number | null;
-}
+/**
+ * A lesson's value: \`{ ${F} }\`, a number. It arrives as the text a person typed (no client knows the
+ * kind \`number\`, so each shows a text box): "12" and " 12 " are read as 12, like the number 12.
+ * Every refusal is in this learnable's words. Replace this with the value your agent learns.
+ */
+export const ${s.ruleLesson} = lessonValue(
+  {
+    ${F}: lessonField
+      .number({ missing: 'A ${s.entryWords} rule needs ${F}, a number.', notANumber: (typed) => \`\${typed} is not a number; give it in figures, e.g. 10.\` })
+      .refine((number) => number >= 0, { error: (issue) => \`A ${F} of \${issue.input} would flag everything; give 0 or more.\` }),
+  },
+  { unknownKey: (key) => \`A ${s.entryWords} rule takes ${F}; "\${key}" is not one.\` },
+);
+export type ${s.RuleLesson} = LessonValueOf<typeof ${s.ruleLesson}>;
 
-/** A number as people type it. Lessons arrive from a text box (no client knows the kind \`number\`). */
-export function readNumber(raw: unknown): number | undefined {
-  if (typeof raw === 'number') return Number.isFinite(raw) ? raw : undefined;
-  if (typeof raw !== 'string' || !/^-?\\d+(?:\\.\\d+)?$/.test(raw.trim())) return undefined;
-  return Number(raw.trim());
-}
-
-/** A value as it was typed, quoted if text and cut short, so a refusal stays one readable sentence. */
-function shown(raw: unknown): string {
-  const text = JSON.stringify(raw) ?? String(raw);
-  return text.length > 40 ? \`\${text.slice(0, 40)}…\` : text;
-}
-
-function read${pascal(F)}(value: LessonValue): number {
-  for (const key of Object.keys(value)) {
-    if (key !== '${F}') throw new UnlearnableValue(\`A ${s.entryWords} rule takes ${F}; "\${key}" is not one.\`, { field: key });
-  }
-  const raw = value.${F};
-  if (raw === undefined || raw === null || (typeof raw === 'string' && raw.trim() === '')) {
-    throw new UnlearnableValue('A ${s.entryWords} rule needs ${F}, a number.', { field: '${F}' });
-  }
-  const number = readNumber(raw);
-  if (number === undefined) throw new UnlearnableValue(\`\${shown(raw)} is not a number; give it in figures, e.g. 10.\`, { field: '${F}' });
-  if (number < 0) throw new UnlearnableValue(\`A ${F} of \${number} would flag everything; give 0 or more.\`, { field: '${F}' });
-  return number;
-}
+/** One ${s.entryWords} as stored, and as the seed writes it: null until someone teaches a ${F}. */
+const ruleState = z.object({ label: z.string(), ${F}: z.number().min(0).nullable() });
+export type ${s.RuleState} = z.infer<typeof ruleState>;
 
 /**
- * One ${s.entryWords} and its ${F}: an amount above it is flagged. A lesson sets it: \`{ ${F} }\`,
- * a number or the text a person typed. Replace this with what your agent learns.
+ * One ${s.entryWords} and its ${F}: an amount above it is flagged. A lesson sets it; until then every
+ * amount for this ${s.entryWords} is asked about. Replace this with what your agent learns.
  */
-export class ${s.Rule} extends Learnable {
+export class ${s.Rule} extends Learnable.of(${s.ruleLesson}) {
   constructor(
     readonly key: string,
     readonly label: string,
@@ -147,24 +135,23 @@ export class ${s.Rule} extends Learnable {
     super();
   }
 
-  learn(value: LessonValue): Learned<${s.Rule}> {
-    const ${F} = read${pascal(F)}(value);
+  learn({ ${F} }: ${s.RuleLesson}): Learned<${s.Rule}> {
     if (${F} === this.${F}) return { next: this, changed: false };
     return { next: new ${s.Rule}(this.key, this.label, ${F}), changed: true };
   }
 
-  describes(value: LessonValue): string {
-    return \`\${this.key}: an amount above \${read${pascal(F)}(value)} is flagged\`;
+  describes({ ${F} }: ${s.RuleLesson}): string {
+    return \`\${this.key}: an amount above \${${F}} is flagged\`;
   }
 
   /** Takes a taught ${F} back: the ${s.entryWords} is asked about again. A ${F} it does not have changes nothing. */
-  unlearn(value: LessonValue): Learned<${s.Rule}> {
-    if (read${pascal(F)}(value) !== this.${F}) return { next: this, changed: false };
+  unlearn({ ${F} }: ${s.RuleLesson}): Learned<${s.Rule}> {
+    if (${F} !== this.${F}) return { next: this, changed: false };
     return { next: new ${s.Rule}(this.key, this.label, null), changed: true };
   }
 
-  describesRetraction(value: LessonValue): string {
-    return \`\${this.key}: the ${F} of \${read${pascal(F)}(value)} is taken back\`;
+  describesRetraction({ ${F} }: ${s.RuleLesson}): string {
+    return \`\${this.key}: the ${F} of \${${F}} is taken back\`;
   }
 
   toState(): ${s.RuleState} {
@@ -172,27 +159,26 @@ export class ${s.Rule} extends Learnable {
   }
 }
 
-/** How the authority rebuilds rules from storage and from the seed. */
-export const ${s.ruleKind}: LearnableKind<${s.Rule}> = {
+/** How the authority rebuilds rules from storage and from the seed, each read with its schema first. */
+export const ${s.ruleKind} = defineKind({
   collection: COLLECTION,
-  fromState(key, state) {
-    const { label, ${F} } = (state ?? {}) as Partial<${s.RuleState}>;
-    if (typeof label !== 'string' || !(${F} === null || (typeof ${F} === 'number' && Number.isFinite(${F})))) {
-      throw new Error(\`\${COLLECTION}: "\${key}" needs a label and a ${F} that is a number or null.\`);
-    }
-    return new ${s.Rule}(key, label, ${F});
-  },  // A ${s.entryWords} someone adds starts with no ${F}: the agent asks until one is taught.
+  learnable: ${s.Rule},
+  state: ruleState,
+  fromState: (key, { label, ${F} }) => new ${s.Rule}(key, label, ${F}),
+  // A ${s.entryWords} someone adds starts with no ${F}: the agent asks until one is taught.
   create: (key, label) => new ${s.Rule}(key, label, null),
-};
+});
 `,
   );
 
   files.set(
     `src/${a.name}-agent.ts`,
-    `import type { EntryChoice } from '@learnables/protocol';
+    `import { readNumber } from '@learnables/learnable';
+import type { EntryChoice } from '@learnables/protocol';
 import type { InputPart, LearnableAgent, PinnedDefinitions, Reading } from '@learnables/runtime';
 import { InputRefused } from '@learnables/runtime';
-import { COLLECTION, ${s.Rule}, ${s.ruleKind}, readNumber } from './${a.name}-rule.ts';
+import type { ${s.Rule}, ${s.RuleLesson} } from './${a.name}-rule.ts';
+import { COLLECTION, ${s.ruleKind} } from './${a.name}-rule.ts';
 
 /** The card's promise; \`${a.name}-agent.test.ts\` holds the code to each clause. */
 export const HOW = "An amount above its ${s.entryWords}'s ${F} is flagged; a ${s.entryWords} with no ${F} yet, I ask about.";
@@ -241,16 +227,15 @@ export function ${s.parseInput}(parts: readonly InputPart[]): ${s.Input} {
 }
 
 function ruleFor(input: ${s.Input}, pinned: PinnedDefinitions): ${s.Rule} {
-  const entries = pinned.get(COLLECTION)?.entries ?? [];
+  const { entries } = pinned.of(${s.ruleKind});
   const rule = entries.find((entry) => entry.key === input.key);
   if (rule === undefined) {
     throw new InputRefused(\`I keep no ${F} for "\${input.key}"; the ${s.entryWords}s I know are \${entries.map((e) => e.key).join(', ')}.\`);
   }
-  if (rule instanceof ${s.Rule}) return rule;
-  throw new Error(\`'\${rule.key}' in \${COLLECTION} is not a ${s.Rule}; rebuild the definition with ${s.ruleKind}.\`);
+  return rule;
 }
 
-function decided(input: ${s.Input}, ${F}: number | null, flagged: boolean, reads: string): Reading<${s.Result}> {
+function decided(input: ${s.Input}, ${F}: number | null, flagged: boolean, reads: string): Reading<${s.Result}, ${s.RuleLesson}> {
   return {
     settled: true,
     findings: { flagged: { settled: true, winner: flagged ? 'over' : 'within', reads, collection: COLLECTION } },
@@ -258,7 +243,7 @@ function decided(input: ${s.Input}, ${F}: number | null, flagged: boolean, reads
   };
 }
 
-export const ${s.agentConst}: LearnableAgent<${s.Input}, ${s.Result}> = {
+export const ${s.agentConst}: LearnableAgent<${s.Input}, ${s.Result}, ${s.Rule}> = {
   name: '${pascal(a.name).replace(/([a-z])([A-Z])/g, '$1 $2')} agent',
   description: "Flags an amount above its ${s.entryWords}'s ${F}. When a ${s.entryWords} has no ${F} yet it asks, and it learns ${F}s from lessons.",
   version: '0.1.0',
@@ -290,8 +275,9 @@ export const ${s.agentConst}: LearnableAgent<${s.Input}, ${s.Result}> = {
       return {
         settled: false,
         findings: { flagged: { settled: false, reads: \`no ${F} for \${key} yet, so I ask about \${amount}\`, collection: COLLECTION } },
-        // The suggestion is the ${F} that lets this amount through, as the first answer does. The
-        // runtime holds it to SPEC §2.4: the learnable must accept it.
+        // The suggestion is the ${F} that lets this amount through, as the first answer does. It is
+        // typed by the learnable's value, and the runtime teaches it to the learnable when it asks
+        // (SPEC §2.4): one it refuses fails the task in tests, and is left out in production.
         question: { collection: COLLECTION, question: \`Should \${amount} for \${key} go through?\`, entries: ANSWERS, entry: key, suggested: { ${F}: amount } },
       };
     }
@@ -317,9 +303,12 @@ import { ${s.Rule}, ${s.ruleKind} } from './${a.name}-rule.ts';
 
 const rule = (${F}: number | null = null) => new ${s.Rule}('first', 'First', ${F});
 
+/** A lesson's value as the control plane hands it over: read with the learnable's schema, then learned. */
+const teach = (entry: ${s.Rule}, value: LessonValue) => entry.learn(entry.readValue(value));
+
 function refusalOf(value: LessonValue): UnlearnableValue {
   try {
-    rule().learn(value);
+    teach(rule(), value);
   } catch (error) {
     expect(error).toBeInstanceOf(UnlearnableValue);
     return error as UnlearnableValue;
@@ -329,12 +318,12 @@ function refusalOf(value: LessonValue): UnlearnableValue {
 
 describe('${s.Rule}', () => {
   it.each([30, '30', ' 30 ', '30.0'])('takes %j, as a text box sends it, for 30', (typed) => {
-    expect(rule().learn({ ${F}: typed })).toEqual({ next: rule(30), changed: true });
+    expect(teach(rule(), { ${F}: typed })).toEqual({ next: rule(30), changed: true });
   });
 
   it('knows a ${F} it already has: nothing changes', () => {
     const before = rule(30);
-    expect(before.learn({ ${F}: '30' })).toEqual({ next: before, changed: false });
+    expect(teach(before, { ${F}: '30' })).toEqual({ next: before, changed: false });
   });
 
   it.each([
@@ -349,7 +338,7 @@ describe('${s.Rule}', () => {
   });
 
   it('takes back the ${F} it has, and nothing else', () => {
-    expect(rule(30).unlearn({ ${F}: '30' })).toEqual({ next: rule(), changed: true });
+    expect(rule(30).unlearn(rule().readValue({ ${F}: '30' }))).toEqual({ next: rule(), changed: true });
     const before = rule(30);
     expect(before.unlearn({ ${F}: 12 })).toEqual({ next: before, changed: false });
     expect(rule(30).describesRetraction({ ${F}: 30 })).toBe('first: the ${F} of 30 is taken back');
@@ -361,7 +350,9 @@ describe('${s.Rule}', () => {
 
   it('comes back from storage as it went in, and refuses a state it cannot use', () => {
     for (const before of [rule(), rule(30)]) expect(${s.ruleKind}.fromState('first', JSON.parse(JSON.stringify(before.toState())))).toEqual(before);
-    expect(() => ${s.ruleKind}.fromState('first', { label: 'First', ${F}: '30' })).toThrow('needs a label and a ${F} that is a number or null');
+    expect(() => ${s.ruleKind}.fromState('first', { label: 'First', ${F}: '30' })).toThrow(
+      '${a.collection}: "first" cannot be rebuilt from its state: ${F}: Invalid input: expected number, received string.',
+    );
   });
 });
 `,
@@ -376,10 +367,10 @@ import type { Definition } from '@learnables/learnable';
 import { absorbLesson, defineCollection } from '@learnables/learnable';
 import { DeclarationSchema } from '@learnables/protocol';
 import type { PinnedDefinitions, Reading } from '@learnables/runtime';
-import { InputRefused, pinDefinitions } from '@learnables/runtime';
+import { InputRefused, checkAgent, pinDefinitions } from '@learnables/runtime';
 import { ${s.agentConst}, HOW, ${s.parseInput} } from './${a.name}-agent.ts';
 import type { ${s.Result} } from './${a.name}-agent.ts';
-import type { ${s.Rule}, ${s.RuleState} } from './${a.name}-rule.ts';
+import type { ${s.Rule}, ${s.RuleLesson}, ${s.RuleState} } from './${a.name}-rule.ts';
 import { COLLECTION, ${s.ruleKind} } from './${a.name}-rule.ts';
 import { seedsFolder } from './seeds-folder.ts';
 
@@ -390,7 +381,7 @@ function seed(): Definition<${s.Rule}> {
 }
 
 const pinned = (definition: Definition<${s.Rule}>): PinnedDefinitions => pinDefinitions([{ ...definition, version: 1 }]);
-const read = (text: string, definition = seed()): Reading<${s.Result}> => ${s.agentConst}.read(${s.parseInput}([{ kind: 'text', text }]), pinned(definition));
+const read = (text: string, definition = seed()): Reading<${s.Result}, ${s.RuleLesson}> => ${s.agentConst}.read(${s.parseInput}([{ kind: 'text', text }]), pinned(definition));
 
 describe('the card', () => {
   it('declares what it learns, and its one lesson field is a number', () => {
@@ -398,6 +389,10 @@ describe('the card', () => {
     expect(DeclarationSchema.omit({ methods: true }).parse(declaration)).toEqual(declaration);
     expect(declaration.how).toBe(HOW);
     expect(declaration.lessonFields).toEqual([expect.objectContaining({ name: '${F}', kind: 'number' })]);
+  });
+
+  it('offers in its form only what its learnable takes, as the runtime checks at start-up', () => {
+    expect(() => checkAgent(${s.agentConst})).not.toThrow();
   });
 
   it('has a first example that asks, so the conformance kit can use it', () => {

@@ -19,6 +19,7 @@ export function checkAnswers(raw: { name: string; collection?: string; entry?: s
   if (!KEBAB.test(entry)) throw new Error(`"${entry}" is not an entry noun: use lower-case words joined by hyphens, e.g. carrier.`);
   const field = raw.field?.trim() || 'limit';
   if (!IDENTIFIER.test(field) || field === 'key' || field === 'label') throw new Error(`"${field}" is not a lesson field name: use a camelCase word other than key and label, e.g. limit or maxKg.`);
+  if (entry.split('-').join(' ') === field) throw new Error(`The entry and the lesson field are both "${field}"; name what one entry is (--entry carrier) apart from what a lesson sets (--field maxWeight).`);
   const port = raw.port ?? Math.max(...takenPorts.filter((p) => p < 4300), 4200) + 1;
   if (!Number.isInteger(port) || port < 1024 || port > 65535) throw new Error(`${raw.port} is not a port for an agent; give one between 1024 and 65535.`);
   if (takenPorts.includes(port)) throw new Error(`Port ${port} is taken by another service of the stack; give another with --port.`);
