@@ -5,7 +5,7 @@ import { randomUUID } from 'node:crypto';
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { fileURLToPath } from 'node:url';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { emailAgent } from '@learnables/email-agent';
 import { manifestAgent } from '@learnables/manifest-agent';
 import { seedsFolder, thresholdAgent, weightLimitKind } from '@learnables/threshold-agent';
@@ -14,6 +14,10 @@ import type { CheckId, Report, RunningFakeAgent } from '../shared/conformance/sr
 import { CHECK_IDS, checkAgent, isSentence, startFakeAgent } from '../shared/conformance/src/index.ts';
 import type { LoopStack } from './support/loop-stack.ts';
 import { startLoop } from './support/loop-stack.ts';
+
+// These tests start the CLI as a child process, bounded at 60 s by `cli`, and agents that load TypeScript: on a loaded two-core machine one test can outlast vitest's default 30 s
+// without anything being wrong; what they assert does not depend on time.
+vi.setConfig({ testTimeout: 90_000 });
 
 const BIN = fileURLToPath(new URL('../shared/conformance/bin/learnables-check.mjs', import.meta.url));
 const fixturePath = (path: string) => fileURLToPath(new URL(`../fixtures/${path}`, import.meta.url));

@@ -1,7 +1,7 @@
 // An agent's attack surface, one finding of issue 15 per case. Each case failed on the code before
 // its fix; SECURITY.md says what each one guards.
 import { randomUUID } from 'node:crypto';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { seedsFolder, thresholdAgent, weightLimitKind } from '@learnables/threshold-agent';
 import type { LoopStack } from '../support/loop-stack.ts';
 import { fixture, startLoop } from '../support/loop-stack.ts';
@@ -9,6 +9,10 @@ import { freePort, startService } from '../support/processes.ts';
 import { startLearnableAgent } from '@learnables/runtime';
 import { emailAgent } from '@learnables/email-agent';
 import { HOSTILE_TOKENS } from '../support/hostile.ts';
+
+// These tests start agents as their own processes, each given 60 s to answer its health check: on a loaded two-core machine one test can outlast vitest's default 30 s
+// without anything being wrong; what they assert does not depend on time.
+vi.setConfig({ testTimeout: 90_000 });
 
 const parcel = () => ({ message: { messageId: randomUUID(), role: 'ROLE_USER', parts: [{ data: { category: 'furniture', weightKg: 32 } }] } });
 const lesson = { collection: 'weight-limits', entry: 'furniture', value: { maxKg: 1 }, taughtBy: 'mallory', reason: 'a token that is not one' };
