@@ -30,13 +30,24 @@ export async function readXlsx(bytes: Uint8Array, filename: string | undefined, 
   const entries = await readZipDirectory(bytes, filename);
   checkIsWorkbook(entries, filename);
   await checkUnpackedSize(bytes, entries, limits.maxUnpackedBytes, filename);
-  try {
-    return await readFirstSheet(bytes, filename, limits);
-  } catch (error) {
-    if (error instanceof InputRefused) throw error;
-    throw refuse.damaged(filename, error);
+  for (let attempt = 1; ; attempt++) {
+    try {
+      return await readFirstSheet(bytes, filename, limits);
+    } catch (error) {
+      if (error instanceof InputRefused) throw error;
+      // exceljs's streaming reader now and then (under load, about once in thousands of reads, never
+      // reproducibly) reaches a sheet before its parse of xl/workbook.xml has produced a model, and
+      // fails reading `this.model.sheets` on a workbook it reads perfectly the next time. The bytes
+      // are already checked and held in memory, so reading them again costs only time; a workbook
+      // that fails every time is still refused as damaged.
+      if (attempt < READ_ATTEMPTS && isReaderRace(error)) continue;
+      throw refuse.damaged(filename, error);
+    }
   }
 }
+
+const READ_ATTEMPTS = 3;
+const isReaderRace = (error: unknown): boolean => error instanceof TypeError && /reading 'sheets'/.test(error.message);
 
 function checkIsWorkbook(entries: readonly ZipEntry[], filename: string | undefined): void {
   const names = new Set(entries.map((entry) => entry.name));
