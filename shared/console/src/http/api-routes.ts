@@ -8,6 +8,7 @@ import { ConsoleError } from '../console-error.ts';
 import { collectionsOf, entryOf, historyOf, retractLesson, rollBack, rollbackPreviewOf } from '../history/collections.ts';
 import { answerQuestion, teachOnTask } from '../lessons/answer-question.ts';
 import { previewLesson } from '../lessons/preview-lesson.ts';
+import { rereadTask } from '../lessons/reread.ts';
 import { agentsAccepting } from '../media/media-types.ts';
 import type { LiveQuestions } from '../tasks/live-questions.ts';
 import { decisionsAcross, questionsAcross, sendToAgent, taskOf } from '../tasks/agent-tasks.ts';
@@ -128,6 +129,12 @@ export function apiRoutes(deps: ApiDeps): express.Router {
   api.get(
     '/agents/:agent/tasks/:task',
     handle(async (req) => taskOf(await directory.connect(String(req.params.agent)), String(req.params.task))),
+  );
+  // What the agent reads in the task's input under the version active now, field by field in its
+  // own words: beside a question, it shows what the agent already decided (reread writes nothing).
+  api.get(
+    '/agents/:agent/tasks/:task/readings',
+    handle(async (req) => rereadTask(directory, await directory.connect(String(req.params.agent)), String(req.params.task))),
   );
   api.post(
     '/agents/:agent/tasks/:task/answer',

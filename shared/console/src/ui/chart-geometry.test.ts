@@ -30,7 +30,7 @@ describe('chartGeometry places questions per 100 messages on the chart', () => {
     expect(chart.points.every((point) => point.y < chart.plot.bottom)).toBe(true);
   });
 
-  it(`marks a week under ${MIN_MESSAGES} messages as few, and labels weeks with their message count`, () => {
+  it(`flags a week under ${MIN_MESSAGES} messages as few, and labels weeks with their message count`, () => {
     const chart = chartGeometry([week('2026-10-05', 30, 50), week('2026-10-12', 60, 5)]);
     expect(chart.points.map((point) => point.few)).toEqual([false, true]);
     expect(chart.xLabels.map((label) => [label.label, label.messages])).toEqual([['Oct 5', 50], ['Oct 12', 5]]);

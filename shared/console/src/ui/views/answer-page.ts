@@ -1,5 +1,5 @@
 /// <reference lib="dom" />
-import type { AgentView, AnswerRequest, AnswerResponse, PreviewView, TaskView } from '../../api-types.ts';
+import type { AgentView, AnswerRequest, AnswerResponse, PreviewView, ShowBack, TaskView } from '../../api-types.ts';
 import { ApiFailure, getJson, postJson, segment } from '../api.ts';
 import type { AppContext } from '../app-context.ts';
 import { fill, h, timeElement, uniqueId } from '../dom.ts';
@@ -15,9 +15,42 @@ import { summaryView } from './summary-view.ts';
 import { taskDetails } from './task-page.ts';
 import { taskHref } from '../routes.ts';
 
+/**
+ * Everything the agent reads in the message now, field by field in its own words, when it decides
+ * several: the clerk answering about one field sees what became of all the others (for a sheet, the
+ * column each field was read from). Nothing is shown when the agent offers no reread or reads one thing.
+ */
+function readingsPanel(task: TaskView): HTMLElement {
+  const box = h('div', { class: 'current-readings' });
+  getJson<ShowBack>(`/agents/${segment(task.agentId)}/tasks/${segment(task.taskId)}/readings`)
+    .then((showBack) => {
+      const readings = Object.entries(showBack.readings ?? {});
+      if (readings.length < 2) return;
+      fill(
+        box,
+        h('h3', { id: 'readings-title' }, 'What it reads now'),
+        h(
+          'ul',
+          { class: 'readings', 'aria-labelledby': 'readings-title' },
+          readings.map(([name, reading]) =>
+            h('li', { class: reading.settled ? 'reading settled' : 'reading unsettled' }, h('span', { class: 'reading-name' }, labelOf(name)), h('p', { class: 'reads' }, reading.reads), !reading.settled && h('span', { class: 'muted' }, 'Not decided yet')),
+          ),
+        ),
+      );
+    })
+    .catch(() => undefined);
+  return box;
+}
+
 function aboutPanel(task: TaskView): HTMLElement {
   const summary = summaryView(task.summary);
-  return h('section', { class: 'card about', 'aria-labelledby': 'about-title' }, h('h2', { id: 'about-title' }, 'What it is about'), summary ?? h('p', { class: 'muted' }, 'The agent gave no summary of this message.'));
+  return h(
+    'section',
+    { class: 'card about', 'aria-labelledby': 'about-title' },
+    h('h2', { id: 'about-title' }, 'What it is about'),
+    summary ?? h('p', { class: 'muted' }, 'The agent gave no summary of this message.'),
+    task.state === 'asking' && readingsPanel(task),
+  );
 }
 
 /** The question, its answers, and — when the card declares the extension — "remember this". */
