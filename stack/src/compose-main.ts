@@ -1,29 +1,33 @@
-// `pnpm compose`: writes docker-compose.yml from the registry (src/agents.ts). `pnpm compose --check`
-// only says whether the committed file is current, and exits 1 when it is not.
+// `pnpm compose`: writes docker-compose.yml and haproxy.cfg (the balancer in front of each agent's
+// replicas) from the registry (src/agents.ts). `pnpm compose --check` only says whether the
+// committed files are current, and exits 1 when one is not.
 import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { composeFile } from './compose.ts';
+import { composeBalancerConfig, composeFile } from './compose.ts';
 import { repoRoot } from './config.ts';
 import { agents } from './registry.ts';
 
-const path = join(repoRoot, 'docker-compose.yml');
-const wanted = composeFile(agents);
-const current = (() => {
+const files = [
+  { name: 'docker-compose.yml', wanted: composeFile(agents) },
+  { name: 'haproxy.cfg', wanted: composeBalancerConfig(agents) },
+];
+const current = (name: string) => {
   try {
-    return readFileSync(path, 'utf8');
+    return readFileSync(join(repoRoot, name), 'utf8');
   } catch {
     return '';
   }
-})();
+};
+const stale = files.filter((file) => current(file.name) !== file.wanted);
 if (process.argv.includes('--check')) {
-  if (current !== wanted) {
-    console.error('docker-compose.yml is not what stack/src/agents.ts describes; run `pnpm compose` and commit the result.');
+  if (stale.length) {
+    console.error(`${stale.map((file) => file.name).join(' and ')} ${stale.length > 1 ? 'are' : 'is'} not what stack/src/agents.ts describes; run \`pnpm compose\` and commit the result.`);
     process.exit(1);
   }
-  console.log('docker-compose.yml is current.');
-} else if (current === wanted) {
-  console.log('docker-compose.yml is already current.');
+  console.log('docker-compose.yml and haproxy.cfg are current.');
+} else if (!stale.length) {
+  console.log('docker-compose.yml and haproxy.cfg are already current.');
 } else {
-  writeFileSync(path, wanted);
-  console.log(`wrote docker-compose.yml: ${agents.map((entry) => entry.name).join(', ')}.`);
+  for (const file of stale) writeFileSync(join(repoRoot, file.name), file.wanted);
+  console.log(`wrote ${stale.map((file) => file.name).join(' and ')}: ${agents.map((entry) => entry.name).join(', ')}.`);
 }

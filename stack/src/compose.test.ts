@@ -1,30 +1,100 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { composeFile, replicaNames } from './compose.ts';
+import { parse } from 'yaml';
+import { composeBalancerConfig, composeFile, replicaNames } from './compose.ts';
 import { repoRoot } from './config.ts';
 import { registerAgent } from './registered-agent.ts';
 import { agents } from './registry.ts';
 
 describe('docker-compose.yml', () => {
-  it('is what the registry describes (run `pnpm compose` after changing stack/src/agents.ts)', () => {
+  it('is what the registry describes, and so is haproxy.cfg (run `pnpm compose` after changing stack/src/agents.ts)', () => {
     expect(readFileSync(join(repoRoot, 'docker-compose.yml'), 'utf8')).toBe(composeFile(agents));
+    expect(readFileSync(join(repoRoot, 'haproxy.cfg'), 'utf8')).toBe(composeBalancerConfig(agents));
   });
 
-  it('runs every registered agent, with its replicas, and lists each in the console', () => {
+  it('runs every registered agent, with its replicas, and lists each in the console by its one address', () => {
     const file = composeFile(agents);
+    const consoleAgents = /CONSOLE_AGENTS: (.*)\n/.exec(file)![1]!.split(',');
     for (const entry of agents) {
       for (const replica of replicaNames(entry)) expect(file).toContain(`\n  ${replica}:`);
       expect(file).toContain(`"stack/src/agent-main.ts", "${entry.name}"`);
-      expect(file).toContain(`http://${replicaNames(entry)[0]}:${entry.port}`);
+      expect(consoleAgents).toContain(`http://${entry.service}:${entry.port}`);
     }
+  });
+
+  it('puts the balancer in front of each agent\'s replicas: the cards advertise it, only it publishes their port', () => {
+    const file = composeFile(agents);
+    const config = composeBalancerConfig(agents);
+    const replicated = agents.filter((entry) => entry.replicas > 1);
+    expect(replicated.length).toBeGreaterThan(0);
+    expect(file).toContain('./haproxy.cfg:/usr/local/etc/haproxy/haproxy.cfg:ro');
+    expect(file).toContain(`aliases: [${replicated.map((entry) => entry.service).join(', ')}]`);
+    for (const entry of replicated) {
+      // Every replica's card names the balancer's address, never the replica's own.
+      const advertised = [...file.matchAll(new RegExp(`${entry.envPrefix}_PUBLIC_URL: (.*)`, 'g'))].map((match) => match[1]);
+      expect(new Set(advertised)).toEqual(new Set([`\${${entry.envPrefix}_PUBLIC_URL:-http://${entry.service}:${entry.port}}`]));
+      expect(file.match(new RegExp(`"${entry.port}:${entry.port}"`, 'g'))).toHaveLength(1);
+      expect(file).toMatch(new RegExp(`  balancer:[^]*ports: \\[[^\\]]*"${entry.port}:${entry.port}"`));
+      expect(file).toContain(`wget -q -O /dev/null http://127.0.0.1:${entry.port}/healthz`);
+      // The balancer listens on the agent's port and checks each replica's /healthz.
+      expect(config).toContain(`frontend ${entry.service}\n  bind :${entry.port}\n`);
+      for (const replica of replicaNames(entry)) expect(config).toContain(`  server ${replica} ${replica}:${entry.port}\n`);
+    }
+    expect(config).toContain('http-check send meth GET uri /healthz');
+    // A lone agent needs no balancer: it publishes its own port and is not in haproxy.cfg.
+    for (const entry of agents.filter((line) => line.replicas === 1)) {
+      expect(file).toContain(`ports: ["${entry.port}:${entry.port}"]`);
+      expect(config).not.toContain(entry.service);
+    }
+  });
+
+  it('reads, as YAML with its merge keys resolved, as the topology: each replica alike, only the balancer publishing their port', () => {
+    interface Service {
+      image?: string;
+      command?: string[];
+      ports?: string[];
+      environment?: Record<string, string>;
+      depends_on?: Record<string, { condition: string }>;
+      networks?: { default?: { aliases?: string[] } };
+      healthcheck?: { test: string[] };
+      volumes?: string[];
+    }
+    const { services } = parse(readFileSync(join(repoRoot, 'docker-compose.yml'), 'utf8'), { merge: true }) as { services: Record<string, Service> };
+    const balancer = services.balancer!;
+    expect(balancer.image).toBe('haproxy:2.6-alpine');
+    expect(balancer.volumes).toEqual(['./haproxy.cfg:/usr/local/etc/haproxy/haproxy.cfg:ro']);
+    const published = Object.entries(services).flatMap(([name, service]) => (service.ports ?? []).map((port) => [port, name] as const));
+    for (const entry of agents) {
+      const replicas = replicaNames(entry).map((name) => services[name]!);
+      for (const replica of replicas) {
+        expect(replica.command).toEqual(['node', '--import', 'tsx', 'stack/src/agent-main.ts', entry.name]);
+        expect(replica.environment).toMatchObject({
+          [`${entry.envPrefix}_PORT`]: String(entry.port),
+          [`${entry.envPrefix}_PUBLIC_URL`]: `\${${entry.envPrefix}_PUBLIC_URL:-http://${entry.service}:${entry.port}}`,
+          AGENTS_ALLOW_ANONYMOUS: 'false',
+        });
+        expect(replica.healthcheck?.test.join(' ')).toContain(`http://127.0.0.1:${entry.port}/healthz`);
+      }
+      // The one published port of an agent belongs to the balancer when it has replicas, else to the agent.
+      const owners = published.filter(([port]) => port === `${entry.port}:${entry.port}`).map(([, name]) => name);
+      expect(owners).toEqual([entry.replicas > 1 ? 'balancer' : entry.service]);
+      if (entry.replicas > 1) {
+        expect(balancer.networks?.default?.aliases).toContain(entry.service);
+        for (const name of replicaNames(entry)) expect(balancer.depends_on?.[name]).toEqual({ condition: 'service_started' });
+      }
+    }
+    expect(services.console!.environment!.CONSOLE_AGENTS!.split(',')).toEqual(agents.map((entry) => `http://${entry.service}:${entry.port}`));
+    expect(Object.keys(services.console!.depends_on!)).toEqual(['balancer', ...agents.filter((entry) => entry.replicas === 1).map((entry) => entry.service)]);
   });
 
   it('would notice a new registry line (the staleness check can fail)', () => {
     const carrier = registerAgent({ name: 'carrier', agent: agents[2]!.agent, port: 4204, vocabulary: ['carrier'] });
     const grown = composeFile([...agents, carrier]);
     expect(grown).not.toBe(composeFile(agents));
-    expect(grown).toContain('CARRIER_AGENT_PUBLIC_URL: http://carrier-agent:4204');
+    expect(grown).toContain('CARRIER_AGENT_PUBLIC_URL: ${CARRIER_AGENT_PUBLIC_URL:-http://carrier-agent:4204}');
     expect(grown).toContain(',http://carrier-agent:4204\n');
+    const scaled = registerAgent({ name: 'carrier', agent: agents[2]!.agent, port: 4204, replicas: 3, vocabulary: ['carrier'] });
+    expect(composeBalancerConfig([...agents, scaled])).toContain('  server carrier-agent-3 carrier-agent-3:4204\n');
   });
 });

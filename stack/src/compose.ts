@@ -1,3 +1,5 @@
+import { composeBalancedAgents, haproxyConfig } from './balancer.ts';
+import type { BalancedAgent } from './balancer.ts';
 import { AUTHORITY_PORT, CONSOLE_PORT } from './registry.ts';
 import type { RegisteredAgent } from './registered-agent.ts';
 
@@ -14,15 +16,22 @@ export function replicaNames(entry: RegisteredAgent): string[] {
   return entry.replicas === 1 ? [entry.service] : Array.from({ length: entry.replicas }, (_, i) => `${entry.service}-${i + 1}`);
 }
 
+/** The URL an agent's card advertises: its balancer for replicated agents, else itself; `<PREFIX>_PUBLIC_URL` overrides it. */
+export function publicUrl(entry: RegisteredAgent): string {
+  return `http://${entry.service}:${entry.port}`;
+}
+
 function agentServices(entry: RegisteredAgent): string {
-  const env = (replica: string) => `    environment:
+  const env = `    environment:
       <<: *agent-env
       ${entry.envPrefix}_HOST: 0.0.0.0
       ${entry.envPrefix}_PORT: "${entry.port}"
       ${entry.envPrefix}_STORE: postgres://postgres:learnables@postgres:5432/learnables
-      ${entry.envPrefix}_PUBLIC_URL: http://${replica}:${entry.port}
+      # What the card advertises: the one address clients use (set it to the name they reach it at).
+      ${entry.envPrefix}_PUBLIC_URL: \${${entry.envPrefix}_PUBLIC_URL:-${publicUrl(entry)}}
 `;
-  // Each further replica is published on the next ten up (4201, 4211, …), so each can be reached alone.
+  // A lone agent publishes its own port; replicas publish none: clients reach them through the balancer.
+  const ports = entry.replicas === 1 ? `    ports: ["${entry.port}:${entry.port}"]\n` : '';
   return replicaNames(entry)
     .map((replica, i) =>
       i === 0
@@ -32,25 +41,59 @@ function agentServices(entry: RegisteredAgent): string {
     depends_on:
       authority:
         condition: service_healthy
-${env(replica)}    ports: ["${entry.port}:${entry.port}"]
-${healthcheck(entry.port)}`
+${env}${ports}${healthcheck(entry.port)}`
         : `  ${replica}:
     <<: *${entry.service}
-${env(replica)}    ports: ["${entry.port + 10 * i}:${entry.port}"]
 `,
     )
     .join('\n');
 }
 
+/**
+ * The balancer: one HAProxy (the haproxy:2.6 image, the version Debian 12 ships and the tests run)
+ * in front of every replicated agent, answering on the agent's own service name and port, so
+ * `http://email-agent:4201` is one address for both replicas, inside the network and, published, outside.
+ */
+function balancerService(balanced: readonly BalancedAgent[], agents: readonly RegisteredAgent[]): string {
+  const replicated = agents.filter((entry) => entry.replicas > 1);
+  return `  balancer:
+    image: haproxy:2.6-alpine
+    restart: unless-stopped
+    volumes:
+      - ./haproxy.cfg:/usr/local/etc/haproxy/haproxy.cfg:ro
+    depends_on:
+${replicated.flatMap((entry) => replicaNames(entry)).map((replica) => `      ${replica}:\n        condition: service_started\n`).join('')}    networks:
+      default:
+        aliases: [${balanced.map((agent) => agent.name).join(', ')}]
+    ports: [${replicated.map((entry) => `"${entry.port}:${entry.port}"`).join(', ')}]
+    # Healthy while every agent behind it has a replica that answers its /healthz.
+    healthcheck:
+      test: ["CMD-SHELL", "${replicated.map((entry) => `wget -q -O /dev/null http://127.0.0.1:${entry.port}/healthz`).join(' && ')}"]
+      interval: 3s
+      timeout: 3s
+      retries: 40
+`;
+}
+
+/** haproxy.cfg for docker-compose.yml: Docker's DNS names the replicas; statistics inside the container only. */
+export function composeBalancerConfig(agents: readonly RegisteredAgent[]): string {
+  return haproxyConfig({ agents: composeBalancedAgents(agents, replicaNames), dns: '127.0.0.11:53', stats: '127.0.0.1:8404' });
+}
+
 /** docker-compose.yml, from the registry: `pnpm compose` writes it, and a test fails when the committed one differs. */
 export function composeFile(agents: readonly RegisteredAgent[]): string {
-  const first = agents.map((entry) => replicaNames(entry)[0]!);
+  const balanced = composeBalancedAgents(agents, replicaNames);
+  // The console waits for what it talks to: the balancer, and each agent that runs alone.
+  const consoleNeeds = [...(balanced.length ? ['balancer'] : []), ...agents.filter((entry) => entry.replicas === 1).map((entry) => entry.service)];
   return `# GENERATED from stack/src/agents.ts by \`pnpm compose\` (the template is stack/src/compose.ts); do not edit by hand.
 #
 # The scale-out topology: PostgreSQL, the authority, every registered agent (as many replicas as its
-# registry line asks for), and the console. Every service shares one database; a lesson taught
-# through any replica is seen by all of them. The same topology runs without Docker in CI:
-# test/replicas.test.ts.
+# registry line asks for), HAProxy in front of each agent's replicas (haproxy.cfg, generated with this
+# file), and the console. Each agent has one address, http://<name>-agent:<port>, which its card
+# advertises and the balancer answers (published on the same port); the replicas behind it publish
+# none. Every service shares one database: a lesson taught through any replica is seen by all of
+# them, and a task asked by one is answered by any. test/balancer.test.ts checks haproxy.cfg with
+# Debian's haproxy (-c); the replicas on one database run without Docker in test/replicas.test.ts.
 #
 #   pnpm console-user add <your name> --file ./console-users    (the console's accounts)
 #   CONSOLE_USERS_FILE=./console-users CONSOLE_SESSION_SECRET=$(openssl rand -hex 32) docker compose up --build
@@ -102,17 +145,17 @@ services:
     ports: ["${AUTHORITY_PORT}:${AUTHORITY_PORT}"]
 ${healthcheck(AUTHORITY_PORT)}
 ${agents.map(agentServices).join('\n')}
-  console:
+${balanced.length ? `${balancerService(balanced, agents)}\n` : ''}  console:
     <<: *learnables
     command: ["node", "--import", "tsx", "stack/src/console-main.ts"]
     depends_on:
-${first.map((service) => `      ${service}:\n        condition: service_healthy\n`).join('')}    environment:
+${consoleNeeds.map((service) => `      ${service}:\n        condition: service_healthy\n`).join('')}    environment:
       CONSOLE_HOST: 0.0.0.0
       CONSOLE_PORT: "${CONSOLE_PORT}"
       AUTHORITY_URL: http://authority:${AUTHORITY_PORT}
       CONSOLE_AUTHORITY_TOKEN: \${CONSOLE_AUTHORITY_TOKEN:-change-me-authority}
       CONSOLE_AGENT_TOKEN: \${CONSOLE_AGENT_TOKEN:-change-me-console}
-      CONSOLE_AGENTS: ${agents.map((entry, i) => `http://${first[i]}:${entry.port}`).join(',')}
+      CONSOLE_AGENTS: ${agents.map(publicUrl).join(',')}
       # The origins operators open the console at, besides localhost (set yours: DNS rebinding and CSRF checks use it;
       # an https origin makes the session cookie Secure).
       CONSOLE_ORIGINS: \${CONSOLE_ORIGINS:-http://localhost:${CONSOLE_PORT}}

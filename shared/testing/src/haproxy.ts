@@ -1,5 +1,5 @@
-// The load balancer the replica tests put in front of two agent replicas: Debian's haproxy, found
-// or installed the same way as the browser.
+// The load balancer test/balancer.test.ts puts in front of two agent replicas, and that checks
+// haproxy.cfg: Debian's haproxy, found or installed the same way as the browser.
 import { answersVersion, findProgram } from './find-program.ts';
 import type { FoundProgram, ProgramSearch } from './find-program.ts';
 
@@ -13,12 +13,18 @@ export function findHaproxy(overrides: Partial<ProgramSearch> = {}): Promise<Fou
     paths: USUAL_HAPROXY_PATHS,
     // `haproxy -v` prints its version; `--version` is not an option it knows.
     works: (path) => answersVersion(path, '-v'),
-    debian: { package: 'haproxy', path: '/usr/sbin/haproxy', why: 'for the replica tests (a load balancer in front of two agents)' },
+    debian: { package: 'haproxy', path: '/usr/sbin/haproxy', why: 'for the load-balancer tests (HAProxy in front of two agent replicas)' },
     ...overrides,
   });
 }
 
+/** The environment variable the global setup leaves the reason in when HAProxy could not be provided. */
+export const HAPROXY_MISSING = 'LEARNABLES_HAPROXY_MISSING';
+
+/** The HAProxy the global setup found; a test that needs one fails here, with the setup's sentence, when there is none. */
 export function haproxyPath(): string {
+  const missing = process.env[HAPROXY_MISSING];
+  if (missing) throw new Error(missing);
   const path = process.env.HAPROXY_PATH;
   if (!path) throw new Error('HAPROXY_PATH is not set: run the tests through vitest (its global setup finds HAProxy) or set it.');
   return path;

@@ -7,7 +7,7 @@ export { refusalOf } from './refusal-of.ts';
 export { aptInstall, answersVersion, findProgram } from './find-program.ts';
 export type { FoundProgram, ProgramSearch } from './find-program.ts';
 export { CHROMIUM_ARGS, chromiumPath, findChromium, packagedChromium, USUAL_CHROMIUM_PATHS } from './chromium.ts';
-export { findHaproxy, haproxyPath, USUAL_HAPROXY_PATHS } from './haproxy.ts';
+export { findHaproxy, HAPROXY_MISSING, haproxyPath, USUAL_HAPROXY_PATHS } from './haproxy.ts';
 export { DEFAULT_TEST_PG_URL, postgresAnswers, startEmbeddedPostgres, testPostgresServer } from './test-postgres-server.ts';
 export type { TestPostgresServer } from './test-postgres-server.ts';
 export { largeEmail } from './large-email.ts';
