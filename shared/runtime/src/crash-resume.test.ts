@@ -104,4 +104,28 @@ describe('a task resumed after its agent was killed', () => {
     const ran = readFileSync(log, 'utf8').trim().split('\n');
     expect({ parse: ran.filter((s) => s === 'parse').length, read: ran.filter((s) => s === 'read').length, answer: ran.filter((s) => s === 'answer').length }).toEqual({ parse: 1, read: 1, answer: 1 });
   });
+
+  // The window between deciding and the task store holding the decision: the ledger must not call
+  // the task finished before the store does, or nobody resumes it and it stays "working" for good
+  // (seen with two replicas behind a balancer, one SIGKILLed: test/balancer.test.ts).
+  it('finishes on restart a task killed after it was decided but before its resting state was stored, deciding nothing twice', async () => {
+    const dir = scratchDir('crash-decided-');
+    const authority = await startAuthority();
+    cleanup.push(() => dir.remove(), () => authority.dir.remove(), () => authority.close());
+    const log = `${dir.path}/steps.log`;
+    const env = { AGENT_STORE: `sqlite:${dir.path}/agent.db`, AUTHORITY_URL: authority.url, WORD_AGENT_LOG: log };
+
+    const doomed = await startAgentProcess({ ...env, LEARNABLES_DIE_AFTER_STEP: 'decided' });
+    const exited = once(doomed.child, 'exit');
+    await expect((await sdkClient(doomed.url)).client.sendMessage(userText('banana split'))).rejects.toThrow();
+    expect(((await exited) as [number | null, string | null])[1]).toBe('SIGKILL');
+
+    const revived = await startAgentProcess({ ...env, AGENT_PORT: new URL(doomed.url).port });
+    cleanup.push(() => void revived.child.kill('SIGTERM'));
+    expect(revived.recovered).toHaveLength(1);
+    const task = await (await sdkClient(revived.url)).client.getTask({ tenant: '', id: revived.recovered[0]!, historyLength: 10 });
+    expect(task.status?.state).toBe(TaskState.TASK_STATE_COMPLETED);
+    const ran = readFileSync(log, 'utf8').trim().split('\n');
+    expect({ parse: ran.filter((s) => s === 'parse').length, read: ran.filter((s) => s === 'read').length }).toEqual({ parse: 1, read: 1 });
+  }, 90_000);
 });

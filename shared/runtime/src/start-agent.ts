@@ -22,6 +22,7 @@ import type { LearnableAgent } from './learnable-agent.ts';
 import { pinDefinitions } from './pinned-definitions.ts';
 import type { PreviewWindow } from './preview/preview-lesson.ts';
 import { Journal } from './storage/journal.ts';
+import { LedgerTaskStore } from './storage/ledger-task-store.ts';
 import type { RuntimeDatabase } from './storage/open-database.ts';
 import { openRuntimeDatabase } from './storage/open-database.ts';
 import { ANONYMOUS_OWNER, TaskLedger } from './storage/task-ledger.ts';
@@ -87,12 +88,13 @@ export async function startLearnableAgent<Input, Result>(
   const host = options.host ?? '127.0.0.1';
   const bodyLimit = options.bodyLimit ?? agent.bodyLimit ?? '40mb';
   const database = await openRuntimeDatabase(options.store);
-  // The SDK's store is typed for its own tables; it shares our connection and database.
-  const taskStore = new DatabaseTaskStore(database.db as never);
   const authority = new AuthorityClient({ url: options.authority.url, token: options.authority.token, kinds: agent.kinds });
   const journal = new Journal(database.db);
   const ledger = new TaskLedger(database.db, agent.skill.id);
-  const deps: ExecutorDeps<Input, Result> = { agent, journal, ledger, authority, log, strict: options.strict ?? process.env.NODE_ENV === 'test' };
+  // The SDK's store is typed for its own tables; it shares our connection and database. Wrapped so
+  // the ledger learns when a task's resting state is saved.
+  const taskStore = new LedgerTaskStore(new DatabaseTaskStore(database.db as never), ledger);
+  const deps: ExecutorDeps<Input, Result> = { agent, journal, ledger, taskStore, authority, log, strict: options.strict ?? process.env.NODE_ENV === 'test' };
 
   const app = express();
   app.disable('x-powered-by');

@@ -1,6 +1,6 @@
 import type { Message, Task } from '@a2a-js/sdk';
 import { TaskState } from '@a2a-js/sdk';
-import type { AgentExecutor, ExecutionEventBus, RequestContext, ServerCallContext } from '@a2a-js/sdk/server';
+import type { AgentExecutor, ExecutionEventBus, RequestContext, ServerCallContext, TaskStore } from '@a2a-js/sdk/server';
 import { AgentEvent, resolveUserScope } from '@a2a-js/sdk/server';
 import { AuthorityRefused, AuthorityUnavailable } from '@learnables/authority';
 import type { AuthorityClient } from '@learnables/authority';
@@ -16,6 +16,8 @@ export interface ExecutorDeps<Input, Result> {
   readonly agent: LearnableAgent<Input, Result>;
   readonly journal: Journal;
   readonly ledger: TaskLedger;
+  /** Where the SDK keeps tasks; a new task is saved here before any of its steps runs. */
+  readonly taskStore: TaskStore;
   readonly authority: AuthorityClient;
   readonly log: (message: string, error?: unknown) => void;
   /** See AdvanceDeps.strict. */
@@ -36,7 +38,8 @@ function explainFailure(error: unknown): string {
 
 /**
  * Run a task from its history to its next resting state (a question, an answer or a failure).
- * Used both by the live executor and by recovery after a restart.
+ * Used both by the live executor and by recovery after a restart. The ledger records the rest only
+ * when the task store has saved it (LedgerTaskStore), so a crash in between is resumed.
  */
 export async function settleTask<Input, Result>(
   deps: ExecutorDeps<Input, Result>,
@@ -48,11 +51,11 @@ export async function settleTask<Input, Result>(
   try {
     const advanced = await advanceTask(deps, taskId, history, options);
     const date = deps.agent.dateOf?.(advanced.input);
-    await deps.ledger.settle(taskId, advanced.reading.settled ? 'done' : 'asking', date && !Number.isNaN(date.getTime()) ? date.getTime() : undefined);
+    deps.ledger.settleWhenStored(taskId, advanced.reading.settled ? 'done' : 'asking', date && !Number.isNaN(date.getTime()) ? date.getTime() : undefined);
     return outcomeOf(taskId, contextId, advanced, deps.agent.summarize?.(advanced.input));
   } catch (error) {
     if (!(error instanceof InputRefused)) deps.log(`task ${taskId} failed`, error);
-    await deps.ledger.settle(taskId, 'failed');
+    deps.ledger.settleWhenStored(taskId, 'failed');
     return failureOf(taskId, contextId, explainFailure(error));
   }
 }
@@ -74,13 +77,21 @@ export class LearnablesExecutor<Input, Result> implements AgentExecutor {
       metadata: {},
       status: { state: TaskState.TASK_STATE_SUBMITTED, message: undefined, timestamp: now() },
     };
+    // In the ledger, then in the task store, before any step runs: a process killed at any point
+    // after this leaves a running row and a stored task, which the next start resumes; killed in
+    // between, a row whose task was never stored, marked failed on the next start (nobody saw it).
+    // (The SDK would save the task only when it gets to the first event, after steps may have run.)
+    if (context.task) await this.deps.ledger.resume(taskId);
+    else {
+      await this.deps.ledger.open({ ...scopeOf(context.context), taskId, messageAt: Date.now() });
+      await this.deps.taskStore.save(task, context.context);
+    }
     // The first event must be the task itself, on follow-ups too (republished as loaded, so its
     // history is kept).
     bus.publish(AgentEvent.task(task));
-    if (context.task) await this.deps.ledger.resume(taskId);
-    else await this.deps.ledger.open({ ...scopeOf(context.context), taskId, messageAt: Date.now() });
     bus.publish(AgentEvent.statusUpdate({ taskId, contextId, metadata: undefined, status: { state: TaskState.TASK_STATE_WORKING, message: undefined, timestamp: now() } }));
     const outcome = await settleTask(this.deps, taskId, contextId, task.history, { fresh: !context.task });
+    this.deps.journal.reached('decided');
     if (outcome.artifact) {
       bus.publish(AgentEvent.artifactUpdate({ taskId, contextId, append: false, lastChunk: true, metadata: undefined, artifact: outcome.artifact }));
     }

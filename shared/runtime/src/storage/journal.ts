@@ -10,9 +10,14 @@ import type { RuntimeTables } from './tables.ts';
 export class Journal {
   constructor(
     private readonly db: Kysely<RuntimeTables>,
-    /** Test-only fault injection: die (SIGKILL) right after recording this step. */
+    /** Test-only fault injection: die (SIGKILL) right after recording this step, or on reaching this point (see `reached`). */
     private readonly dieAfterStep: string | undefined = process.env.LEARNABLES_DIE_AFTER_STEP,
   ) {}
+
+  /** A point of a task's run that is not a step (`decided`: the outcome is known, not yet stored); test-only fault injection. */
+  reached(point: string): void {
+    if (this.dieAfterStep === point) process.kill(process.pid, 'SIGKILL');
+  }
 
   private async recorded<T>(taskId: string, step: string): Promise<T | undefined> {
     const row = await this.db

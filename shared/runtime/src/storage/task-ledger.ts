@@ -16,6 +16,9 @@ export interface PeriodCount {
   readonly questionsPer100: number;
 }
 
+/** Where a task can come to rest: a question, a decision, a failure. */
+export type RestingState = 'asking' | 'done' | 'failed';
+
 const DAY = 86_400_000;
 
 /** The owner the SDK's task store gives every anonymous caller's tasks (its `resolveUserScope`). */
@@ -34,10 +37,30 @@ function periodStart(at: number, by: 'day' | 'week'): number {
  * asked. It finds tasks to resume after a restart, and counts questions per 100 messages.
  */
 export class TaskLedger {
+  /** Where tasks have come to rest, not yet recorded: the task store must hold it first (see `settleWhenStored`). */
+  private readonly resting = new Map<string, { state: RestingState; messageAt: number | undefined }>();
+
   constructor(
     private readonly db: Kysely<RuntimeTables>,
     private readonly agent: string,
   ) {}
+
+  /**
+   * Record where a task came to rest once the task store holds that state (`stored`), not before:
+   * a process killed in between leaves the task `running` here, so it is resumed on the next start
+   * (replaying its journal) instead of staying "working" in the store with nobody to finish it.
+   */
+  settleWhenStored(taskId: string, state: RestingState, messageAt?: number): void {
+    this.resting.set(taskId, { state, messageAt });
+  }
+
+  /** The task store has saved this task in this state: record the rest it was waiting for, if it is this one. */
+  async stored(taskId: string, state: RestingState | undefined): Promise<void> {
+    const rest = this.resting.get(taskId);
+    if (rest === undefined || rest.state !== state) return;
+    this.resting.delete(taskId);
+    await this.settle(taskId, rest.state, rest.messageAt);
+  }
 
   async open(entry: LedgerEntry & { messageAt: number }): Promise<void> {
     await this.db
@@ -66,7 +89,7 @@ export class TaskLedger {
    * is believed only from an authenticated sender: an anonymous one could put its messages in any
    * week of the numbers, so its tasks stay counted when they arrived.
    */
-  async settle(taskId: string, state: 'asking' | 'done' | 'failed', messageAt?: number): Promise<void> {
+  async settle(taskId: string, state: RestingState, messageAt?: number): Promise<void> {
     await this.db
       .updateTable('learnables_tasks')
       .set((eb) => ({
