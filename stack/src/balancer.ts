@@ -1,6 +1,7 @@
 // The load balancer in front of each agent's replicas: an HAProxy configuration, written from the
-// registry by `pnpm compose` (haproxy.cfg, mounted by docker-compose.yml), and checked by
-// test/balancer.test.ts with Debian's haproxy.
+// registry by `pnpm compose` (haproxy.cfg, mounted by docker-compose.yml) and, with local addresses,
+// by test/balancer.test.ts, which runs Debian's haproxy with it in front of two real replicas.
+// One function for both, so what the test proves is the file that compose runs.
 import type { RegisteredAgent } from './registered-agent.ts';
 
 /** One agent behind the balancer: the port its one public URL listens on, and its replicas. */
@@ -68,7 +69,8 @@ ${agent.servers.map((server) => `  server ${server.name} ${server.address}`).joi
     .join('');
   return `# The load balancer in front of each agent's replicas: one public address per agent.
 # GENERATED from stack/src/agents.ts by \`pnpm compose\` (the template is stack/src/balancer.ts); do not
-# edit by hand. test/balancer.test.ts validates it with \`haproxy -c\`.
+# edit by hand. test/balancer.test.ts validates it with \`haproxy -c\` and runs the same template in
+# front of two real replicas, one of them SIGKILLed mid-run.
 
 global
   log stdout format raw local0

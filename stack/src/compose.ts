@@ -92,8 +92,9 @@ export function composeFile(agents: readonly RegisteredAgent[]): string {
 # file), and the console. Each agent has one address, http://<name>-agent:<port>, which its card
 # advertises and the balancer answers (published on the same port); the replicas behind it publish
 # none. Every service shares one database: a lesson taught through any replica is seen by all of
-# them, and a task asked by one is answered by any. test/balancer.test.ts checks haproxy.cfg with
-# Debian's haproxy (-c); the replicas on one database run without Docker in test/replicas.test.ts.
+# them, and a task asked by one is answered by any. The same topology runs without Docker in CI:
+# test/balancer.test.ts (haproxy -c on haproxy.cfg, then Debian's haproxy with the same template in
+# front of two replicas, one SIGKILLed mid-run) and test/replicas.test.ts.
 #
 #   pnpm console-user add <your name> --file ./console-users    (the console's accounts)
 #   CONSOLE_USERS_FILE=./console-users CONSOLE_SESSION_SECRET=$(openssl rand -hex 32) docker compose up --build

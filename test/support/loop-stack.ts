@@ -49,6 +49,21 @@ export async function startSeededAuthority(dir: ScratchDir, choice: AuthorityCho
   };
 }
 
+/** The SDK's own client for the agent at `url` (following its card), with a bearer token and the extension activated. */
+export async function sdkClient(url: string, token = 'console-token'): Promise<Client> {
+  const withToken: typeof fetch = (input, init) => {
+    const headers = new Headers(init?.headers);
+    headers.set('authorization', `Bearer ${token}`);
+    headers.set('A2A-Extensions', LEARNABLES_URI);
+    return fetch(input, { ...init, headers });
+  };
+  return new ClientFactory(
+    ClientFactoryOptions.createFrom(ClientFactoryOptions.default, {
+      transports: [new JsonRpcTransportFactory({ fetchImpl: withToken }), new RestTransportFactory({ fetchImpl: withToken })],
+    }),
+  ).createFromUrl(url);
+}
+
 export interface LoopStack {
   readonly dir: ScratchDir;
   readonly authority: Awaited<ReturnType<typeof startSeededAuthority>>;
@@ -68,17 +83,7 @@ export async function startLoop<Input, Result>(agent: LearnableAgent<Input, Resu
     users: { 'console-token': 'console' },
     log: () => undefined,
   });
-  const withToken: typeof fetch = (input, init) => {
-    const headers = new Headers(init?.headers);
-    headers.set('authorization', 'Bearer console-token');
-    headers.set('A2A-Extensions', LEARNABLES_URI);
-    return fetch(input, { ...init, headers });
-  };
-  const client = await new ClientFactory(
-    ClientFactoryOptions.createFrom(ClientFactoryOptions.default, {
-      transports: [new JsonRpcTransportFactory({ fetchImpl: withToken }), new RestTransportFactory({ fetchImpl: withToken })],
-    }),
-  ).createFromUrl(running.url);
+  const client = await sdkClient(running.url);
   return {
     dir,
     authority,
