@@ -103,7 +103,7 @@ describe('a task resumed after its agent was killed', () => {
     expect(said(task).extension).toMatchObject({ versions: { lists: 1 }, decidedBy: 'operator' });
     const ran = readFileSync(log, 'utf8').trim().split('\n');
     expect({ parse: ran.filter((s) => s === 'parse').length, read: ran.filter((s) => s === 'read').length, answer: ran.filter((s) => s === 'answer').length }).toEqual({ parse: 1, read: 1, answer: 1 });
-  });
+  }, 120_000);
 
   // The window between deciding and the task store holding the decision: the ledger must not call
   // the task finished before the store does, or nobody resumes it and it stays "working" for good
@@ -127,5 +127,5 @@ describe('a task resumed after its agent was killed', () => {
     expect(task.status?.state).toBe(TaskState.TASK_STATE_COMPLETED);
     const ran = readFileSync(log, 'utf8').trim().split('\n');
     expect({ parse: ran.filter((s) => s === 'parse').length, read: ran.filter((s) => s === 'read').length }).toEqual({ parse: 1, read: 1 });
-  }, 90_000);
+  }, 120_000);
 });
