@@ -11,6 +11,7 @@ import { createConsole } from '@learnables/console';
 import type { ReplayAction } from '@learnables/console';
 import { LOCAL_DEV_TOKEN, portFrom } from './config.ts';
 import { consoleAccounts } from './console-accounts.ts';
+import { formatWeekLine } from './demo/report.ts';
 import { runScenario } from './demo/run-scenario.ts';
 import { AUTHORITY_PORT, CONSOLE_PORT, localAgentUrls } from './registry.ts';
 
@@ -40,15 +41,13 @@ const replay: ReplayAction = {
       signal,
       onProgress: (event) => {
         if (event.kind === 'start') report(`Replaying ${event.total} messages over ${event.weeks} weeks.${event.warnings.map((w) => ` ${w}`).join('')}`);
-        if (event.kind === 'week') {
-          const { week, start, all, lessons } = event.numbers;
-          report(`week ${week} (from ${start}): ${all.messages} messages, ${all.questions} questions = ${all.per100} per 100; ${lessons} lessons`);
-        }
+        if (event.kind === 'week') report(formatWeekLine(event.numbers));
       },
     });
     const first = result.weeks[0]?.all.per100;
     const last = result.weeks.at(-1)?.all.per100;
-    return `Done: ${result.scenario.messages} messages; questions per 100 went from ${first} in week 1 to ${last} in week ${result.weeks.length}.`;
+    const wrong = result.weeks.reduce((sum, week) => sum + week.misreads, 0);
+    return `Done: ${result.scenario.messages} messages; questions per 100 went from ${first} in week 1 to ${last} in week ${result.weeks.length}, with ${wrong} decided without asking and wrong.`;
   },
 };
 

@@ -1,7 +1,9 @@
 // `pnpm bench`: every benchmark of the project in one run, each a ratio or percentile measured in
 // that run, written as one results table with the machine into BENCHMARKS.md. Not part of `pnpm test`.
+// `pnpm bench --only <script>` (e.g. `--only test/bench/scenario.ts`) runs that benchmark alone and
+// replaces only its own section of BENCHMARKS.md, saying when and where it ran; the rest is kept.
 import { spawnSync } from 'node:child_process';
-import { writeFileSync } from 'node:fs';
+import { readFileSync, writeFileSync } from 'node:fs';
 import { cpus, totalmem } from 'node:os';
 import { fileURLToPath } from 'node:url';
 import { scratchPostgres } from '@learnables/testing';
@@ -24,6 +26,13 @@ async function scratchDatabase(): Promise<ScratchDatabase | undefined> {
   }
 }
 
+const onlyAt = process.argv.indexOf('--only');
+const only = onlyAt >= 0 ? process.argv[onlyAt + 1] : undefined;
+if (onlyAt >= 0 && !only) {
+  console.error('--only needs the script of one benchmark, e.g. --only test/bench/scenario.ts');
+  process.exit(2);
+}
+
 const database = await scratchDatabase();
 const benchmarks: Benchmark[] = [
   { title: 'Classification vs marks count: RE2 Set vs a loop of per-mark matches', script: 'agents/email/bench/classify.ts' },
@@ -33,10 +42,17 @@ const benchmarks: Benchmark[] = [
   { title: 'Preview of one lesson over 5,000 recent email tasks with 10,000 marks, vs a reread of one task', script: 'test/bench/preview.ts' },
   { title: 'Manifest streaming memory', script: 'agents/manifest/bench/stream-memory.ts' },
   { title: 'Worst accepted input of each kind: time, peak RSS, /healthz while it is read', script: 'test/bench/worst-input.ts' },
+  { title: 'The six-week scenario: questions per 100 messages, and decisions made without asking that were wrong', script: 'test/bench/scenario.ts' },
 ];
+const chosen = only === undefined ? benchmarks : benchmarks.filter((benchmark) => benchmark.script === only);
+if (!chosen.length) {
+  console.error(`No benchmark runs ${only}; the scripts are: ${benchmarks.map((benchmark) => benchmark.script).join(', ')}.`);
+  await database?.drop();
+  process.exit(2);
+}
 
 const sections: string[] = [];
-for (const benchmark of benchmarks) {
+for (const benchmark of chosen) {
   console.log(`\n▶ ${benchmark.title} (${benchmark.script})`);
   const started = Date.now();
   const run = spawnSync(process.execPath, ['--import', 'tsx', benchmark.script], {
@@ -57,6 +73,22 @@ for (const benchmark of benchmarks) {
 await database?.drop();
 
 const machine = `${cpus().length} × ${cpus()[0]?.model.trim() ?? 'unknown CPU'}, ${Math.round(totalmem() / 2 ** 30)} GiB RAM, Node ${process.version}, ${process.platform}/${process.arch}`;
+if (only !== undefined) {
+  if (sections[0]!.includes('**Failed**')) {
+    console.error(`\n${only} failed; BENCHMARKS.md is unchanged.`);
+    process.exit(1);
+  }
+  // One section, in its place (or at the end when new), marked as run on its own.
+  const path = `${root}BENCHMARKS.md`;
+  const [title, ...body] = sections[0]!.split('\n');
+  const section = [title, '', `Run alone by \`pnpm bench --only ${only}\` on ${new Date().toISOString().slice(0, 10)} (${machine}).`, ...body].join('\n');
+  const current = readFileSync(path, 'utf8');
+  const at = current.indexOf(`${title}\n`);
+  const end = at < 0 ? -1 : current.indexOf('\n## ', at + 1);
+  writeFileSync(path, at < 0 ? `${current.trimEnd()}\n\n${section}` : `${current.slice(0, at)}${section}${end < 0 ? '' : `\n${current.slice(end + 1)}`}`);
+  console.log(`\nreplaced the section "${title!.slice(3)}" of ${path}`);
+  process.exit(0);
+}
 writeFileSync(
   `${root}BENCHMARKS.md`,
   `# Benchmarks\n\nProduced by \`pnpm bench\` on ${new Date().toISOString().slice(0, 10)}.\n\nMachine: ${machine}. PostgreSQL: ${database ? 'a scratch database on the local server (loopback)' : 'not available, skipped'}.\nThese are shared 2-core machines: compare ratios measured in one run, not absolute numbers across runs.\n\n${sections.join('\n')}`,

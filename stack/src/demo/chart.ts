@@ -1,10 +1,14 @@
 // An SVG line chart of questions per 100 messages by week, drawn by hand (no dependencies):
-// one solid line per results file for both agents together, dashed lines for each agent.
+// one solid line per results file for both agents together, dashed lines for each agent, and under
+// the weeks each run's count of decisions made without asking that were wrong: a falling line is
+// worth something only while that count stays at zero, so the two are never shown apart.
 import type { ScenarioResult } from './run-scenario.ts';
 
 const WIDTH = 760;
-const HEIGHT = 440;
 const PLOT = { left: 60, right: 560, top: 78, bottom: 370 };
+/** Where the rows of wrong-without-asking counts start, under the week labels. */
+const WRONG_TOP = PLOT.bottom + 56;
+const WRONG_ROW = 16;
 const COLOURS: Record<string, string> = { on: '#1a7f5a', off: '#c2412d' };
 const SPARE = ['#2f5fb3', '#8a4fb3', '#b3862f'];
 const SHORT_MONTHS = ['Jan', 'Feb', 'Mar', 'Apr', 'May', 'Jun', 'Jul', 'Aug', 'Sep', 'Oct', 'Nov', 'Dec'];
@@ -12,15 +16,20 @@ const SHORT_MONTHS = ['Jan', 'Feb', 'Mar', 'Apr', 'May', 'Jun', 'Jul', 'Aug', 'S
 const escape = (text: string) => text.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;').replace(/"/g, '&quot;');
 const fixed = (n: number) => (Math.round(n * 10) / 10).toString();
 
+const wrongOf = (result: ScenarioResult) => result.weeks.map((w) => w.misreads);
+
 export function drawChart(results: readonly ScenarioResult[]): string {
+  const height = WRONG_TOP + WRONG_ROW * Math.max(1, results.length) + 14;
   const out: string[] = [];
   out.push(
-    `<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 ${WIDTH} ${HEIGHT}" width="${WIDTH}" height="${HEIGHT}" font-family="Helvetica, Arial, sans-serif" role="img" aria-labelledby="title desc">`,
+    `<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 ${WIDTH} ${height}" width="${WIDTH}" height="${height}" font-family="Helvetica, Arial, sans-serif" role="img" aria-labelledby="title desc">`,
   );
   out.push(`<title id="title">Questions per 100 messages, week by week</title>`);
-  const described = results.map((r) => `learning ${r.learning}: ${r.weeks.map((w) => fixed(w.all.per100)).join(', ')}`).join('; ');
+  const described = results
+    .map((r) => `learning ${r.learning}: ${r.weeks.map((w) => fixed(w.all.per100)).join(', ')} (decided without asking and wrong: ${wrongOf(r).join(', ')})`)
+    .join('; ');
   out.push(`<desc id="desc">${escape(described || 'No results yet.')}</desc>`);
-  out.push(`<rect width="${WIDTH}" height="${HEIGHT}" fill="#ffffff"/>`);
+  out.push(`<rect width="${WIDTH}" height="${height}" fill="#ffffff"/>`);
   out.push(`<text x="${PLOT.left}" y="30" font-size="18" font-weight="bold" fill="#222">Questions per 100 messages, week by week</text>`);
   const first = results[0];
   const subtitle = first
@@ -50,6 +59,18 @@ export function drawChart(results: readonly ScenarioResult[]): string {
       out.push(`<text x="${x(week)}" y="${PLOT.bottom + 33}" font-size="10" fill="#888" text-anchor="middle">${Number(day)} ${SHORT_MONTHS[Number(month) - 1]}</text>`);
     }
   }
+
+  if (results.length) {
+    out.push(`<text x="${PLOT.left}" y="${WRONG_TOP}" font-size="11" fill="#444">Decided without asking, and wrong (the line counts only while these stay at 0):</text>`);
+  }
+  results.forEach((result, index) => {
+    const colour = COLOURS[result.learning] ?? SPARE[index % SPARE.length] ?? '#333';
+    const rowY = WRONG_TOP + WRONG_ROW * (index + 1);
+    out.push(`<text x="${PLOT.left - 8}" y="${rowY}" font-size="10" fill="${colour}" text-anchor="end">${escape(result.learning)}</text>`);
+    wrongOf(result).forEach((wrong, i) => {
+      out.push(`<text class="wrong" x="${fixed(x(i + 1))}" y="${rowY}" font-size="11" font-weight="bold" fill="${wrong ? '#b00020' : colour}" text-anchor="middle">${wrong}</text>`);
+    });
+  });
 
   let legendY = PLOT.top + 4;
   results.forEach((result, index) => {

@@ -3,7 +3,7 @@ import { mkdirSync, readFileSync, readdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { repoRoot } from '../config.ts';
 import { drawChart } from './chart.ts';
-import type { Count, ScenarioResult } from './run-scenario.ts';
+import type { Count, ScenarioResult, WeekNumbers } from './run-scenario.ts';
 
 export const DOCS_DIR = join(repoRoot, 'docs', 'scenario');
 /** Where a run writes by default: under data/, which git ignores, so trying the demo dirties nothing. */
@@ -32,6 +32,12 @@ export function formatTable(result: ScenarioResult): string {
   const wrong = result.weeks.reduce((n, w) => n + w.misreads, 0);
   lines.push(`  all             ${pad(t.all.messages, 4)} ${pad(t.all.questions, 6)} ${pad(t.all.per100.toFixed(1), 6)} ${pad(wrong, 6)}  |  ${cell(t.email)}     |  ${cell(t.manifest)}  ${pad(result.weeks.reduce((n, w) => n + w.lessons, 0), 7)}`);
   return lines.join('\n');
+}
+
+/** One finished week as the console's replay log shows it: questions per 100, and beside it the wrong decisions. */
+export function formatWeekLine(numbers: WeekNumbers): string {
+  const { week, start, all, lessons, misreads } = numbers;
+  return `week ${week} (from ${start}): ${all.messages} messages, ${all.questions} questions = ${all.per100} per 100, ${misreads} decided without asking and wrong; ${lessons} lessons`;
 }
 
 /** Both runs side by side: the line that should fall, and the one that should not. */
