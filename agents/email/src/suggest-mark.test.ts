@@ -5,7 +5,8 @@ import type { EmailInput } from './email-input.ts';
 import { messageFields } from './message-fields.ts';
 import { defineCollection } from '@learnables/learnable';
 import { RecentSenders } from './recent-senders.ts';
-import { suggestEvidence, suggestMark } from './suggest-mark.ts';
+import { MOST_CANDIDATES, suggestEvidence, suggestMark } from './suggest-mark.ts';
+import { referencePattern } from './mark-patterns.ts';
 
 const email = (overrides: Partial<EmailInput>): EmailInput => ({
   from: { address: 'billing@origin.example', name: 'Origin Billing' },
@@ -202,5 +203,24 @@ describe('suggestMark', () => {
       expect(suggestMark(email({ ...noSender, body: 'Deliver to Dock Road, NW10 7HQ please' }))).toBeUndefined();
     });
   });
-});
 
+  describe('a message with thousands of references (a CSV attached) costs a few tries, not one per reference', () => {
+    const lines = (count: number, from = 0) => Array.from({ length: count }, (_, at) => `BW-${String(from + at).padStart(5, '0')},pallet,${at}`).join('\n');
+    const customers = (...entries: CustomerMarks[]) => defineCollection('customers', entries);
+    const attached = (text: string): EmailInput =>
+      email({ from: { address: '', name: '' }, subject: 'Forecast', body: 'Forecast attached.', attachments: [{ filename: 'forecast.csv', mediaType: 'text/csv', text }] });
+
+    it('offers the first reference of 40,000 at once', () => {
+      expect(suggestMark(attached(lines(40_000)))).toEqual({ pattern: referencePattern('BW-00000'), where: 'attachments' });
+    });
+
+    it(`looks no further than the first ${MOST_CANDIDATES} candidates`, () => {
+      const held = Array.from({ length: MOST_CANDIDATES }, (_, at) => ({ pattern: referencePattern(`BW-${String(at).padStart(5, '0')}`), where: 'attachments' as const }));
+      const holder = new CustomerMarks('brightwell', 'Brightwell Foods', held);
+      const input = attached(lines(MOST_CANDIDATES + 1));
+      expect(suggestMark(input, { customers: customers(holder) })).toBeUndefined();
+      // One fewer held, and the first free one is offered.
+      expect(suggestMark(input, { customers: customers(new CustomerMarks('brightwell', 'Brightwell Foods', held.slice(1))) })).toEqual({ pattern: referencePattern('BW-00000'), where: 'attachments' });
+    });
+  });
+});
