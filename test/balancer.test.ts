@@ -129,6 +129,8 @@ describe('two email-agent replicas on PostgreSQL behind HAProxy', () => {
         EMAIL_AGENT_STORE: database.url,
         // What compose sets: the card names the balancer, not the replica.
         EMAIL_AGENT_PUBLIC_URL: url,
+        // And the name the balancer's health check asks for (compose: the service's own name).
+        EMAIL_AGENT_HOSTS: 'email-agent',
       },
       `http://127.0.0.1:${ports[index]}`,
     );

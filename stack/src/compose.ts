@@ -29,6 +29,8 @@ function agentServices(entry: RegisteredAgent): string {
       ${entry.envPrefix}_STORE: postgres://postgres:learnables@postgres:5432/learnables
       # What the card advertises: the one address clients use (set it to the name they reach it at).
       ${entry.envPrefix}_PUBLIC_URL: \${${entry.envPrefix}_PUBLIC_URL:-${publicUrl(entry)}}
+      # The names it answers to besides localhost and that address (DNS rebinding: any other Host is refused).
+      ${entry.envPrefix}_HOSTS: \${${entry.envPrefix}_HOSTS:-${entry.service}}
 `;
   // A lone agent publishes its own port; replicas publish none: clients reach them through the balancer.
   const ports = entry.replicas === 1 ? `    ports: ["${entry.port}:${entry.port}"]\n` : '';

@@ -41,3 +41,11 @@ export function booleanFrom(raw: string | undefined, fallback: boolean, name: st
   if (['false', '0', 'no', 'off'].includes(value)) return false;
   throw new Error(`${name} must be true or false; "${raw}" is neither.`);
 }
+
+/** A whole number setting of at least `least`; unset means none. */
+export function wholeFrom(raw: string | undefined, least: number, name: string): number | undefined {
+  if (raw === undefined || raw.trim() === '') return undefined;
+  const value = Number(raw.trim());
+  if (!Number.isInteger(value) || value < least) throw new Error(`${name} must be a whole number of at least ${least}; "${raw}" is not.`);
+  return value;
+}

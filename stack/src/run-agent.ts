@@ -1,6 +1,6 @@
 import { join } from 'node:path';
 import { startLearnableAgent } from '@learnables/runtime';
-import { LOCAL_DEV_TOKEN, booleanFrom, parseTokens, portFrom, repoRoot } from './config.ts';
+import { LOCAL_DEV_TOKEN, booleanFrom, parseTokens, portFrom, repoRoot, wholeFrom } from './config.ts';
 import type { RegisteredAgent } from './registered-agent.ts';
 
 /**
@@ -8,7 +8,12 @@ import type { RegisteredAgent } from './registered-agent.ts';
  * `<PREFIX>_PORT`, `<PREFIX>_HOST`, `<PREFIX>_STORE`, `<PREFIX>_PUBLIC_URL`; shared by every agent:
  * `AUTHORITY_URL`, `AUTHORITY_TOKEN` (to relay lessons), `AGENT_TOKENS` (`name=token,…`: the
  * bearer tokens agents accept, and whose tasks they are) and `AGENTS_ALLOW_ANONYMOUS` (default true;
- * `<PREFIX>_ALLOW_ANONYMOUS` overrides it for one agent).
+ * `<PREFIX>_ALLOW_ANONYMOUS` overrides it for one agent). Likewise each with `AGENTS_` for every agent
+ * and `<PREFIX>_` for one: `HOSTS` (names it answers to besides localhost and its public URL's),
+ * `PARSE_THREADS` (threads that read messages; default one per core, 0 on the event loop),
+ * `MAX_PARSES` (messages read at once before one is answered busy; default twice the threads),
+ * `KEPT_MESSAGE_MB` and `KEPT_INPUT_MB` (how much of a message, and of what was read from it, a task
+ * keeps; default 4 and 16).
  */
 export async function runAgent(registered: RegisteredAgent): Promise<void> {
   const env = (name: string) => process.env[`${registered.envPrefix}_${name}`];
@@ -18,6 +23,13 @@ export async function runAgent(registered: RegisteredAgent): Promise<void> {
     [...parseTokens(process.env.AGENT_TOKENS, 'AGENT_TOKENS')].map(([token, name]) => [token, name === 'local' ? 'operator-desk' : name]),
   );
   const allowAnonymous = booleanFrom(env('ALLOW_ANONYMOUS') ?? process.env.AGENTS_ALLOW_ANONYMOUS, true, `${registered.envPrefix}_ALLOW_ANONYMOUS`);
+  // A setting for this agent, else the one for every agent.
+  const setting = (name: string) => env(name) ?? process.env[`AGENTS_${name}`];
+  const whole = (name: string, least: number) => wholeFrom(setting(name), least, `${registered.envPrefix}_${name}`);
+  const threads = whole('PARSE_THREADS', 0);
+  const maxParses = whole('MAX_PARSES', 1);
+  const keptMessage = whole('KEPT_MESSAGE_MB', 1);
+  const keptInput = whole('KEPT_INPUT_MB', 1);
   const running = await startLearnableAgent(agent, {
     allowAnonymous,
     store: env('STORE') ?? `sqlite:${join(repoRoot, 'data', registered.storeFile)}`,
@@ -25,6 +37,9 @@ export async function runAgent(registered: RegisteredAgent): Promise<void> {
     port: portFrom(env('PORT'), registered.port, `${registered.envPrefix}_PORT`),
     host,
     ...(env('PUBLIC_URL') && { publicUrl: env('PUBLIC_URL') }),
+    ...(setting('HOSTS') && { hosts: setting('HOSTS') }),
+    parsing: { ...(threads !== undefined && { threads }), ...(maxParses !== undefined && { maxParses }) },
+    keptInput: { ...(keptMessage !== undefined && { message: keptMessage * 1_000_000 }), ...(keptInput !== undefined && { input: keptInput * 1_000_000 }) },
     users,
   });
   console.log(

@@ -1,6 +1,8 @@
 // An agent's attack surface, one finding of issue 15 per case. Each case failed on the code before
 // its fix; SECURITY.md says what each one guards.
 import { randomUUID } from 'node:crypto';
+import { request } from 'node:http';
+import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { seedsFolder, thresholdAgent, weightLimitKind } from '@learnables/threshold-agent';
 import type { LoopStack } from '../support/loop-stack.ts';
@@ -13,6 +15,18 @@ import { HOSTILE_TOKENS } from '../support/hostile.ts';
 // These tests start agents as their own processes, each given 60 s to answer its health check: on a loaded two-core machine one test can outlast vitest's default 30 s
 // without anything being wrong; what they assert does not depend on time.
 vi.setConfig({ testTimeout: 90_000 });
+
+/** A GET naming the Host header itself, which fetch will not let a caller set. */
+const getWithHost = (url: string, host: string): Promise<{ status: number; body: string }> =>
+  new Promise((resolve, reject) => {
+    request(url, { headers: { host } }, (res) => {
+      let body = '';
+      res.on('data', (chunk: Buffer) => (body += chunk.toString()));
+      res.on('end', () => resolve({ status: res.statusCode ?? 0, body }));
+    })
+      .on('error', reject)
+      .end();
+  });
 
 const parcel = () => ({ message: { messageId: randomUUID(), role: 'ROLE_USER', parts: [{ data: { category: 'furniture', weightKg: 32 } }] } });
 const lesson = { collection: 'weight-limits', entry: 'furniture', value: { maxKg: 1 }, taughtBy: 'mallory', reason: 'a token that is not one' };
@@ -124,6 +138,34 @@ describe('agent security', () => {
     expect(((await reread.json()) as { error: string }).error).toBe('unknown-task');
     const other = await call('POST', '/a2a/rest/learnables:reread', 'Bearer console-token', { taskId: randomUUID() });
     expect(other.status).toBe(404);
+  });
+
+  it('refuses a Host it was not configured with (DNS rebinding), on every route; loopback, its public URL and configured names pass', async () => {
+    const port = new URL(stack.agent.url).port;
+    for (const path of ['/healthz', '/.well-known/agent-card.json', '/a2a/rest/tasks', '/learnables/stats']) {
+      const refused = await getWithHost(`${stack.agent.url}${path}`, `evil.example:${port}`);
+      expect(refused.status, path).toBe(421);
+      expect(JSON.parse(refused.body)).toEqual({
+        error: 'forbidden',
+        message: `This agent does not answer to the name "evil.example:${port}"; reach it by a name it was configured with (see SECURITY.md).`,
+      });
+    }
+    expect((await getWithHost(`${stack.agent.url}/healthz`, `localhost:${port}`)).status).toBe(200);
+
+    const named = await startLearnableAgent(thresholdAgent, {
+      store: `sqlite:${stack.dir.path}/named.db`,
+      authority: { url: stack.authority.url },
+      publicUrl: 'http://threshold-agent-1:4203',
+      hosts: 'intake.example, https://agents.example',
+      log: () => undefined,
+    });
+    try {
+      const url = `http://127.0.0.1:${(named.server.address() as AddressInfo).port}`;
+      for (const host of ['threshold-agent-1:4203', 'intake.example', 'agents.example', '127.0.0.1']) expect((await getWithHost(`${url}/healthz`, host)).status, host).toBe(200);
+      expect((await getWithHost(`${url}/healthz`, 'evil.example')).status).toBe(421);
+    } finally {
+      await named.close();
+    }
   });
 
   it('refuses to start with a user named "unknown": that is the name anonymous callers\' tasks share', async () => {

@@ -9,7 +9,7 @@ import type { Client } from '@a2a-js/sdk/client';
 import { ClientFactory, ClientFactoryOptions, JsonRpcTransportFactory, RestTransportFactory } from '@a2a-js/sdk/client';
 import { Authority, AuthorityClient, authorityService, loadSeeds, openStore } from '@learnables/authority';
 import { LEARNABLES_URI } from '@learnables/protocol';
-import type { LearnableAgent, RunningAgent } from '@learnables/runtime';
+import type { AgentServerOptions, LearnableAgent, RunningAgent } from '@learnables/runtime';
 import { startLearnableAgent } from '@learnables/runtime';
 import type { LearnableKind } from '@learnables/learnable';
 import { learnableKinds, seedFolders } from '@learnables/stack';
@@ -25,6 +25,10 @@ export interface AuthorityChoice {
   readonly seeds?: readonly string[];
   /** Where the authority and the agent keep their state. Default: SQLite files in the scratch folder. */
   readonly engine?: 'sqlite' | 'postgres';
+  /** How the agent reads messages (threads, how many at once). Default: the runtime's. */
+  readonly parsing?: AgentServerOptions['parsing'];
+  /** How much of its input a task keeps. Default: the runtime's. */
+  readonly keptInput?: AgentServerOptions['keptInput'];
 }
 
 /** The authority over real HTTP on SQLite, seeded, serving the agents' kinds. */
@@ -82,6 +86,8 @@ export async function startLoop<Input, Result>(agent: LearnableAgent<Input, Resu
     authority: { url: authority.url, token: 'agent-token' },
     users: { 'console-token': 'console' },
     log: () => undefined,
+    ...(choice.parsing && { parsing: choice.parsing }),
+    ...(choice.keptInput && { keptInput: choice.keptInput }),
   });
   const client = await sdkClient(running.url);
   return {

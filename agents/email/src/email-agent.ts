@@ -102,6 +102,9 @@ export function createEmailAgent(options: EmailAgentOptions = {}): LearnableAgen
     bodyLimit: '56mb',
 
     parse: emailFromParts,
+    // The same function, run by the runtime in its parse threads: a 37 MB message takes mailparser
+    // seconds, and /healthz and other messages are answered meanwhile.
+    parseModule: { url: new URL('./parse-parts.ts', import.meta.url), name: 'emailFromParts' },
 
     dateOf(input) {
       return input.date === undefined ? undefined : new Date(input.date);

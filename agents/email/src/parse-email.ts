@@ -2,7 +2,7 @@ import { Buffer } from 'node:buffer';
 import { simpleParser } from 'mailparser';
 import type { Attachment, EmailAddress, HeaderValue, ParsedMail, SimpleParserOptions, StructuredHeader } from 'mailparser';
 import RE2 from 're2';
-import { InputRefused } from '@learnables/runtime';
+import { InputRefused } from '@learnables/learnable';
 import { capText, decodeText, isTextLike } from './attachment-text.ts';
 import type { EmailAttachment, EmailInput, EmailSender } from './email-input.ts';
 import { messageFields } from './message-fields.ts';

@@ -1,5 +1,7 @@
-import type { InputPart } from '@learnables/runtime';
-import { InputRefused } from '@learnables/runtime';
+// From @learnables/learnable, not the runtime: the runtime's parse threads load this module and
+// what it imports, and nothing more (see LearnableAgent.parseModule).
+import type { InputPart } from '@learnables/learnable';
+import { InputRefused } from '@learnables/learnable';
 import type { EmailInput } from './email-input.ts';
 import { parseEmail } from './parse-email.ts';
 

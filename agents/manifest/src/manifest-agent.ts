@@ -47,6 +47,8 @@ export function createManifestAgent(options: ManifestAgentOptions = {}): Learnab
     // An .xlsx travels base64-encoded in JSON, a third larger than on disk.
     bodyLimit: '40mb',
     parse: (parts) => parseManifest(parts, options.limits),
+    // The same, in the runtime's parse threads: a wide workbook takes exceljs seconds.
+    parseModule: { url: new URL('./parse-parts.ts', import.meta.url), name: 'parseManifest', options: options.limits },
     read: (input, pinned) => readManifest(input, pinned.of(columnMappingKind).entries),
     answer: (input, pinned, question, answer) => answerManifest(input, pinned.of(columnMappingKind).entries, question, answer),
     dateOf: (input) => dateInFileName(input.filename),

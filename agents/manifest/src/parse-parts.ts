@@ -1,4 +1,6 @@
-import type { InputPart } from '@learnables/runtime';
+// From @learnables/learnable, not the runtime: the runtime's parse threads load this module and
+// what it imports, and nothing more (see LearnableAgent.parseModule).
+import type { InputPart } from '@learnables/learnable';
 import { readSheet } from './read-sheet.ts';
 import { refuse } from './refusals.ts';
 import type { ReadLimits, SheetInput } from './sheet-input.ts';

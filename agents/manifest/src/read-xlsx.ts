@@ -1,5 +1,5 @@
 import { Readable } from 'node:stream';
-import { InputRefused } from '@learnables/runtime';
+import { InputRefused } from '@learnables/learnable';
 import ExcelJS from 'exceljs';
 import { cellOf } from './cell-value.ts';
 import { checkUnpackedSize } from './check-unpacked-size.ts';

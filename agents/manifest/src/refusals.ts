@@ -1,4 +1,4 @@
-import { InputRefused } from '@learnables/runtime';
+import { InputRefused } from '@learnables/learnable';
 
 /**
  * Every input the manifest agent turns down, in one place, so the sentences stay consistent:

@@ -14,3 +14,5 @@ export { entryKeyFor } from './entry-key.ts';
 export { addEntry } from './add-entry.ts';
 export type { EntryAdded } from './add-entry.ts';
 export { retractValue, removeEntry } from './retract-lesson.ts';
+export { InputRefused } from './input.ts';
+export type { InputPart } from './input.ts';

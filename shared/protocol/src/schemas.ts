@@ -84,8 +84,14 @@ export function jsonNestsDeeperThan(text: string | Uint8Array, limit: number): b
   for (let i = 0; i < bytes.length; i += 1) {
     const byte = bytes[i];
     if (inString) {
-      if (byte === 0x5c) i += 1; // backslash: the next byte is escaped
-      else if (byte === 0x22) inString = false;
+      // Jump to the next quote (a 37 MB base64 string is one jump, not 49 million steps); it ends
+      // the string unless an odd number of backslashes escapes it.
+      const quote = bytes.indexOf(0x22, i);
+      if (quote < 0) return false;
+      let backslashes = 0;
+      while (bytes[quote - 1 - backslashes] === 0x5c) backslashes += 1;
+      i = quote;
+      if (backslashes % 2 === 0) inString = false;
     } else if (byte === 0x22) inString = true;
     else if (byte === 0x7b || byte === 0x5b) {
       depth += 1;
@@ -320,6 +326,7 @@ export const RefusalSchema = z.object({
     'entry-exists',
     'not-retractable',
     'internal',
+    'busy',
   ]),
   message: words('message'),
   field: z.string().optional(),

@@ -1,5 +1,5 @@
 export { InputRefused } from './learnable-agent.ts';
-export type { LearnableAgent, InputPart, Finding, Question, Reading, Answer, NoneAnswer } from './learnable-agent.ts';
+export type { LearnableAgent, ParseModule, InputPart, Finding, Question, Reading, Answer, NoneAnswer } from './learnable-agent.ts';
 export { pinDefinitions } from './pinned-definitions.ts';
 export type { PinnedDefinition, PinnedDefinitions } from './pinned-definitions.ts';
 export { AgentMistake, checkAgent, checkReading } from './check-agent.ts';
@@ -12,3 +12,4 @@ export type { Pins } from './a2a/advance-task.ts';
 export { Journal } from './storage/journal.ts';
 export { TaskLedger } from './storage/task-ledger.ts';
 export type { PeriodCount } from './storage/task-ledger.ts';
+export type { ParsingOptions } from './parsing/input-reader.ts';

@@ -1,12 +1,10 @@
-import type { Learnable, LearnableKind, ValueOf } from '@learnables/learnable';
+import type { InputPart, Learnable, LearnableKind, ValueOf } from '@learnables/learnable';
 import type { Declaration, EntryChoice, LessonValue } from '@learnables/protocol';
 import type { PinnedDefinitions } from './pinned-definitions.ts';
 
-/** A part of the incoming A2A message, as the agent's `parse` sees it (transport-neutral). */
-export type InputPart =
-  | { readonly kind: 'text'; readonly text: string; readonly mediaType?: string }
-  | { readonly kind: 'file'; readonly bytes: Uint8Array; readonly mediaType?: string; readonly filename?: string }
-  | { readonly kind: 'data'; readonly data: unknown; readonly mediaType?: string };
+// Where a parse module takes them from (see @learnables/learnable's input.ts); agents may take them from here.
+export { InputRefused } from '@learnables/learnable';
+export type { InputPart } from '@learnables/learnable';
 
 /** What the agent reads for one thing it decides (e.g. `customer`, or one field `waybill`). */
 export interface Finding {
@@ -61,11 +59,6 @@ export interface NoneAnswer {
   readonly answeredBy?: string;
 }
 
-/** An input the agent cannot use; the message is a sentence for the person who sent it. */
-export class InputRefused extends Error {
-  override readonly name = 'InputRefused';
-}
-
 /**
  * Everything an agent supplies to become a learnable A2A agent. `parse` may do I/O-free work on
  * the message; `read` and `answer` must be pure functions of their arguments — that is what lets
@@ -86,6 +79,12 @@ export interface LearnableAgent<Input, Result, L extends Learnable<any> = Learna
   readonly bodyLimit?: string;
   /** Turn the message into the agent's input, or throw InputRefused with a sentence. */
   parse(parts: readonly InputPart[]): Promise<Input> | Input;
+  /**
+   * Where `parse` can run off the event loop. With it, the runtime reads each message in a pool of
+   * worker threads, so a large one never holds up `/healthz` or other requests; without it, `parse`
+   * runs on the event loop. See ParseModule.
+   */
+  readonly parseModule?: ParseModule;
   /** The input's own date, for the questions-per-100-messages chart (e.g. an email's Date). */
   dateOf?(input: Input): Date | undefined;
   /**
@@ -109,4 +108,17 @@ export interface LearnableAgent<Input, Result, L extends Learnable<any> = Learna
   answerNone?(input: Input, definitions: PinnedDefinitions, question: Question<ValueOf<L>>, answer: NoneAnswer): Reading<Result, ValueOf<L>>;
   /** A short summary of the input for inboxes (sender, subject, excerpt; or headings and first rows). */
   summarize?(input: Input): Record<string, unknown>;
+}
+
+/**
+ * The module that holds an agent's `parse`, for the runtime's parse threads: `url` (e.g.
+ * `new URL('./parse-parts.ts', import.meta.url)`), the `name` of the export that does exactly what
+ * `parse` does, and `options`, its second argument (plain data: it is copied to each thread). Each
+ * thread imports the module once, so it should import only what parsing needs: `InputRefused` from
+ * `@learnables/learnable`, not the runtime.
+ */
+export interface ParseModule {
+  readonly url: string | URL;
+  readonly name: string;
+  readonly options?: unknown;
 }

@@ -9,7 +9,7 @@ import { DefaultRequestHandler, UnauthenticatedUser, defaultServerCallContextBui
 import { DatabaseTaskStore } from '@a2a-js/sdk/server/database';
 import { agentCardHandler, jsonRpcHandler, restHandler } from '@a2a-js/sdk/server/express';
 import type { TokenNames } from '@learnables/authority';
-import { AuthorityClient, BearerTokens, bearerTokenOf } from '@learnables/authority';
+import { AuthorityClient, BearerTokens, allowedHosts, bearerTokenOf, requireAllowedHost } from '@learnables/authority';
 import { LEARNABLES_URI, refuseDeepJson } from '@learnables/protocol';
 import { JSONRPC_PATH, REST_PATH, agentCardFor } from './a2a/agent-card.ts';
 import { LearnablesExecutor } from './a2a/learnables-executor.ts';
@@ -18,11 +18,16 @@ import { recoverTasks } from './a2a/recover-tasks.ts';
 import { jsonRpcBody, jsonRpcExtensionMethods, restExtensionMethods } from './http/extension-methods.ts';
 import { metricsHandler, statsHandler } from './http/metrics.ts';
 import { checkAgent } from './check-agent.ts';
+import { admitParses } from './http/parse-admission.ts';
 import type { LearnableAgent } from './learnable-agent.ts';
+import { InputReader } from './parsing/input-reader.ts';
+import type { ParsingOptions } from './parsing/input-reader.ts';
 import { pinDefinitions } from './pinned-definitions.ts';
 import type { PreviewWindow } from './preview/preview-lesson.ts';
 import { Journal } from './storage/journal.ts';
 import { LedgerTaskStore } from './storage/ledger-task-store.ts';
+import { DEFAULT_KEPT_INPUT, KeepingTaskStore } from './storage/kept-input.ts';
+import type { KeptInput } from './storage/kept-input.ts';
 import type { RuntimeDatabase } from './storage/open-database.ts';
 import { openRuntimeDatabase } from './storage/open-database.ts';
 import { ANONYMOUS_OWNER, TaskLedger } from './storage/task-ledger.ts';
@@ -36,6 +41,12 @@ export interface AgentServerOptions {
   host?: string;
   /** The URL clients reach this agent at, for the card. Default: http://host:port */
   publicUrl?: string;
+  /**
+   * Host names (or origins) the agent answers to besides the loopback names and its public URL's;
+   * a request naming any other Host is refused with 421 (DNS rebinding), as the authority and the
+   * console do.
+   */
+  hosts?: string | readonly string[];
   /**
    * Bearer tokens this agent accepts, each with the user name that owns the tasks it creates.
    * Without a token a caller is anonymous: it may send messages (its tasks are visible only to
@@ -59,6 +70,20 @@ export interface AgentServerOptions {
    * task served, a refused suggestion left out. Default: strict when NODE_ENV is `test`.
    */
   strict?: boolean;
+  /**
+   * How messages are read. `threads`: for an agent that names its parse module, the worker threads
+   * that read messages (default one per core; 0 reads them on the event loop). `maxParses`: messages
+   * read or waiting for a thread at once (default twice the threads, at least 2); one more is
+   * answered busy, 503 with `Retry-After: retryAfterSeconds` (default 10), and nothing is stored.
+   */
+  parsing?: ParsingOptions & { retryAfterSeconds?: number };
+  /**
+   * How much of its input a task keeps, in bytes. `message`: of the message a client sent, kept
+   * with the task (default 4 MB; past it, the largest parts are kept as their size and SHA-256).
+   * `input`: of what the agent read from it, journaled as JSON (default 16 MB; past it, the message
+   * is refused in a sentence and nothing is kept).
+   */
+  keptInput?: Partial<KeptInput>;
 }
 
 export interface RunningAgent {
@@ -88,13 +113,20 @@ export async function startLearnableAgent<Input, Result>(
   const host = options.host ?? '127.0.0.1';
   const bodyLimit = options.bodyLimit ?? agent.bodyLimit ?? '40mb';
   const database = await openRuntimeDatabase(options.store);
+  const kept: KeptInput = { ...DEFAULT_KEPT_INPUT, ...options.keptInput };
+  for (const [what, bytes] of Object.entries(kept)) {
+    if (!Number.isInteger(bytes) || bytes < 1024) throw new RangeError(`The input a task keeps (${what}) must be a whole number of bytes, at least 1024, and ${bytes} is not.`);
+  }
   const authority = new AuthorityClient({ url: options.authority.url, token: options.authority.token, kinds: agent.kinds });
   const journal = new Journal(database.db);
   const ledger = new TaskLedger(database.db, agent.skill.id);
   // The SDK's store is typed for its own tables; it shares our connection and database. Wrapped so
-  // the ledger learns when a task's resting state is saved.
-  const taskStore = new LedgerTaskStore(new DatabaseTaskStore(database.db as never), ledger);
-  const deps: ExecutorDeps<Input, Result> = { agent, journal, ledger, taskStore, authority, log, strict: options.strict ?? process.env.NODE_ENV === 'test' };
+  // the ledger learns when a task's resting state is saved, and so a task keeps at most
+  // `kept.message` of its messages.
+  const taskStore = new LedgerTaskStore(new KeepingTaskStore(new DatabaseTaskStore(database.db as never), kept.message), ledger);
+  const reader = new InputReader(agent, options.parsing);
+  const retryAfter = options.parsing?.retryAfterSeconds ?? 10;
+  const deps: ExecutorDeps<Input, Result> = { agent, journal, ledger, taskStore, authority, reader, kept, log, strict: options.strict ?? process.env.NODE_ENV === 'test' };
 
   const app = express();
   app.disable('x-powered-by');
@@ -103,9 +135,16 @@ export async function startLearnableAgent<Input, Result>(
     server.once('listening', resolve);
     server.once('error', reject);
   });
+  // Node closes a kept-alive connection 5 s after its last request by default, and a 49 MB body still
+  // costs the event loop seconds to take in (JSON, the SDK's base64): a client that sends it on a
+  // reused connection saw ECONNRESET. A minute, as behind a load balancer.
+  server.keepAliveTimeout = 65_000;
+  server.headersTimeout = 66_000;
   const port = (server.address() as AddressInfo).port;
   const url = (options.publicUrl ?? `http://${host}:${port}`).replace(/\/+$/, '');
   const card = agentCardFor(agent, url);
+  const configured = typeof options.hosts === 'string' ? options.hosts.split(',') : (options.hosts ?? []);
+  app.use(requireAllowedHost(allowedHosts([...configured, url]), 'agent'));
   // A question may wait hours for a person. The SDK would keep each waiting task's event bus in
   // memory until then (for SubscribeToTask); with many questions open that is memory that only
   // grows. An answer arrives as a new message and gets a new bus, so none is kept.
@@ -141,11 +180,11 @@ export async function startLearnableAgent<Input, Result>(
     if (builderOptions.extensions?.includes(LEARNABLES_URI)) context.addActivatedExtension(LEARNABLES_URI);
     return context;
   };
-  const methodDeps = { agent, authority, taskStore, userOf, log, journal, ledger, ...(options.previewWindow && { previewWindow: options.previewWindow }) };
+  const methodDeps = { agent, authority, reader, taskStore, userOf, log, journal, ledger, ...(options.previewWindow && { previewWindow: options.previewWindow }) };
   const legacyCompat = { enabled: true };
 
   app.get('/healthz', (_req, res) => {
-    res.json({ ok: true, agent: agent.name, engine: database.engine });
+    res.json({ ok: true, agent: agent.name, engine: database.engine, reading: reader.load });
   });
   app.get('/metrics', metricsHandler(ledger, agent.skill.id));
   app.get('/learnables/stats', statsHandler(ledger, agent.skill.id));
@@ -154,6 +193,7 @@ export async function startLearnableAgent<Input, Result>(
     JSONRPC_PATH,
     refuseUnknownToken,
     jsonRpcBody(bodyLimit),
+    admitParses(reader, 'jsonrpc', retryAfter),
     jsonRpcExtensionMethods(methodDeps),
     jsonRpcHandler({ requestHandler, userBuilder: userOf, contextBuilder, legacyCompat }),
   );
@@ -167,6 +207,7 @@ export async function startLearnableAgent<Input, Result>(
       else if (error.type === 'entity.too.deep') res.status(400).json({ error: 'malformed', message: error.message });
       else next(error);
     },
+    admitParses(reader, 'rest', retryAfter),
     restExtensionMethods(methodDeps),
     restHandler({ requestHandler, userBuilder: userOf, contextBuilder, legacyCompat }),
   );
@@ -198,6 +239,7 @@ export async function startLearnableAgent<Input, Result>(
       watching.abort();
       server.closeAllConnections();
       await new Promise<void>((resolve) => server.close(() => resolve()));
+      await reader.close();
       await database.close();
     },
   };

@@ -5,8 +5,20 @@ import { checkReading } from '../check-agent.ts';
 import type { LearnableAgent, Question, Reading } from '../learnable-agent.ts';
 import type { PinnedDefinitions } from '../pinned-definitions.ts';
 import { pinDefinitions } from '../pinned-definitions.ts';
+import type { InputReader } from '../parsing/input-reader.ts';
 import type { Journal } from '../storage/journal.ts';
+import type { KeptInput } from '../storage/kept-input.ts';
+import { lostParts, megabytes } from '../storage/kept-input.ts';
+import { InputRefused } from '../learnable-agent.ts';
 import { readAnswer, toInputParts } from './parts.ts';
+
+/** The message of a task that stopped before reading it, once its parts were kept only as digests. */
+export const NOT_READ =
+  'This message was larger than this agent keeps, and the agent stopped before it had read it; nothing was decided. Send it again.';
+
+/** A message whose reading is larger than the journal keeps for a task. */
+export const tooMuchRead = (characters: number): string =>
+  `What this agent read from this message takes more than ${megabytes(characters)} to keep, the most it keeps for one task; nothing was decided. Send it in smaller pieces.`;
 
 /** Which version of each collection a task decides with. */
 export type Pins = Readonly<Record<string, number>>;
@@ -40,6 +52,10 @@ export interface AdvanceDeps<Input, Result> {
    */
   readonly strict?: boolean;
   readonly log?: (message: string, error?: unknown) => void;
+  /** The agent's parse, in a thread when it names its module (InputReader). */
+  readonly reader: Pick<InputReader<Input>, 'parse'>;
+  /** How much of a task's input is kept (the journaled parse is bounded by `input`). */
+  readonly kept: KeptInput;
 }
 
 /** The pinned definitions a task reads, fetched once per version (they never change). */
@@ -59,7 +75,7 @@ export async function advanceTask<Input, Result>(
   history: readonly Message[],
   options: { fresh?: boolean } = {},
 ): Promise<Advanced<Input, Result>> {
-  const { agent, journal, authority } = deps;
+  const { agent, journal, authority, reader } = deps;
   const checks = {
     strict: deps.strict ?? process.env.NODE_ENV === 'test',
     log: deps.log ?? ((message: string) => console.error(message)),
@@ -70,7 +86,14 @@ export async function advanceTask<Input, Result>(
   if (!first) throw new Error(`Task ${taskId} has no message to read.`);
 
   const steps = await journal.forTask(taskId, options);
-  const input = await steps.step('parse', () => agent.parse(toInputParts(first.parts)));
+  const input = await steps.step(
+    'parse',
+    () => {
+      if (lostParts(first.parts)) throw new InputRefused(NOT_READ);
+      return reader.parse(toInputParts(first.parts));
+    },
+    { characters: deps.kept.input, refuse: () => new InputRefused(tooMuchRead(deps.kept.input)) },
+  );
   const pins = await steps.step('pin', async () => {
     const actives = await Promise.all(agent.kinds.map((kind) => authority.active(kind.collection)));
     return Object.fromEntries(actives.map((active) => [active.collection, active.version])) as Pins;

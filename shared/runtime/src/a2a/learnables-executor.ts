@@ -6,7 +6,10 @@ import { AuthorityRefused, AuthorityUnavailable } from '@learnables/authority';
 import type { AuthorityClient } from '@learnables/authority';
 import { InputRefused } from '../learnable-agent.ts';
 import type { LearnableAgent } from '../learnable-agent.ts';
+import type { InputReader } from '../parsing/input-reader.ts';
 import type { Journal } from '../storage/journal.ts';
+import type { KeptInput } from '../storage/kept-input.ts';
+import { keptTask } from '../storage/kept-input.ts';
 import type { TaskLedger } from '../storage/task-ledger.ts';
 import { advanceTask } from './advance-task.ts';
 import type { Outcome } from './outcome.ts';
@@ -19,6 +22,8 @@ export interface ExecutorDeps<Input, Result> {
   /** Where the SDK keeps tasks; a new task is saved here before any of its steps runs. */
   readonly taskStore: TaskStore;
   readonly authority: AuthorityClient;
+  readonly reader: Pick<InputReader<Input>, 'parse'>;
+  readonly kept: KeptInput;
   readonly log: (message: string, error?: unknown) => void;
   /** See AdvanceDeps.strict. */
   readonly strict?: boolean;
@@ -87,8 +92,9 @@ export class LearnablesExecutor<Input, Result> implements AgentExecutor {
       await this.deps.taskStore.save(task, context.context);
     }
     // The first event must be the task itself, on follow-ups too (republished as loaded, so its
-    // history is kept).
-    bus.publish(AgentEvent.task(task));
+    // history is kept). It carries the message as the task keeps it (a large part as its digest), so
+    // the SDK neither copies the whole message again nor echoes it back; the parse reads `task`.
+    bus.publish(AgentEvent.task(keptTask(task, this.deps.kept.message)));
     bus.publish(AgentEvent.statusUpdate({ taskId, contextId, metadata: undefined, status: { state: TaskState.TASK_STATE_WORKING, message: undefined, timestamp: now() } }));
     const outcome = await settleTask(this.deps, taskId, contextId, task.history, { fresh: !context.task });
     this.deps.journal.reached('decided');

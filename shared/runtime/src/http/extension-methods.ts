@@ -24,8 +24,10 @@ import type { PreviewWindow } from '../preview/preview-lesson.ts';
 import type { Journal } from '../storage/journal.ts';
 import type { TaskLedger } from '../storage/task-ledger.ts';
 import type { LearnableAgent } from '../learnable-agent.ts';
+import type { InputReader } from '../parsing/input-reader.ts';
 import { InputRefused } from '../learnable-agent.ts';
-import { pinnedDefinitions } from '../a2a/advance-task.ts';
+import { NOT_READ, pinnedDefinitions } from '../a2a/advance-task.ts';
+import { lostParts } from '../storage/kept-input.ts';
 import { toInputParts } from '../a2a/parts.ts';
 import { contextFor } from '../a2a/recover-tasks.ts';
 import { ANONYMOUS_OWNER } from '../storage/task-ledger.ts';
@@ -47,6 +49,7 @@ const JSON_RPC_CODE: Record<number, number> = { 400: -32602, 401: -32001, 403: -
 export interface ExtensionMethodsDeps<Input, Result> {
   readonly agent: LearnableAgent<Input, Result>;
   readonly authority: AuthorityClient;
+  readonly reader: Pick<InputReader<Input>, 'parse'>;
   readonly taskStore: TaskStore;
   readonly userOf: (req: Request) => Promise<User>;
   readonly log: (message: string, error?: unknown) => void;
@@ -57,8 +60,8 @@ export interface ExtensionMethodsDeps<Input, Result> {
 }
 
 /**
- * Reread: read an input again under the versions live now. Read-only by construction: it never
- * touches the journal, the ledger or the task store beyond loading the task it was pointed at.
+ * Reread: read an input again under the versions live now. Read-only by construction: it writes
+ * nothing, and reads only the task it was pointed at and what the journal recorded of its input.
  */
 export async function reread<Input, Result>(
   deps: ExtensionMethodsDeps<Input, Result>,
@@ -70,18 +73,22 @@ export async function reread<Input, Result>(
   const request = RereadRequestSchema.safeParse(params);
   if (!request.success) throw new MethodRefused(400, { error: 'malformed', message: `That reread cannot be read: ${explainInvalid(request.error)}.` });
   const asked = request.data;
-  let parts: readonly Part[];
+  let input: Input;
   if (asked.taskId !== undefined) {
     const task = await deps.taskStore.load(asked.taskId, contextFor(tenant ?? '', user.userName || ANONYMOUS_OWNER));
     const first = task?.history.find((message) => message.role === Role.ROLE_USER);
     if (!task || !first) {
       throw new MethodRefused(404, { error: 'unknown-task', message: `There is no task "${asked.taskId}" that you can read.` });
     }
-    parts = first.parts;
+    // The task's input as it was read when it arrived (the journal keeps it; the message itself may
+    // be kept only as a digest); a task that never got that far is read from its message.
+    const recorded = (await deps.journal.recordedFor([task.id], 'parse')).get(task.id);
+    if (recorded !== undefined) input = recorded as Input;
+    else if (lostParts(first.parts)) throw new InputRefused(NOT_READ);
+    else input = await deps.reader.parse(toInputParts(first.parts));
   } else {
-    parts = messageParts(asked.message as object, v03);
+    input = await deps.reader.parse(toInputParts(messageParts(asked.message as object, v03)));
   }
-  const input = await deps.agent.parse(toInputParts(parts));
   const actives = await Promise.all(deps.agent.kinds.map((kind) => deps.authority.active(kind.collection)));
   const pins = Object.fromEntries(actives.map((active) => [active.collection, active.version]));
   const reading = deps.agent.read(input, await pinnedDefinitions(deps.authority, pins));

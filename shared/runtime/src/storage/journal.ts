@@ -1,5 +1,12 @@
 import type { Kysely } from 'kysely';
+import { boundedJson } from './kept-input.ts';
 import type { RuntimeTables } from './tables.ts';
+
+/** The most a step's result may take in the journal, and what to throw for one that takes more. */
+export interface JournalBound {
+  readonly characters: number;
+  readonly refuse: () => Error;
+}
 
 /**
  * The step journal. `forTask(id).step(name, compute)` runs a step once per task: if the task already recorded that step,
@@ -37,9 +44,14 @@ export class Journal {
     return new TaskJournal(this, taskId, new Map(rows.map((row) => [row.step, JSON.parse(row.result) as unknown])));
   }
 
-  /** Record a step's result, unless one is recorded already; answers the result that counts. */
-  async record<T>(taskId: string, step: string, result: T): Promise<T> {
-    const json = JSON.stringify(result ?? null);
+  /**
+   * Record a step's result, unless one is recorded already; answers the result that counts. With
+   * `bound`, a result whose JSON is longer than `bound.characters` is not recorded: `bound.refuse()`
+   * is thrown instead, and nothing is written.
+   */
+  async record<T>(taskId: string, step: string, result: T, bound?: JournalBound): Promise<T> {
+    const json = bound === undefined ? JSON.stringify(result ?? null) : boundedJson(result, bound.characters);
+    if (json === undefined) throw bound!.refuse();
     const inserted = await this.db
       .insertInto('learnables_journal')
       .values({ task_id: taskId, step, result: json, at: Date.now() })
@@ -84,9 +96,9 @@ export class TaskJournal {
     private readonly known: Map<string, unknown>,
   ) {}
 
-  async step<T>(step: string, compute: () => Promise<T> | T): Promise<T> {
+  async step<T>(step: string, compute: () => Promise<T> | T, bound?: JournalBound): Promise<T> {
     if (this.known.has(step)) return this.known.get(step) as T;
-    const result = await this.journal.record(this.taskId, step, await compute());
+    const result = await this.journal.record(this.taskId, step, await compute(), bound);
     this.known.set(step, result);
     return result;
   }

@@ -1,0 +1,63 @@
+import type { NextFunction, Request, Response } from 'express';
+import type { Refusal } from '@learnables/protocol';
+import type { InputReader } from '../parsing/input-reader.ts';
+
+/** Core methods that bring a message to read, on JSON-RPC (v1.0 and v0.3). */
+const SENDS = new Set(['SendMessage', 'SendStreamingMessage', 'message/send', 'message/stream']);
+/** The same on REST: `message:send` / `message:stream`, under a tenant or v0.3's `/v1`. */
+const REST_SEND = /(?:^|\/)message:(?:send|stream)$/;
+const REST_REREAD = /(?:^|\/)learnables:reread$/;
+
+/** The JSON-RPC error code of a busy answer: the implementation-defined server range, unused by A2A. */
+export const BUSY_CODE = -32000;
+
+const isObject = (value: unknown): value is Record<string, unknown> => typeof value === 'object' && value !== null;
+
+/** A message that starts a task (a follow-up names its task, and its input was read already). */
+const startsTask = (message: unknown): boolean => isObject(message) && (typeof message.taskId !== 'string' || message.taskId === '');
+
+/** Whether a request brings a new message to parse: a send that starts a task, or a reread of a message. */
+function bringsMessage(req: Request, binding: 'jsonrpc' | 'rest'): boolean {
+  const body: unknown = req.body;
+  if (req.method !== 'POST') return false;
+  // A batch is not served, but is refused after this; count it rather than read it.
+  if (Array.isArray(body)) return true;
+  if (!isObject(body)) return false;
+  if (binding === 'jsonrpc') {
+    const params = isObject(body.params) ? body.params : {};
+    if (typeof body.method === 'string' && SENDS.has(body.method)) return startsTask(params.message);
+    return body.method === 'learnables/reread' && params.message !== undefined;
+  }
+  if (REST_SEND.test(req.path)) return startsTask(body.message);
+  return REST_REREAD.test(req.path) && body.message !== undefined;
+}
+
+/**
+ * In front of the A2A handlers: a request that brings a message to read takes a place among the
+ * parses the agent takes at once, or is answered busy (503, `Retry-After`; on JSON-RPC the error
+ * carries the `busy` Refusal) before anything is stored. Requests that read nothing new (answers,
+ * GetTask, teach) pass untouched.
+ */
+export function admitParses(reader: Pick<InputReader<unknown>, 'admit' | 'holding' | 'load'>, binding: 'jsonrpc' | 'rest', retryAfterSeconds: number) {
+  return (req: Request, res: Response, next: NextFunction): void => {
+    if (!bringsMessage(req, binding)) {
+      next();
+      return;
+    }
+    const ticket = reader.admit();
+    if (ticket === undefined) {
+      const message = `This agent is busy reading ${reader.load.maxParses} other messages and did not take this one; nothing was saved. Send it again in ${retryAfterSeconds} seconds.`;
+      const refusal: Refusal = { error: 'busy', message };
+      res.status(503).set('Retry-After', String(retryAfterSeconds));
+      if (binding === 'rest') {
+        res.json(refusal);
+        return;
+      }
+      const id = isObject(req.body) && (typeof req.body.id === 'string' || typeof req.body.id === 'number') ? req.body.id : null;
+      res.json({ jsonrpc: '2.0', id, error: { code: BUSY_CODE, message, data: refusal } });
+      return;
+    }
+    res.once('close', () => ticket.drop());
+    reader.holding(ticket, next);
+  };
+}

@@ -1,0 +1,35 @@
+// One thread of the parse pool (input-reader.ts). Plain JavaScript, so the thread starts whether or
+// not the process can load TypeScript; it then registers tsx (the loader `pnpm start` runs agents
+// with) and imports the agent's parse module. A thread does not take over the loader hooks of
+// `node --import tsx` (Node 20), and under vitest there are none to take over, so it registers its own.
+import { register } from 'tsx/esm/api';
+
+register();
+
+/** Each module's exports, imported once per thread. */
+const loaded = new Map();
+
+async function exportsOf(module) {
+  let exports = loaded.get(module);
+  if (exports === undefined) {
+    exports = await import(module);
+    loaded.set(module, exports);
+  }
+  return exports;
+}
+
+/**
+ * Parse one message's parts with the agent's own function. A refusal comes back as its sentence
+ * (an Error's class does not cross threads); any other failure is thrown as it is.
+ */
+export default async function parseInThread({ module, exportName, parts, options }) {
+  const exports = await exportsOf(module);
+  const parse = exports[exportName];
+  if (typeof parse !== 'function') throw new TypeError(`${module} has no function named ${exportName} to parse with.`);
+  try {
+    return { input: await parse(parts, options) };
+  } catch (error) {
+    if (error instanceof Error && error.name === 'InputRefused') return { refused: error.message };
+    throw error;
+  }
+}
