@@ -34,8 +34,8 @@ describe('the console with both agents, through a browser', () => {
     expect(await form.getByLabel('Where to look', { exact: true }).inputValue()).toBe('from');
     await screenshot(page, 'email-question');
     await answerQuestion(page, { entry: 'Northgate Motors Ltd', remember: { reason: "Northgate's billing desk sends the pre-alerts" } });
-    await page.locator('.reading').first().waitFor();
-    expect(await page.locator('.reading.settled .reads').textContent()).toContain('Northgate Motors Ltd');
+    await page.locator('.show-back .reading').first().waitFor();
+    expect(await page.locator('.show-back .reading.settled .reads').textContent()).toContain('Northgate Motors Ltd');
     await screenshot(page, 'email-show-back');
     expect((await stack.authority.client.history('customers')).activations[0]).toMatchObject({
       version: 2,
@@ -57,8 +57,8 @@ describe('the console with both agents, through a browser', () => {
     expect(await form.getByLabel('Column heading', { exact: true }).inputValue()).toBe('Air Waybill No');
     await screenshot(page, 'manifest-question');
     await answerQuestion(page, { entry: 'Air Waybill No', remember: { reason: 'the new forwarder heads it that way' } });
-    await page.locator('.reading').first().waitFor();
-    expect(await page.locator('.reading.settled .reads').allTextContents()).toContain("reads waybill from the 'Air Waybill No' column");
+    await page.locator('.show-back .reading').first().waitFor();
+    expect(await page.locator('.show-back .reading.settled .reads').allTextContents()).toContain("reads waybill from the 'Air Waybill No' column");
     expect((await stack.authority.client.history('mappings')).activations[0]).toMatchObject({ version: 2, audit: "reads waybill from the 'Air Waybill No' column" });
     expect(await sendFile(page, fixture('manifests/09-air-waybill-no-second.xlsx'))).toContain('decided');
   }, 60_000);

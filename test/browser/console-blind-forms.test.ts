@@ -115,8 +115,8 @@ describe('the console draws the cards blind and promises no more than they do', 
     await page.locator('.preview-box .notice').waitFor();
     expect(await page.evaluate(() => document.activeElement?.textContent)).toBe('Confirm: answer and remember');
     await page.keyboard.press('Enter');
-    await page.locator('.reading.settled').waitFor();
-    expect(await page.locator('.reading.settled .reads').textContent()).toBe('Belongs to List alpha');
+    await page.locator('.show-back .reading.settled').waitFor();
+    expect(await page.locator('.show-back .reading.settled .reads').textContent()).toBe('Belongs to List alpha');
   });
 
   it('shows a lesson that does not settle its message as a warning, and teaching again settles it', async () => {
@@ -124,7 +124,7 @@ describe('the console draws the cards blind and promises no more than they do', 
     await openQuestion(page, 'plum jam');
     await answerQuestion(page, { entry: 'List alpha', remember: { reason: 'jams are alpha', fields: { Word: 'damson' } } });
 
-    const unsettled = page.locator('.reading.unsettled');
+    const unsettled = page.locator('.show-back .reading.unsettled');
     await unsettled.waitFor();
     expect(await unsettled.locator('.reads').textContent()).toBe('Still cannot tell which list this is.');
     expect(await unsettled.getAttribute('role')).toBe('alert');
@@ -135,8 +135,8 @@ describe('the console draws the cards blind and promises no more than they do', 
     await again.getByLabel('Word', { exact: true }).fill('plum');
     await again.getByLabel('Why').fill('the jam is plum');
     await again.getByRole('button', { name: 'Teach this' }).click();
-    await page.locator('.reading.settled').waitFor();
-    expect(await page.locator('.reading.settled .reads').textContent()).toBe('Belongs to List alpha');
+    await page.locator('.show-back .reading.settled').waitFor();
+    expect(await page.locator('.show-back .reading.settled .reads').textContent()).toBe('Belongs to List alpha');
     expect((await stack.authority.client.history('lists')).activations.slice(0, 2).map((a) => [a.author, a.audit])).toEqual([
       ['lee', "alpha knows the word 'plum'"],
       ['lee', "alpha knows the word 'damson'"],

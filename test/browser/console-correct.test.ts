@@ -11,7 +11,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Browser, Page } from 'playwright-core';
 import { fixture, startBothAgentsStack } from './both-agents.ts';
 import type { ConsoleStack } from './console-harness.ts';
-import { launchBrowser, openQuestion, signedInPage } from './console-harness.ts';
+import { launchBrowser, openQuestion, screenshot, signedInPage } from './console-harness.ts';
 
 async function sendEmail(client: Client, name: string): Promise<Task> {
   const raw = readFileSync(fixture(`email/${name}`)).toString('base64');
@@ -69,7 +69,7 @@ describe('the console, through a browser: settle every question, undo one mistak
     await form().getByRole('button', { name: 'Add the customer, answer and remember' }).click();
     await page.locator('.show-back').waitFor();
     expect(await page.locator('main').textContent()).toContain('You answered “Origin Billing Services”.');
-    expect(await page.locator('.reading.settled .reads').textContent()).toContain('Origin Billing Services');
+    expect(await page.locator('.show-back .reading.settled .reads').textContent()).toContain('Origin Billing Services');
     const [lesson, added] = await history();
     expect(added).toMatchObject({ kind: 'entry-added', author: 'dana', entry: 'origin-billing-services' });
     expect(lesson).toMatchObject({ kind: 'lesson', author: 'dana', entry: 'origin-billing-services', reason: 'A new customer; their billing desk writes from this address' });
@@ -97,6 +97,8 @@ describe('the console, through a browser: settle every question, undo one mistak
     expect(said).toMatch(/decided for another customer would go to Northgate Motors Ltd instead|decided now would no longer be decided/);
     expect(said).toContain('Harbor Lane');
     expect(await preview.getAttribute('class')).toContain('notice-warning');
+    await preview.scrollIntoViewIfNeeded();
+    await screenshot(page, 'email-preview-warning');
     // The preview wrote nothing, and any change to the lesson asks for a fresh one.
     expect(await history()).toEqual(before);
     await pattern.fill(suggested);

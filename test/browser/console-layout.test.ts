@@ -48,7 +48,7 @@ describe('the console fits the screen it is on', () => {
     await sendFile(page, fixture('email/northgate-billing-prealert.eml'));
     await openQuestion(page, 'billing@origin.example');
     await answerQuestion(page, { entry: 'Northgate Motors Ltd', remember: { reason: "Northgate's billing desk sends the pre-alerts, and this reason is long enough to wrap in its cell" } });
-    await page.locator('.reading').first().waitFor();
+    await page.locator('.show-back .reading').first().waitFor();
     await stack.authority.client.rollback('customers', { version: 1, author: 'dana', reason: 'checking the rollback' });
     await sendFile(page, fixture('email/northgate-billing-storage-invoice-html.eml'));
     await sendFile(page, fixture('manifests/08-air-waybill-no.xlsx'));
