@@ -82,4 +82,23 @@ describe('the console, through a browser: a live inbox', () => {
     expect(await stayed(danaInbox)).toBe(true);
     await Promise.all([dana.context().close(), danaInbox.context().close(), lee.context().close()]);
   }, 60_000);
+
+  it('moves the dashboard without a reload: messages decided without a question are counted as they come', async () => {
+    const today = new Date().toISOString().slice(0, 10);
+    await sendText(client, `date:${today} banana crates`);
+    const page = await signedInPage(browser, stack.console.url, 'dana');
+    await page.getByRole('link', { name: 'Dashboard' }).click();
+    await page.locator('section.stats details').first().waitFor();
+    await page.locator('section.stats details summary').first().click();
+    const messagesOf = async () => Number((await page.locator('section.stats details tbody tr').last().locator('td').nth(1).textContent().catch(() => '0'))?.match(/\d+/)?.[0] ?? 0);
+    const before = await messagesOf();
+    await mark(page);
+    // Banana is on list beta from the seed: decided at once, no question, nothing in the inbox moves.
+    for (let i = 0; i < 3; i++) await sendText(client, `date:${today} banana crates ${i}`);
+    await expect.poll(messagesOf, LIVE).toBe(before + 3);
+    expect(await stayed(page)).toBe(true);
+    // The numbers the clerk opened stay open through the redraw.
+    expect(await page.locator('section.stats details').first().getAttribute('open')).not.toBeNull();
+    await page.context().close();
+  }, 60_000);
 });

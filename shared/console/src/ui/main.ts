@@ -46,7 +46,7 @@ function render(main: HTMLElement, ctx: AppContext, route: Route): Promise<void>
     case 'entry':
       return entryPage(main, ctx, route.collection, route.entry);
     case 'dashboard':
-      return dashboardPage(main);
+      return dashboardPage(main, ctx);
     case 'send':
       return sendPage(main, ctx);
   }

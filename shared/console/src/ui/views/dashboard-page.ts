@@ -1,6 +1,7 @@
 /// <reference lib="dom" />
 import type { StatsResponse } from '../../api-types.ts';
 import type { ReplayState } from '../../http/replay-job.ts';
+import type { AppContext } from '../app-context.ts';
 import { ApiFailure, getJson, postJson } from '../api.ts';
 import { fill, h, uniqueId } from '../dom.ts';
 import { headlinePeriod, MIN_MESSAGES, periodLabel, sharedScaleMax } from '../chart-geometry.ts';
@@ -31,7 +32,7 @@ function agentPanel(stats: AgentStats, yMax: number): HTMLElement {
   const counted = stats.periods.some((period) => period.messages > 0);
   return h(
     'section',
-    { class: 'card stats', 'aria-labelledby': titleId },
+    { class: 'card stats', id: `panel-${stats.agentId}`, 'aria-labelledby': titleId },
     h('h2', { id: titleId }, stats.name),
     stats.problem !== undefined
       ? warningNotice(stats.problem)
@@ -118,15 +119,38 @@ function replayPanel(initial: ReplayState, redraw: () => Promise<void>): HTMLEle
   return h('section', { class: 'card replay', 'aria-label': initial.label ?? 'Replay' }, h('p', {}, initial.description ?? ''), guard, button, outcome, log);
 }
 
-export async function dashboardPage(main: HTMLElement): Promise<void> {
+/** How often the numbers are asked for again while the dashboard is shown (a replay, or traffic that asks nothing). */
+const LIVE_MS = 3000;
+
+export async function dashboardPage(main: HTMLElement, ctx: AppContext): Promise<void> {
   const [{ agents }, replay] = await Promise.all([getJson<StatsResponse>('/stats'), getJson<ReplayState>('/replay')]);
-  const charts = h('div', {});
+  const charts = h('div', { class: 'live-charts' });
+  let drawn = '';
   const drawCharts = async (list: StatsResponse['agents']) => {
+    // Redrawn only when a number changed, so an open "The numbers" stays open while nothing moves.
+    const seen = JSON.stringify(list);
+    if (seen === drawn) return;
+    drawn = seen;
+    const open = new Set(Array.from(charts.querySelectorAll('section.stats')).filter((panel) => panel.querySelector('details')?.open).map((panel) => panel.id));
     // One scale for every panel, so two agents' lines can be compared by eye.
     const yMax = sharedScaleMax(list.map((stats) => stats.periods));
     fill(charts, list.length === 0 ? h('p', { class: 'card empty' }, 'No agents are configured.') : h('div', { class: 'stats-grid' }, list.map((stats) => agentPanel(stats, yMax))));
+    for (const panel of Array.from(charts.querySelectorAll('section.stats'))) if (open.has(panel.id)) panel.querySelector('details')?.setAttribute('open', '');
   };
   await drawCharts(agents);
+  // Live: the numbers are asked for again when the waiting questions change and every few seconds
+  // (most messages are decided without a question), for as long as this page is shown.
+  let asking = false;
+  const refresh = () => {
+    if (asking || !charts.isConnected) return;
+    asking = true;
+    void getJson<StatsResponse>('/stats')
+      .then((fresh) => drawCharts(fresh.agents))
+      .catch(() => undefined)
+      .finally(() => (asking = false));
+  };
+  const timer = setInterval(() => (charts.isConnected ? refresh() : clearInterval(timer)), LIVE_MS);
+  ctx.watchQuestions(refresh);
   fill(
     main,
     h('h1', { tabindex: -1 }, 'Questions per 100 messages'),
