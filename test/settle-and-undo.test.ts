@@ -199,6 +199,24 @@ for (const engine of ['sqlite', 'postgres'] as const) {
       await authority.client.rollback('customers', { version: active.version, author: 'sam', reason: 'back again' });
     });
 
+    it('preview leaves nothing behind in memory either: the senders it reads are not remembered as seen with the customers it tries', async () => {
+      const { client, agent } = stack;
+      const desk = `ops-${engine}@shared-desk.example`;
+      // Decided for Brightwell by its reference: the agent remembers the desk as writing for Brightwell.
+      const decided = await sendEmail(client, `Desk <${desk}>`, 'Chilled pallets BW-12345');
+      expect(said(decided).extension).toMatchObject({ findings: { customer: { winner: 'brightwell-foods' } } });
+      const asked = await sendEmail(client, `Desk <${desk}>`, 'Hello');
+      expect(asked.status?.state).toBe(TaskState.TASK_STATE_INPUT_REQUIRED);
+      // A lesson that would settle the second message for Northgate, only previewed.
+      const lesson = { collection: 'customers', entry: 'northgate', value: { pattern: `<${desk.replace(/\./g, '\\.')}>`, where: 'from' }, taughtBy: 'dana', reason: 'tried' };
+      const preview = PreviewResultSchema.parse(await ok(agent.url, m.preview!.jsonrpc, { lesson }));
+      expect(preview.examples.find((e) => e.taskId === asked.id)).toMatchObject({ effect: 'settles', after: { winner: 'northgate' } });
+      // The desk has still written for one customer only, so its address is what the next question offers.
+      const next = await sendEmail(client, `Desk <${desk}>`, 'Booking for Friday');
+      expect(said(next).text).not.toContain('lately written');
+      expect(said(next).extension).toMatchObject({ suggested: { pattern: `<${desk.replace(/\./g, '\\.')}>`, where: 'from' } });
+    });
+
     it("preview reports the recent message of another customer a lesson would claim, writes nothing, and agrees with a reread once taught", async () => {
       const { client, agent } = stack;
       const brightwell = await sendEmail(client, 'orders@brightwell-foods.example', 'Chilled pallets');

@@ -9,7 +9,8 @@ import { findCustomer, matchMarks, prepareMarks } from './match-marks.ts';
 import { messageFields, senderLine } from './message-fields.ts';
 import type { MessageField } from './message-fields.ts';
 import { emailFromParts } from './parse-parts.ts';
-import { STILL_UNKNOWN, howSentence, questionFor, readsAnswered, readsClose, readsNone, readsSettled } from './sentences.ts';
+import { howSentence, questionFor, readsAnswered, readsNone } from './sentences.ts';
+import { COLLECTION, customerDecider, customerFinding } from './customer-finding.ts';
 import { RecentSenders } from './recent-senders.ts';
 import { suggestEvidence } from './suggest-mark.ts';
 
@@ -47,7 +48,6 @@ export interface EmailAgentOptions {
   readonly recent?: RecentSenders;
 }
 
-const COLLECTION = 'customers';
 const EXCERPT_LENGTH = 200;
 
 export function createEmailAgent(options: EmailAgentOptions = {}): LearnableAgent<EmailInput, EmailResult, CustomerMarks> {
@@ -119,12 +119,14 @@ export function createEmailAgent(options: EmailAgentOptions = {}): LearnableAgen
       const customers = definitions.of(customerMarksKind);
       const fields = messageFields(input);
       const verdict = matchMarks(customers, fields, margin);
+      // The same finding the decider gives preview (customer-finding.ts).
+      const customer = customerFinding(customers, verdict, margin);
       if (verdict.kind === 'settled') {
         recent.saw(addressIn(fields.from), verdict.winner);
         const name = labelOf(customers, verdict.winner);
         return {
           settled: true,
-          findings: { customer: { settled: true, winner: verdict.winner, reads: readsSettled(name, verdict.hits), collection: COLLECTION } },
+          findings: { customer },
           result: {
             customer: verdict.winner,
             customerName: name,
@@ -141,9 +143,7 @@ export function createEmailAgent(options: EmailAgentOptions = {}): LearnableAgen
       const suggested = suggestion?.mark;
       return {
         settled: false,
-        findings: {
-          customer: { settled: false, reads: verdict.kind === 'close' ? readsClose(contenderNames, margin) : STILL_UNKNOWN, collection: COLLECTION },
-        },
+        findings: { customer },
         question: {
           collection: COLLECTION,
           question: suggestion?.why === undefined ? questionFor(contenderNames) : `${questionFor(contenderNames)} ${suggestion.why}`,
@@ -192,6 +192,10 @@ export function createEmailAgent(options: EmailAgentOptions = {}): LearnableAgen
         },
       };
     },
+
+    // Preview reads thousands of recent messages under two versions: only the marks, and only again
+    // for the messages a lesson's customer can reach.
+    decider: customerDecider(margin),
 
     summarize(input) {
       const body = input.body.replace(/\s+/g, ' ').trim();

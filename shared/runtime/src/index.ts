@@ -1,10 +1,12 @@
 export { InputRefused } from './learnable-agent.ts';
-export type { LearnableAgent, ParseModule, InputPart, Finding, Question, Reading, Answer, NoneAnswer } from './learnable-agent.ts';
+export type { LearnableAgent, ParseModule, Decider, InputPart, Finding, Question, Reading, Answer, NoneAnswer } from './learnable-agent.ts';
 export { pinDefinitions } from './pinned-definitions.ts';
 export type { PinnedDefinition, PinnedDefinitions } from './pinned-definitions.ts';
 export { AgentMistake, checkAgent, checkReading } from './check-agent.ts';
 export type { ReadingChecks } from './check-agent.ts';
-export type { PreviewWindow } from './preview/preview-lesson.ts';
+export { previewLesson } from './preview/preview-lesson.ts';
+export type { PreviewWindow, PreviewDeps } from './preview/preview-lesson.ts';
+export { PreviewMemory } from './preview/preview-memory.ts';
 export { startLearnableAgent } from './start-agent.ts';
 export type { AgentServerOptions, RunningAgent } from './start-agent.ts';
 export { agentCardFor, JSONRPC_PATH, REST_PATH } from './a2a/agent-card.ts';

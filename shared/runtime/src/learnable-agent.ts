@@ -108,6 +108,35 @@ export interface LearnableAgent<Input, Result, L extends Learnable<any> = Learna
   answerNone?(input: Input, definitions: PinnedDefinitions, question: Question<ValueOf<L>>, answer: NoneAnswer): Reading<Result, ValueOf<L>>;
   /** A short summary of the input for inboxes (sender, subject, excerpt; or headings and first rows). */
   summarize?(input: Input): Record<string, unknown>;
+  /**
+   * Optional: `read`'s findings in two steps, so that preview can read thousands of recent inputs
+   * under two definitions quickly (see Decider). Without it, preview calls `read` twice per input.
+   */
+  readonly decider?: Decider<Input, any>;
+}
+
+/**
+ * The findings of `read`, split into what needs no definitions and what does. The runtime keeps the
+ * evidence of recent tasks (bounded by bytes) and decides each under the live and the candidate
+ * definitions; with `affects`, it re-decides only the inputs a changed entry can reach. Every part
+ * is pure and has no side effect (unlike `read`, it never asks, suggests or remembers), and
+ * `findings(evidence(input), d)` MUST equal `read(input, d).findings` for every input and
+ * definitions: `test/preview-fast-path.test.ts` holds the email agent to it.
+ */
+export interface Decider<Input, Evidence> {
+  /** The part of reading that needs no definitions (an email's fields as marks see them). Plain data. */
+  evidence(input: Input): Evidence;
+  /** About how many bytes the evidence holds in memory, for the runtime's bound on what it keeps. */
+  sizeOf(evidence: Evidence): number;
+  /** The findings `read` gives for this input under these definitions. */
+  findings(evidence: Evidence, definitions: PinnedDefinitions): Readonly<Record<string, Finding>>;
+  /**
+   * Optional: a test of which evidence a change of one entry of `collection` (from `before` to
+   * `after`; either absent when the entry is added or removed) could decide differently. It may say
+   * yes too often, never too rarely: for evidence it says no to, `findings` under the definitions
+   * with `after` MUST equal those with `before`.
+   */
+  affects?(collection: string, before: Learnable<any> | undefined, after: Learnable<any> | undefined): (evidence: Evidence) => boolean;
 }
 
 /**

@@ -28,6 +28,7 @@ import { Journal } from './storage/journal.ts';
 import { LedgerTaskStore } from './storage/ledger-task-store.ts';
 import { DEFAULT_KEPT_INPUT, KeepingTaskStore } from './storage/kept-input.ts';
 import type { KeptInput } from './storage/kept-input.ts';
+import { PreviewMemory } from './preview/preview-memory.ts';
 import type { RuntimeDatabase } from './storage/open-database.ts';
 import { openRuntimeDatabase } from './storage/open-database.ts';
 import { ANONYMOUS_OWNER, TaskLedger } from './storage/task-ledger.ts';
@@ -63,6 +64,11 @@ export interface AgentServerOptions {
   log?: (message: string, error?: unknown) => void;
   /** Which recent tasks preview re-reads. Default: the last 30 days or 5,000 tasks, whichever is smaller. */
   previewWindow?: PreviewWindow;
+  /**
+   * Bytes of recent tasks' evidence that preview keeps between calls, for an agent with a
+   * Decider (default 64 MB; 0 keeps nothing, and each preview reads every input again).
+   */
+  previewMemoryBytes?: number;
   /**
    * What a reading that breaks the runtime's rules does (a suggestion its own learnable refuses, a
    * question's entry not in its collection, a finding naming a collection the task is not pinned
@@ -180,7 +186,18 @@ export async function startLearnableAgent<Input, Result>(
     if (builderOptions.extensions?.includes(LEARNABLES_URI)) context.addActivatedExtension(LEARNABLES_URI);
     return context;
   };
-  const methodDeps = { agent, authority, reader, taskStore, userOf, log, journal, ledger, ...(options.previewWindow && { previewWindow: options.previewWindow }) };
+  const methodDeps = {
+    agent,
+    authority,
+    reader,
+    taskStore,
+    userOf,
+    log,
+    journal,
+    ledger,
+    previewMemory: new PreviewMemory(options.previewMemoryBytes),
+    ...(options.previewWindow && { previewWindow: options.previewWindow }),
+  };
   const legacyCompat = { enabled: true };
 
   app.get('/healthz', (_req, res) => {

@@ -21,6 +21,7 @@ import {
 } from '@learnables/protocol';
 import { previewLesson } from '../preview/preview-lesson.ts';
 import type { PreviewWindow } from '../preview/preview-lesson.ts';
+import type { PreviewMemory } from '../preview/preview-memory.ts';
 import type { Journal } from '../storage/journal.ts';
 import type { TaskLedger } from '../storage/task-ledger.ts';
 import type { LearnableAgent } from '../learnable-agent.ts';
@@ -57,6 +58,8 @@ export interface ExtensionMethodsDeps<Input, Result> {
   readonly journal: Journal;
   readonly ledger: TaskLedger;
   readonly previewWindow?: PreviewWindow;
+  /** What previews keep of recent tasks between calls. */
+  readonly previewMemory?: PreviewMemory;
 }
 
 /**
@@ -148,7 +151,14 @@ export async function preview<Input, Result>(
   // The caller's own tasks, scoped exactly as the ledger recorded them.
   const scope = scopeOf(contextFor(tenant ?? '', user.userName || ANONYMOUS_OWNER));
   return previewLesson(
-    { agent: deps.agent, authority: deps.authority, journal: deps.journal, ledger: deps.ledger, ...(deps.previewWindow && { window: deps.previewWindow }) },
+    {
+      agent: deps.agent,
+      authority: deps.authority,
+      journal: deps.journal,
+      ledger: deps.ledger,
+      ...(deps.previewWindow && { window: deps.previewWindow }),
+      ...(deps.previewMemory && { memory: deps.previewMemory }),
+    },
     params,
     scope,
   );

@@ -4,8 +4,11 @@ import { MalformedLesson, UnknownCollection, absorbLesson, addEntry } from '@lea
 import type { AuthorityClient } from '@learnables/authority';
 import type { PreviewExample, PreviewResult, Reading as WireReading } from '@learnables/protocol';
 import { LessonSchema, NewEntrySchema, explainInvalid } from '@learnables/protocol';
-import type { Finding, LearnableAgent } from '../learnable-agent.ts';
+import type { Decider, Finding, LearnableAgent } from '../learnable-agent.ts';
+import type { PinnedDefinitions } from '../pinned-definitions.ts';
 import { pinDefinitions } from '../pinned-definitions.ts';
+import type { EntryChange } from './preview-memory.ts';
+import { PreviewMemory } from './preview-memory.ts';
 import type { Journal } from '../storage/journal.ts';
 import type { TaskLedger } from '../storage/task-ledger.ts';
 
@@ -23,6 +26,8 @@ export interface PreviewDeps<Input, Result> {
   readonly journal: Journal;
   readonly ledger: TaskLedger;
   readonly window?: PreviewWindow;
+  /** What previews keep of recent tasks between calls (agents with a Decider); one per running agent. */
+  readonly memory?: PreviewMemory;
 }
 
 const DAY = 86_400_000;
@@ -61,25 +66,20 @@ export async function previewLesson<Input, Result>(
 
   const window = { days: deps.window?.days ?? 30, tasks: deps.window?.tasks ?? 5000 };
   const taskIds = await deps.ledger.recent(scope, now - window.days * DAY, window.tasks);
-  const inputs = await deps.journal.recordedFor(taskIds, 'parse');
+  const change: EntryChange = {
+    collection,
+    before: current.entries.find((e) => e.key === entry),
+    after: definition.entries.find((e) => e.key === entry),
+  };
+  const readings = agent.decider
+    ? decideFast(agent.decider, deps, taskIds, live, candidate, changed ? change : undefined)
+    : readTwice(agent, deps.journal, taskIds, live, candidate, changed);
 
   const counts = { settles: 0, changes: 0, unsettles: 0, stillOpen: 0 };
   const examples: PreviewExample[] = [];
   const kept = new Map<Effect, number>();
   let examined = 0;
-  for (const [index, taskId] of taskIds.entries()) {
-    if (index > 0 && index % BATCH === 0) await yieldToLoop();
-    if (!inputs.has(taskId)) continue;
-    const input = inputs.get(taskId) as Input;
-    let before: Readonly<Record<string, Finding>>;
-    let after: Readonly<Record<string, Finding>>;
-    try {
-      before = agent.read(input, live).findings;
-      after = changed ? agent.read(input, candidate).findings : before;
-    } catch {
-      // An input the agent no longer reads (e.g. its category is gone) says nothing about the lesson.
-      continue;
-    }
+  for await (const { taskId, before, after } of readings) {
     examined += 1;
     for (const [name, was] of Object.entries(before)) {
       if (was.collection !== collection) continue;
@@ -94,6 +94,111 @@ export async function previewLesson<Input, Result>(
     }
   }
   return { collection, entry, changed, audit, version: current.version, examined, counts, examples };
+}
+
+type Findings = Readonly<Record<string, Finding>>;
+
+/** One recent task's findings under the live definitions and under the candidate, newest task first. */
+interface TwoReadings {
+  readonly taskId: string;
+  readonly before: Findings;
+  readonly after: Findings;
+}
+
+/**
+ * The plain way, for any agent: each recorded input read under both definitions with `read`
+ * (questions, suggestions and all, which preview throws away).
+ */
+async function* readTwice<Input, Result>(
+  agent: LearnableAgent<Input, Result>,
+  journal: Journal,
+  taskIds: readonly string[],
+  live: PinnedDefinitions,
+  candidate: PinnedDefinitions,
+  changed: boolean,
+): AsyncGenerator<TwoReadings> {
+  const inputs = await journal.recordedFor(taskIds, 'parse');
+  for (const [index, taskId] of taskIds.entries()) {
+    if (index > 0 && index % BATCH === 0) await yieldToLoop();
+    if (!inputs.has(taskId)) continue;
+    const input = inputs.get(taskId) as Input;
+    let before: Findings;
+    let after: Findings;
+    try {
+      before = agent.read(input, live).findings;
+      after = changed ? agent.read(input, candidate).findings : before;
+    } catch {
+      // An input the agent no longer reads (e.g. its category is gone) says nothing about the lesson.
+      continue;
+    }
+    yield { taskId, before, after };
+  }
+}
+
+/**
+ * The quick way, for an agent with a Decider: the evidence of each recent task is taken from the
+ * runtime's PreviewMemory (read from the journal and kept, the first time), its findings under the
+ * live definitions too (decided again only for what changed since the last preview, as `affects`
+ * says), and the candidate decides again only the inputs the lesson's entry can reach. It decides
+ * exactly as `readTwice` does: `test/preview-fast-path.test.ts` compares the two.
+ */
+async function* decideFast<Input, Result>(
+  decider: Decider<Input, unknown>,
+  deps: PreviewDeps<Input, Result>,
+  taskIds: readonly string[],
+  live: PinnedDefinitions,
+  candidate: PinnedDefinitions,
+  change: EntryChange | undefined,
+): AsyncGenerator<TwoReadings> {
+  const memory = deps.memory ?? new PreviewMemory();
+  const reachedBy = (changes: readonly EntryChange[]) => {
+    const affects = decider.affects;
+    if (affects === undefined) return undefined;
+    const tests = changes.map((c) => affects.call(decider, c.collection, c.before, c.after));
+    return (evidence: unknown) => tests.some((reaches) => reaches(evidence));
+  };
+  const at = memory.liveAt(live, reachedBy);
+  const lessonReaches = change === undefined ? () => false : (reachedBy([change]) ?? (() => true));
+
+  // Evidence: kept, or read from the journal once and kept.
+  const evidence = new Map<string, unknown>();
+  const missing: string[] = [];
+  for (const taskId of taskIds) {
+    const kept = memory.evidence(taskId);
+    if (kept === undefined) missing.push(taskId);
+    else evidence.set(taskId, kept.evidence);
+  }
+  if (missing.length > 0) {
+    const inputs = await deps.journal.recordedFor(missing, 'parse');
+    let done = 0;
+    for (const [taskId, input] of inputs) {
+      if (++done % BATCH === 0) await yieldToLoop();
+      try {
+        const found = decider.evidence(input as Input);
+        evidence.set(taskId, found);
+        memory.keep(taskId, found, decider.sizeOf(found));
+      } catch {
+        // An input the agent can no longer read says nothing about the lesson (as in readTwice).
+      }
+    }
+  }
+
+  for (const [index, taskId] of taskIds.entries()) {
+    if (index > 0 && index % BATCH === 0) await yieldToLoop();
+    if (!evidence.has(taskId)) continue;
+    const found = evidence.get(taskId);
+    let before: Findings;
+    let after: Findings;
+    try {
+      const known = memory.findings(taskId, at);
+      before = known ?? decider.findings(found, live);
+      if (known === undefined) memory.decided(taskId, before, at);
+      after = lessonReaches(found) ? decider.findings(found, candidate) : before;
+    } catch {
+      continue;
+    }
+    yield { taskId, before, after };
+  }
 }
 
 function collectionOf(asked: { lesson?: unknown; newEntry?: unknown }): string {

@@ -1,0 +1,72 @@
+import type { Definition, Learnable } from '@learnables/learnable';
+import type { Decider, Finding, PinnedDefinition, PinnedDefinitions } from '@learnables/runtime';
+import { CustomerMarks, compileMark, customerMarksKind } from './customer-marks.ts';
+import type { Mark } from './customer-marks.ts';
+import type { EmailInput } from './email-input.ts';
+import { findCustomer, matchMarks } from './match-marks.ts';
+import type { Verdict } from './match-marks.ts';
+import { MESSAGE_FIELDS, messageFields } from './message-fields.ts';
+import type { MessageField, MessageFields } from './message-fields.ts';
+import { STILL_UNKNOWN, readsClose, readsSettled } from './sentences.ts';
+
+export const COLLECTION = 'customers';
+
+/** The finding `customer` for a verdict of the marks: what `read` reports, and preview compares. */
+export function customerFinding(customers: Definition<CustomerMarks>, verdict: Verdict, margin: number): Finding {
+  const labelOf = (key: string) => findCustomer(customers, key)?.label ?? key;
+  if (verdict.kind === 'settled') {
+    return { settled: true, winner: verdict.winner, reads: readsSettled(labelOf(verdict.winner), verdict.hits), collection: COLLECTION };
+  }
+  const reads = verdict.kind === 'close' ? readsClose(verdict.contenders.map(labelOf), margin) : STILL_UNKNOWN;
+  return { settled: false, reads, collection: COLLECTION };
+}
+
+export function customersOf(definitions: PinnedDefinitions): PinnedDefinition<CustomerMarks> {
+  return definitions.of(customerMarksKind);
+}
+
+/**
+ * `read`'s findings in two steps, for preview (see Decider in the runtime): the evidence is the
+ * message's fields as marks see them; deciding is matching the marks, without asking, suggesting or
+ * remembering the sender. A change to one customer can only change the finding of a message that
+ * one of its marks, old or new, matches: any other message scores nothing for that customer under
+ * both versions, every other score stays, and so does the finding.
+ */
+export function customerDecider(margin: number): Decider<EmailInput, MessageFields> {
+  return {
+    evidence: (input) => messageFields(input),
+    // UTF-16 in memory: two bytes a character.
+    sizeOf: (fields) => 2 * (fields.from.length + fields.subject.length + fields.body.length + fields.attachments.length),
+    findings(fields, definitions) {
+      const customers = customersOf(definitions);
+      return { customer: customerFinding(customers, matchMarks(customers, fields, margin), margin) };
+    },
+    affects(collection, before, after) {
+      if (collection !== COLLECTION) return () => false;
+      const marks = new Map<string, { pattern: string; places: readonly MessageField[] }>();
+      for (const entry of [before, after]) {
+        for (const mark of marksOf(entry)) {
+          marks.set(JSON.stringify([mark.pattern, mark.where]), { pattern: mark.pattern, places: mark.where === 'any' ? MESSAGE_FIELDS : [mark.where] });
+        }
+      }
+      // A mark that no longer compiles cannot be tested alone: every message may be affected.
+      const tests: { test(text: string): boolean; places: readonly MessageField[] }[] = [];
+      for (const { pattern, places } of marks.values()) {
+        let regex;
+        try {
+          regex = compileMark(pattern);
+        } catch {
+          return () => true;
+        }
+        tests.push({ test: (text) => regex.test(text), places });
+      }
+      return (fields) => tests.some(({ test, places }) => places.some((place) => test(fields[place])));
+    },
+  };
+}
+
+function marksOf(entry: Learnable<any> | undefined): readonly Mark[] {
+  if (entry === undefined) return [];
+  if (entry instanceof CustomerMarks) return entry.marks;
+  throw new Error(`"${entry.key}" is not a customer with marks; the email agent reads only CustomerMarks.`);
+}
