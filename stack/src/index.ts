@@ -3,3 +3,4 @@ export { learnableKinds, seedFolders, agentVocabulary, agentNamed, localAgentUrl
 export { registerAgent } from './registered-agent.ts';
 export type { AgentLine, AgentEnv, RegisteredAgent } from './registered-agent.ts';
 export { parseTokens, portFrom, repoRoot, LOCAL_DEV_TOKEN } from './config.ts';
+export { connectAgent } from './demo/scenario-client.ts';

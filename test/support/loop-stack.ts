@@ -6,13 +6,12 @@ import { fileURLToPath } from 'node:url';
 import { SendMessageRequest } from '@a2a-js/sdk';
 import type { Task } from '@a2a-js/sdk';
 import type { Client } from '@a2a-js/sdk/client';
-import { ClientFactory, ClientFactoryOptions, JsonRpcTransportFactory, RestTransportFactory } from '@a2a-js/sdk/client';
 import { Authority, AuthorityClient, authorityService, loadSeeds, openStore } from '@learnables/authority';
 import { LEARNABLES_URI } from '@learnables/protocol';
 import type { AgentServerOptions, LearnableAgent, RunningAgent } from '@learnables/runtime';
 import { startLearnableAgent } from '@learnables/runtime';
 import type { LearnableKind } from '@learnables/learnable';
-import { learnableKinds, seedFolders } from '@learnables/stack';
+import { connectAgent, learnableKinds, seedFolders } from '@learnables/stack';
 import { scratchDir, scratchPostgres } from '@learnables/testing';
 import type { ScratchDir } from '@learnables/testing';
 
@@ -54,19 +53,7 @@ export async function startSeededAuthority(dir: ScratchDir, choice: AuthorityCho
 }
 
 /** The SDK's own client for the agent at `url` (following its card), with a bearer token and the extension activated. */
-export async function sdkClient(url: string, token = 'console-token'): Promise<Client> {
-  const withToken: typeof fetch = (input, init) => {
-    const headers = new Headers(init?.headers);
-    headers.set('authorization', `Bearer ${token}`);
-    headers.set('A2A-Extensions', LEARNABLES_URI);
-    return fetch(input, { ...init, headers });
-  };
-  return new ClientFactory(
-    ClientFactoryOptions.createFrom(ClientFactoryOptions.default, {
-      transports: [new JsonRpcTransportFactory({ fetchImpl: withToken }), new RestTransportFactory({ fetchImpl: withToken })],
-    }),
-  ).createFromUrl(url);
-}
+export const sdkClient = (url: string, token = 'console-token'): Promise<Client> => connectAgent(url, token);
 
 export interface LoopStack {
   readonly dir: ScratchDir;
