@@ -31,6 +31,8 @@ export type StreamItem = {
   readonly source: string;
   readonly remember?: false;
   readonly why?: string;
+  /** The trap the message carries, in a few words (the trap scenario says; the six-week one does not). */
+  readonly trap?: string;
 } & ({ readonly agent: 'email'; readonly truth: EmailTruth } | { readonly agent: 'manifest'; readonly truth: ManifestTruth });
 
 export interface Stream {
