@@ -3,9 +3,14 @@
  * (matchMarks) against the obvious alternative, a loop over one RE2 per mark. Both score the same
  * way; every message's verdict is checked to agree before any time is reported.
  *
+ * Then a question's suggestion at the same sizes (a message no mark settles: its sender is one
+ * customer's mark, its reference another's): `suggestEvidence` as the agent calls it, against the
+ * way it looked for customers already holding the sender until 2026-12-01, each customer's from
+ * marks compiled and tried in turn (which it did on top of the rest).
+ *
  *   npx tsx agents/email/bench/classify.ts     (or: pnpm --filter @learnables/email-agent bench)
  */
-import { cpus } from 'node:os';
+import { cpus, loadavg } from 'node:os';
 import { performance } from 'node:perf_hooks';
 import type RE2 from 're2';
 import { defineCollection } from '@learnables/learnable';
@@ -14,6 +19,9 @@ import { CustomerMarks, compileMark } from '../src/customer-marks.ts';
 import type { Mark } from '../src/customer-marks.ts';
 import { referencePattern, senderPattern } from '../src/mark-patterns.ts';
 import { compileMarks, matchMarks } from '../src/match-marks.ts';
+import { suggestEvidence } from '../src/suggest-mark.ts';
+import type { EmailInput } from '../src/email-input.ts';
+import { RecentSenders } from '../src/recent-senders.ts';
 import { MESSAGE_FIELDS } from '../src/message-fields.ts';
 import type { MessageField, MessageFields } from '../src/message-fields.ts';
 
@@ -89,6 +97,28 @@ function microseconds(run: () => void, repeat: number): number {
   return ((performance.now() - start) * 1000) / repeat;
 }
 
+/** The old search for customers already holding a sender: every from (or any) mark compiled and tried. */
+function holdersOneByOne(definition: Definition<CustomerMarks>, from: string): number {
+  return definition.entries.filter((customer) => customer.marks.some((mark) => (mark.where === 'from' || mark.where === 'any') && compileMark(mark.pattern).test(from))).length;
+}
+
+/** Messages the marks leave open: a known sender with another known customer's reference (a tie). */
+function questionsFor(customerCount: number, count: number): EmailInput[] {
+  return Array.from({ length: count }, (_, m) => {
+    const known = (m * 7_919) % customerCount;
+    return {
+      from: { address: address(known), name: 'Someone' },
+      subject: `Pre-alert ${reference((known + 1) % customerCount)}`,
+      body: `Hello,\n\n${FILLER.repeat(4)}\nOur ref ${reference(customerCount + m)}.\n\nRegards`,
+      attachments: [],
+    };
+  });
+}
+
+const SUGGESTIONS = 40;
+/** The old search costs a compile per mark: a few messages are enough to time it. */
+const OLD_SUGGESTIONS = 5;
+const suggestionRows: string[] = [];
 const rows: string[] = [];
 for (const size of SIZES) {
   const definition = customersWith(size);
@@ -121,11 +151,28 @@ for (const size of SIZES) {
   rows.push(
     `| ${size.toLocaleString('en')} | ${compileMs.toFixed(0)} ms | ${setUs.toFixed(1)} µs | ${(loopUs / 1000).toFixed(2)} ms | ${(loopUs / setUs).toFixed(0)}× | ${settled} of ${MESSAGES} |`,
   );
+  const questions = questionsFor(size / 2, SUGGESTIONS);
+  const recent = new RecentSenders();
+  for (const input of questions) {
+    const fields = { from: `Someone <${input.from.address}>`, subject: input.subject, body: input.body, attachments: '' };
+    if (matchMarks(definition, fields, MARGIN).kind !== 'close') throw new Error(`${input.subject} should tie at ${size} marks`);
+    if (suggestEvidence(input, { customers: definition, recent })?.why?.includes('already a mark of') !== true) throw new Error(`${input.from.address} should be found held at ${size} marks`);
+  }
+  let k = 0;
+  const suggestUs = microseconds(() => suggestEvidence(questions[k++ % SUGGESTIONS] as EmailInput, { customers: definition, recent }), SUGGESTIONS);
+  let l = 0;
+  const oldUs = microseconds(() => holdersOneByOne(definition, `Someone <${(questions[l++ % SUGGESTIONS] as EmailInput).from.address}>`), OLD_SUGGESTIONS);
+  suggestionRows.push(`| ${size.toLocaleString('en')} | ${(suggestUs / 1000).toFixed(2)} ms | ${(oldUs / 1000).toFixed(1)} ms | ${(oldUs / suggestUs).toFixed(0)}× |`);
   console.error(`${size} marks done`);
 }
 
 const cpu = cpus();
-console.log(`Machine: ${cpu[0]?.model.trim() ?? 'unknown CPU'}, ${cpu.length} cores, Node ${process.version}\n`);
+console.log(`Machine: ${cpu[0]?.model.trim() ?? 'unknown CPU'}, ${cpu.length} cores, Node ${process.version}; load average ${loadavg().map((l) => l.toFixed(1)).join(', ')} at the end\n`);
 console.log('| marks | compile the sets (once per version) | RE2 Set, per message | loop of RE2, per message | loop ÷ Set | settled |');
 console.log('|---:|---:|---:|---:|---:|---:|');
 for (const row of rows) console.log(row);
+
+console.log(`\nA question's suggestion (${SUGGESTIONS} messages whose sender is one customer's mark and reference another's), against the old search for who holds the sender alone (${OLD_SUGGESTIONS} messages):\n`);
+console.log('| marks | suggestion, per message (sets + index of marks) | old search for the sender\'s holders alone, per message | old ÷ new |');
+console.log('|---:|---:|---:|---:|');
+for (const row of suggestionRows) console.log(row);

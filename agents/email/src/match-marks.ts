@@ -218,6 +218,27 @@ async function compileInSlices(definition: Definition<CustomerMarks>): Promise<C
   return compiledByEntries.get(definition.entries) ?? finish(definition, plan, shards);
 }
 
+/**
+ * The customers, in definition order, with a mark that looks in `field` (its own or `any`) and
+ * matches `text`: one pass of the version's compiled sets. A suggestion asks this of the sender
+ * for every message no mark settles; compiling each customer's marks again for it cost 300 ms a
+ * question at 10,000 marks.
+ */
+export function customersMatching(definition: Definition<CustomerMarks>, field: MessageField, text: string): CustomerMarks[] {
+  const compiled = compileMarks(definition);
+  const keys = new Set<string>();
+  const encoded = compiled.shards.length > 1 ? Buffer.from(text, 'utf8') : text;
+  for (const shard of compiled.shards) {
+    const fieldSet = shard.sets[field];
+    if (fieldSet === undefined) continue;
+    for (const index of fieldSet.set.match(encoded)) keys.add((fieldSet.owners[index] as OwnedMark).customer);
+  }
+  return [...keys]
+    .map((key) => compiled.customers.get(key)!)
+    .sort((a, b) => a.position - b.position)
+    .map(({ customer }) => customer);
+}
+
 /** A customer of the definition by key, without a walk through every entry (and no compile). */
 export function findCustomer(definition: Definition<CustomerMarks>, key: string): CustomerMarks | undefined {
   return customersOf(definition).get(key)?.customer;

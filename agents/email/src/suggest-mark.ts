@@ -5,6 +5,7 @@ import type { CustomerMarks, Mark } from './customer-marks.ts';
 import type { EmailInput, EmailSender } from './email-input.ts';
 import { evidenceText } from './evidence-text.ts';
 import { forwardedSender, hasForwardPrefix } from './forwards.ts';
+import { customersMatching, findCustomer } from './match-marks.ts';
 import { escapePattern, referencePattern, senderPattern } from './mark-patterns.ts';
 import { messageFields } from './message-fields.ts';
 import type { MessageField } from './message-fields.ts';
@@ -77,7 +78,7 @@ export function suggestEvidence(input: EmailInput, context: SuggestionContext = 
   };
   if (sender !== undefined) {
     const senderMark: Mark = { pattern: senderPattern(sender.address), where: 'from' };
-    const shared = sharedBecause(sender, senderMark, fields.from, customers, context.recent);
+    const shared = sharedBecause(sender, senderMark, fields.from, context.customers, context.recent);
     if (shared === undefined && usable(senderMark)) {
       return forwarded === undefined
         ? { mark: senderMark }
@@ -117,13 +118,12 @@ function sharedBecause(
   sender: EmailSender,
   senderMark: Mark,
   from: string,
-  customers: readonly CustomerMarks[],
+  definition: Definition<CustomerMarks> | undefined,
   recent: RecentSenders | undefined,
 ): Shared | undefined {
   const shared = (kind: Shared['kind'], sentence: string): Shared => ({ kind, sentence });
-  const holders = customers.filter((customer) =>
-    customer.marks.some((mark) => (mark.where === 'from' || mark.where === 'any') && safeTest(mark.pattern, from)),
-  );
+  const customers = customersOf(definition);
+  const holders = holdersOf(from, definition);
   if (holders.length > 0 || heldBy(senderMark, customers) !== undefined) {
     const names = holders.map((customer) => customer.label);
     return shared('held', `${sender.address} is already a mark of ${listed(names)}`);
@@ -131,7 +131,7 @@ function sharedBecause(
   // One customer seen is no sign of sharing (it may be this one again); two are.
   const seen = recent?.customersOf(sender.address) ?? [];
   if (seen.length > 1) {
-    const names = seen.map((key) => customers.find((customer) => customer.key === key)?.label ?? key);
+    const names = seen.map((key) => (definition === undefined ? undefined : findCustomer(definition, key))?.label ?? key);
     return shared('seen', `${sender.address} has lately written for ${listed(names)}`);
   }
   const local = sender.address.slice(0, sender.address.lastIndexOf('@'));
@@ -175,9 +175,40 @@ function isPostcode(reference: string, text: string): boolean {
   return new RegExp(`(?<![\\p{L}\\p{N}])${escapePattern(reference)}\\s+\\d[A-Z]{2}(?![\\p{L}\\p{N}])`, 'u').test(text);
 }
 
+/**
+ * The customers, in definition order, whose marks in the from (or `any`) match this from line:
+ * the version's compiled sets, the same that decide (`suggest-mark.test.ts` holds this to trying
+ * each mark in turn, as it was done before).
+ */
+export function holdersOf(from: string, definition: Definition<CustomerMarks> | undefined): readonly CustomerMarks[] {
+  return definition === undefined || definition.entries.length === 0 ? [] : customersMatching(definition, 'from', from);
+}
+
+/** A mark held by a customer, listed under its pattern in definition order. */
+interface HeldMark {
+  readonly customer: CustomerMarks;
+  readonly where: Mark['where'];
+}
+
+/** Each version's marks by pattern, built once per version (entries arrays are frozen). */
+const heldByPattern = new WeakMap<readonly CustomerMarks[], ReadonlyMap<string, readonly HeldMark[]>>();
+
 /** The customer that already holds exactly this mark, if any: offering it would tie the two forever. */
 export function heldBy(mark: Mark, customers: readonly CustomerMarks[]): CustomerMarks | undefined {
-  return customers.find((customer) => customer.marks.some((known) => known.pattern === mark.pattern && (known.where === mark.where || known.where === 'any')));
+  let index = heldByPattern.get(customers);
+  if (index === undefined) {
+    const built = new Map<string, HeldMark[]>();
+    for (const customer of customers) {
+      for (const known of customer.marks) {
+        const list = built.get(known.pattern);
+        if (list === undefined) built.set(known.pattern, [{ customer, where: known.where }]);
+        else list.push({ customer, where: known.where });
+      }
+    }
+    index = built;
+    heldByPattern.set(customers, index);
+  }
+  return index.get(mark.pattern)?.find((known) => known.where === mark.where || known.where === 'any')?.customer;
 }
 
 function customersOf(definition: Definition<CustomerMarks> | undefined): readonly CustomerMarks[] {
