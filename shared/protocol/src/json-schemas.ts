@@ -15,6 +15,9 @@ import {
   AnswerSchema,
   RetractionSchema,
   RetractionOutcomeSchema,
+  CorrectionSchema,
+  CorrectionOutcomeSchema,
+  StatsSchema,
   PreviewResultSchema,
 } from './schemas.ts';
 
@@ -34,6 +37,9 @@ const published = {
   'answer': AnswerSchema,
   'retraction': RetractionSchema,
   'retraction-outcome': RetractionOutcomeSchema,
+  'correction': CorrectionSchema,
+  'correction-outcome': CorrectionOutcomeSchema,
+  'stats': StatsSchema,
   'preview-result': PreviewResultSchema,
 } as const;
 

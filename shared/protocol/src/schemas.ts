@@ -36,9 +36,11 @@ export const DeclarationSchema = z.object({
       teach: MethodNamesSchema.optional(),
       retract: MethodNamesSchema.optional(),
       preview: MethodNamesSchema.optional(),
+      correct: MethodNamesSchema.optional(),
+      corrections: MethodNamesSchema.optional(),
     })
     .meta({
-      description: 'Where the extension methods are served: reread always; teach, retract and preview when the agent offers them.',
+      description: 'Where the extension methods are served: reread always; teach, retract, preview, correct and corrections when the agent offers them.',
     }),
   addsEntries: z
     .boolean()
@@ -166,6 +168,32 @@ export const RetractionSchema = z.object({
   reason: words('reason'),
 });
 
+/**
+ * A completed task's decision marked wrong by a person, with what it should have been (SPEC §6.7).
+ * It is recorded beside the task; the task's pinned reading and outcome are never rewritten.
+ */
+export const CorrectionSchema = z
+  .object({
+    taskId: words('taskId'),
+    finding: words('finding')
+      .optional()
+      .meta({ description: 'The name of the finding corrected (e.g. `customer`); may be left out when the task decided one thing only.' }),
+    entry: z
+      .string()
+      .regex(/\S/, 'entry must not be empty')
+      .max(200, 'entry must be at most 200 characters')
+      .trim()
+      .optional()
+      .meta({ description: "What the finding should have decided: an entry of the finding's collection by key or label, or, for a finding that names no entry (a column), the right value in words." }),
+    none: z.literal(true).optional().meta({ description: 'No entry applies: the task should have been decided for nobody.' }),
+    correctedBy: words('correctedBy'),
+    reason: words('reason'),
+    tenant: z.string().optional(),
+  })
+  .refine((correction) => (correction.entry === undefined) !== (correction.none === undefined), {
+    message: 'a correction names exactly one of entry (what it should have been) or none (no entry applies)',
+  });
+
 export const EntryChoiceSchema = z.object({ key: words('an entry key'), label: z.string() });
 
 /** The profile block an agent puts in `metadata[URI]` of an input-required status message. */
@@ -278,6 +306,47 @@ export const RetractionOutcomeSchema = z.object({
   audit: z.string().meta({ description: "The learnable's sentence for what was taken back, or why nothing changed." }),
 });
 
+/** The answer to a correction: what the task decided, what it should have been, and whether that is new. */
+export const CorrectionOutcomeSchema = z.object({
+  taskId: z.string(),
+  finding: z.string(),
+  decided: z
+    .object({ winner: z.string().optional(), none: z.literal(true).optional(), reads: z.string() })
+    .meta({ description: 'What the task decided, as its outcome says (never rewritten).' }),
+  entry: z.string().optional().meta({ description: 'What it should have been (an entry key when it names one).' }),
+  none: z.literal(true).optional(),
+  changed: z.boolean().meta({ description: 'false when the task already stood corrected to this, or decided it so: nothing was recorded.' }),
+  correctedBy: z.string(),
+  reason: z.string(),
+  at: z.string().meta({ description: 'When the correction standing now was recorded (ISO 8601).' }),
+  corrections: z.number().int().nonnegative().meta({ description: 'How many corrections this finding has had, this one included.' }),
+});
+
+/** One day or week of an agent's numbers (SPEC §6.8), by the messages' own dates. */
+export const StatsPeriodSchema = z.object({
+  period: z.string().meta({ description: 'The first day of the period, YYYY-MM-DD (a week starts on Monday).' }),
+  messages: z.number().int().nonnegative(),
+  questions: z.number().int().nonnegative().meta({ description: 'Messages on which the agent asked a person.' }),
+  questionsPer100: z.number().nonnegative(),
+  corrected: z
+    .number()
+    .int()
+    .nonnegative()
+    .meta({ description: "Decisions on this period's messages that stand corrected now (§6.7), counted once per task." }),
+  correctedUnasked: z.number().int().nonnegative().meta({ description: 'Of those, decisions the agent made without asking.' }),
+});
+
+/** What `GET /learnables/stats?by=week|day` answers (SPEC §6.8). */
+export const StatsSchema = z.object({
+  agent: z.string(),
+  by: z.enum(['week', 'day']),
+  periods: z.array(StatsPeriodSchema),
+  messages: z.number().int().nonnegative(),
+  questions: z.number().int().nonnegative(),
+  corrected: z.number().int().nonnegative(),
+  correctedUnasked: z.number().int().nonnegative(),
+});
+
 /** What teach, preview and the authority accept: a lesson, or a new entry. */
 export const TeachingSchema = z.union([LessonSchema, NewEntrySchema]);
 
@@ -325,6 +394,7 @@ export const RefusalSchema = z.object({
     'conflict',
     'entry-exists',
     'not-retractable',
+    'not-correctable',
     'internal',
     'busy',
   ]),
@@ -359,6 +429,10 @@ export type AnswerData = z.infer<typeof AnswerSchema>;
 export type NewEntry = z.infer<typeof NewEntrySchema>;
 export type Retraction = z.infer<typeof RetractionSchema>;
 export type RetractionOutcome = z.infer<typeof RetractionOutcomeSchema>;
+export type Correction = z.infer<typeof CorrectionSchema>;
+export type CorrectionOutcome = z.infer<typeof CorrectionOutcomeSchema>;
+export type StatsPeriod = z.infer<typeof StatsPeriodSchema>;
+export type Stats = z.infer<typeof StatsSchema>;
 export type Teaching = z.infer<typeof TeachingSchema>;
 export type PreviewExample = z.infer<typeof PreviewExampleSchema>;
 export type PreviewResult = z.infer<typeof PreviewResultSchema>;

@@ -15,4 +15,6 @@ export const LEARNABLES_METHODS = {
   teach: { jsonrpc: 'learnables/teach', rest: '/learnables:teach' },
   retract: { jsonrpc: 'learnables/retract', rest: '/learnables:retract' },
   preview: { jsonrpc: 'learnables/preview', rest: '/learnables:preview' },
+  correct: { jsonrpc: 'learnables/correct', rest: '/learnables:correct' },
+  corrections: { jsonrpc: 'learnables/corrections', rest: '/learnables:corrections' },
 } as const;

@@ -243,8 +243,8 @@ describe('a learnable agent on the runtime, over real HTTP', () => {
     await send(client, userText('date:2026-10-13 banana'));
     const stats = (await (await fetch(`${agent.url}/learnables/stats?by=week`)).json()) as { periods: { period: string; messages: number; questions: number; questionsPer100: number }[] };
     expect(stats.periods.filter((p) => p.period.startsWith('2026-10'))).toEqual([
-      { period: '2026-10-05', messages: 2, questions: 1, questionsPer100: 50 },
-      { period: '2026-10-12', messages: 1, questions: 0, questionsPer100: 0 },
+      { period: '2026-10-05', messages: 2, questions: 1, questionsPer100: 50, corrected: 0, correctedUnasked: 0 },
+      { period: '2026-10-12', messages: 1, questions: 0, questionsPer100: 0, corrected: 0, correctedUnasked: 0 },
     ]);
     const metrics = await (await fetch(`${agent.url}/metrics`)).text();
     expect(metrics).toMatch(/^learnables_messages_total\{agent="word-lists"\} \d+$/m);

@@ -32,6 +32,7 @@ import { PreviewMemory } from './preview/preview-memory.ts';
 import type { RuntimeDatabase } from './storage/open-database.ts';
 import { openRuntimeDatabase } from './storage/open-database.ts';
 import { ANONYMOUS_OWNER, TaskLedger } from './storage/task-ledger.ts';
+import { Corrections } from './storage/corrections.ts';
 
 export interface AgentServerOptions {
   /** Where tasks and the journal live: a SQLite file path (`sqlite:…`) or a `postgres://` URL. */
@@ -126,6 +127,7 @@ export async function startLearnableAgent<Input, Result>(
   const authority = new AuthorityClient({ url: options.authority.url, token: options.authority.token, kinds: agent.kinds });
   const journal = new Journal(database.db);
   const ledger = new TaskLedger(database.db, agent.skill.id);
+  const corrections = new Corrections(database.db, agent.skill.id);
   // The SDK's store is typed for its own tables; it shares our connection and database. Wrapped so
   // the ledger learns when a task's resting state is saved, and so a task keeps at most
   // `kept.message` of its messages.
@@ -195,6 +197,7 @@ export async function startLearnableAgent<Input, Result>(
     log,
     journal,
     ledger,
+    corrections,
     previewMemory: new PreviewMemory(options.previewMemoryBytes),
     ...(options.previewWindow && { previewWindow: options.previewWindow }),
   };
@@ -204,7 +207,7 @@ export async function startLearnableAgent<Input, Result>(
     res.json({ ok: true, agent: agent.name, engine: database.engine, reading: reader.load });
   });
   app.get('/metrics', metricsHandler(ledger, agent.skill.id));
-  app.get('/learnables/stats', statsHandler(ledger, agent.skill.id));
+  app.get('/learnables/stats', statsHandler(ledger, corrections, agent.skill.id));
   app.use(`/${AGENT_CARD_PATH}`, agentCardHandler({ agentCardProvider: requestHandler, legacyCompat, cache: { maxAge: 60 } }));
   app.use(
     JSONRPC_PATH,

@@ -6,7 +6,7 @@ import { Role } from '@a2a-js/sdk';
 import { AuthorityRefused, AuthorityUnavailable, refusalFor } from '@learnables/authority';
 import type { AuthorityClient } from '@learnables/authority';
 import { LessonRefused } from '@learnables/learnable';
-import type { LessonOutcome, PreviewResult, Refusal, RereadResult, RetractionOutcome } from '@learnables/protocol';
+import type { LessonOutcome, PreviewResult, RereadResult, RetractionOutcome } from '@learnables/protocol';
 import {
   EXTENSIONS_HEADER,
   LEARNABLES_METHODS,
@@ -34,16 +34,11 @@ import { contextFor } from '../a2a/recover-tasks.ts';
 import { ANONYMOUS_OWNER } from '../storage/task-ledger.ts';
 import { extensionsHeaderFor, messageParts, speaksV03 } from '../a2a/wire-version.ts';
 import { scopeOf } from '../a2a/learnables-executor.ts';
+import type { Corrections } from '../storage/corrections.ts';
+import { correct, corrections } from './correct-task.ts';
+import { MethodRefused } from './method-refused.ts';
 
-/** A refusal with its HTTP status; JSON-RPC carries the same body as the error's `data`. */
-export class MethodRefused extends Error {
-  constructor(
-    readonly status: number,
-    readonly refusal: Refusal,
-  ) {
-    super(refusal.message);
-  }
-}
+export { MethodRefused };
 
 const JSON_RPC_CODE: Record<number, number> = { 400: -32602, 401: -32001, 403: -32001, 404: -32602, 413: -32600, 422: -32602, 500: -32603, 502: -32603, 503: -32603 };
 
@@ -57,6 +52,8 @@ export interface ExtensionMethodsDeps<Input, Result> {
   /** Preview reads recent tasks' inputs from these; it writes to neither. */
   readonly journal: Journal;
   readonly ledger: TaskLedger;
+  /** Where corrections of completed tasks' decisions are recorded (SPEC §6.7). */
+  readonly corrections: Corrections;
   readonly previewWindow?: PreviewWindow;
   /** What previews keep of recent tasks between calls. */
   readonly previewMemory?: PreviewMemory;
@@ -176,6 +173,10 @@ function run<Input, Result>(deps: ExtensionMethodsDeps<Input, Result>, method: M
       return retract(deps, params, user);
     case 'preview':
       return preview(deps, params, user, tenant);
+    case 'correct':
+      return correct(deps, params, user, tenant);
+    case 'corrections':
+      return corrections(deps, params, user, tenant);
   }
 }
 
@@ -232,9 +233,9 @@ export function jsonRpcBody(limit: string): Router {
 const methodNamed = (name: unknown, transport: 'jsonrpc' | 'rest'): MethodName | undefined =>
   (Object.keys(LEARNABLES_METHODS) as MethodName[]).find((method) => LEARNABLES_METHODS[method][transport] === name);
 
-/** A 409 about what was asked (an entry's key, a retraction) is the caller's to fix; a lost race is not. */
+/** A 409 about what was asked (an entry's key, a retraction, a correction of no decision) is the caller's to fix; a lost race is not. */
 const jsonRpcCode = (refused: MethodRefused): number =>
-  refused.refusal.error === 'entry-exists' || refused.refusal.error === 'not-retractable' ? -32602 : (JSON_RPC_CODE[refused.status] ?? -32603);
+  refused.refusal.error === 'entry-exists' || refused.refusal.error === 'not-retractable' || refused.refusal.error === 'not-correctable' ? -32602 : (JSON_RPC_CODE[refused.status] ?? -32603);
 
 /** The extension methods on JSON-RPC, in front of the SDK's handler; other methods fall through. */
 export function jsonRpcExtensionMethods<Input, Result>(deps: ExtensionMethodsDeps<Input, Result>): Router {

@@ -1,4 +1,5 @@
 import type { Request, Response } from 'express';
+import type { Corrections } from '../storage/corrections.ts';
 import type { TaskLedger } from '../storage/task-ledger.ts';
 
 /** Prometheus text format: messages and questions this agent has seen. */
@@ -23,10 +24,16 @@ export function metricsHandler(ledger: TaskLedger, agent: string) {
   };
 }
 
-/** Questions per 100 messages by day or week, from the messages' own dates. */
-export function statsHandler(ledger: TaskLedger, agent: string) {
+/**
+ * Questions per 100 messages by day or week, from the messages' own dates, with the decisions of
+ * each period that stand corrected (SPEC §6.8).
+ */
+export function statsHandler(ledger: TaskLedger, corrections: Corrections, agent: string) {
   return async (req: Request, res: Response) => {
     const by = req.query.by === 'day' ? 'day' : 'week';
-    res.json({ agent, by, periods: await ledger.byPeriod(by), ...(await ledger.totals()) });
+    const periods = await ledger.byPeriod(by, await corrections.standing());
+    const corrected = periods.reduce((sum, period) => sum + period.corrected, 0);
+    const correctedUnasked = periods.reduce((sum, period) => sum + period.correctedUnasked, 0);
+    res.json({ agent, by, periods, ...(await ledger.totals()), corrected, correctedUnasked });
   };
 }

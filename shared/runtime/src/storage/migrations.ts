@@ -25,6 +25,26 @@ const migrations: Record<string, Migration> = {
       await db.schema.createIndex('learnables_tasks_by_state').on('learnables_tasks').columns(['agent', 'state']).execute();
     },
   },
+  '2026-12-01-001-corrections': {
+    async up(db: Kysely<unknown>) {
+      await db.schema
+        .createTable('learnables_corrections')
+        .addColumn('task_id', 'varchar(64)', (c) => c.notNull())
+        .addColumn('finding', 'varchar(200)', (c) => c.notNull())
+        .addColumn('seq', 'integer', (c) => c.notNull())
+        .addColumn('agent', 'text', (c) => c.notNull())
+        .addColumn('entry', 'text')
+        .addColumn('none', 'integer', (c) => c.notNull())
+        .addColumn('decided', 'text', (c) => c.notNull())
+        .addColumn('corrected_by', 'text', (c) => c.notNull())
+        .addColumn('reason', 'text', (c) => c.notNull())
+        .addColumn('client', 'text', (c) => c.notNull())
+        .addColumn('at', 'bigint', (c) => c.notNull())
+        .addPrimaryKeyConstraint('learnables_corrections_pk', ['task_id', 'finding', 'seq'])
+        .execute();
+      await db.schema.createIndex('learnables_corrections_by_agent').on('learnables_corrections').columns(['agent']).execute();
+    },
+  },
 };
 
 export const runtimeMigrations: MigrationProvider = { getMigrations: async () => migrations };

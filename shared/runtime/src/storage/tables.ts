@@ -16,4 +16,22 @@ export interface RuntimeTables {
     state: string;
     created_at: number;
   };
+  /**
+   * One row per correction of a completed task's decision (SPEC §6.7): what the task decided (as
+   * its outcome said, JSON), what a person said it should have been, who, why, and the
+   * authenticated client. The task's own journal and outcome are never rewritten.
+   */
+  learnables_corrections: {
+    task_id: string;
+    finding: string;
+    seq: number;
+    agent: string;
+    entry: string | null;
+    none: number;
+    decided: string;
+    corrected_by: string;
+    reason: string;
+    client: string;
+    at: number;
+  };
 }

@@ -14,6 +14,10 @@ export interface PeriodCount {
   readonly messages: number;
   readonly questions: number;
   readonly questionsPer100: number;
+  /** Decisions on this period's messages that stand corrected now (SPEC §6.7), one per task. */
+  readonly corrected: number;
+  /** Of those, the ones the agent decided without asking. */
+  readonly correctedUnasked: number;
 }
 
 /** Where a task can come to rest: a question, a decision, a failure. */
@@ -123,20 +127,27 @@ export class TaskLedger {
     return { messages: Number(row?.messages ?? 0), questions: Number(row?.questions ?? 0) };
   }
 
-  /** Questions per 100 messages, by the messages' own dates. */
-  async byPeriod(by: 'day' | 'week'): Promise<PeriodCount[]> {
+  /**
+   * Questions per 100 messages, by the messages' own dates, and how many of each period's
+   * decisions stand corrected (`corrected`: the task ids that do, from `Corrections.standing`).
+   */
+  async byPeriod(by: 'day' | 'week', corrected: ReadonlySet<string> = new Set()): Promise<PeriodCount[]> {
     const rows = await this.db
       .selectFrom('learnables_tasks')
-      .select(['message_at', 'asked'])
+      .select(['task_id', 'message_at', 'asked'])
       .where('agent', '=', this.agent)
       .orderBy('message_at')
       .execute();
-    const periods = new Map<number, { messages: number; questions: number }>();
+    const periods = new Map<number, { messages: number; questions: number; corrected: number; correctedUnasked: number }>();
     for (const row of rows) {
       const start = periodStart(Number(row.message_at), by);
-      const count = periods.get(start) ?? { messages: 0, questions: 0 };
+      const count = periods.get(start) ?? { messages: 0, questions: 0, corrected: 0, correctedUnasked: 0 };
       count.messages += 1;
       count.questions += Number(row.asked);
+      if (corrected.has(row.task_id)) {
+        count.corrected += 1;
+        if (Number(row.asked) === 0) count.correctedUnasked += 1;
+      }
       periods.set(start, count);
     }
     return [...periods].map(([start, count]) => ({
@@ -144,7 +155,15 @@ export class TaskLedger {
       messages: count.messages,
       questions: count.questions,
       questionsPer100: Math.round((count.questions / count.messages) * 1000) / 10,
+      corrected: count.corrected,
+      correctedUnasked: count.correctedUnasked,
     }));
+  }
+
+  /** Whether the agent asked on this task (undefined: not a task of this agent). */
+  async asked(taskId: string): Promise<boolean | undefined> {
+    const row = await this.db.selectFrom('learnables_tasks').select('asked').where('task_id', '=', taskId).where('agent', '=', this.agent).executeTakeFirst();
+    return row === undefined ? undefined : Number(row.asked) === 1;
   }
 
   /**
