@@ -58,7 +58,9 @@ describe('the console with both agents, through a browser', () => {
     await screenshot(page, 'manifest-question');
     await answerQuestion(page, { entry: 'Air Waybill No', remember: { reason: 'the new forwarder heads it that way' } });
     await page.locator('.show-back .reading').first().waitFor();
-    expect(await page.locator('.show-back .reading.settled .reads').allTextContents()).toContain("reads waybill from the 'Air Waybill No' column");
+    expect(await page.locator('.show-back .reading.settled .reads').allTextContents()).toContain(
+      "reads waybill from the 'Air Waybill No' column; 6 of 6 values in 'Air Waybill No' are air waybill numbers with a valid check digit",
+    );
     expect((await stack.authority.client.history('mappings')).activations[0]).toMatchObject({ version: 2, audit: "reads waybill from the 'Air Waybill No' column" });
     expect(await sendFile(page, fixture('manifests/09-air-waybill-no-second.xlsx'))).toContain('decided');
   }, 60_000);

@@ -32,7 +32,9 @@ describe('a question about one column of a sheet', () => {
     expect(names).toContain('Waybill');
     expect(await page.locator('.current-readings li.reading.unsettled .reading-name').allTextContents()).toContain('Waybill');
     expect(await page.locator('.current-readings li.reading.settled').count()).toBeGreaterThanOrEqual(4);
-    expect(await page.locator('.current-readings .reads').allTextContents()).toContain("reads weight from the 'Weight (kg)' column");
+    expect(await page.locator('.current-readings .reads').allTextContents()).toContain(
+      "reads weight from the 'Weight (kg)' column; 6 of 6 values in 'Weight (kg)' are weights (a number, with or without kg or lb)",
+    );
     expect(await page.evaluate(() => document.documentElement.scrollWidth <= document.documentElement.clientWidth)).toBe(true);
   });
 });

@@ -26,5 +26,5 @@ export function answerManifest(
     if (again.settled) return again;
     return { ...again, question: { ...again.question, question: `${sentences.noSuchColumn(answer.entry)} ${again.question.question}` } };
   }
-  return readManifest(input, mappings, { [field.key]: { index, heading } });
+  return readManifest(input, mappings, new Map([[field.key, { index, heading }]]));
 }

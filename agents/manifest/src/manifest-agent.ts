@@ -11,7 +11,7 @@ import { dateInFileName } from './file-date.ts';
 
 /** The card's promise. `manifest-agent.test.ts` holds the code to every clause of it. */
 export const HOW =
-  'Each field carries the column headings it has been seen under; headings match case-insensitively after trimming, the first matching column wins, and a field whose headings match no column comes back empty — if that field is required, I ask which column holds it.';
+  'Each field carries the column headings it has been seen under; headings match case-insensitively after trimming, the first matching column wins, a column where most values do not have the field’s form (an air waybill number with a valid check digit, a weight, a whole number of pieces) is not read for it, and a field whose headings match no column comes back empty — if that field is required, I ask which column holds it.';
 
 export interface ManifestAgentOptions {
   /** How many rows to keep and how far a workbook may unpack; see `DEFAULT_LIMITS`. */

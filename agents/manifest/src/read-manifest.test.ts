@@ -38,7 +38,9 @@ describe('readManifest on every good fixture, under the seed', () => {
 describe('readManifest and duplicate headings', () => {
   it('reads the first of the columns headed alike, and says so in the finding and in the notes', async () => {
     const reading = readManifest(await read('12-duplicate-headings.xlsx'), seed.entries);
-    expect(reading.findings.weight?.reads).toBe("reads weight from the 'Weight' column, the first of 2 columns so headed");
+    expect(reading.findings.weight?.reads).toBe(
+      "reads weight from the 'Weight' column, the first of 2 columns so headed; 5 of 5 values in 'Weight' are weights (a number, with or without kg or lb)",
+    );
     expect(resultOf(reading).notes).toEqual([
       "Columns B and I have the same heading, 'Consignee' (ignoring case and spaces); consignee is read from B, the first.",
       "Columns F and G have the same heading, 'Weight' (ignoring case and spaces); weight is read from F, the first.",
@@ -113,7 +115,7 @@ describe('a lesson, through absorbLesson', () => {
     const { definition, audit } = teach(seed, 'waybill', 'Air Waybill No');
     expect(audit).toBe("reads waybill from the 'Air Waybill No' column");
     const reading = readManifest(await read('09-air-waybill-no-second.xlsx'), definition.entries);
-    expect(reading.findings.waybill?.reads).toBe("reads waybill from the 'Air Waybill No' column");
+    expect(reading.findings.waybill?.reads).toBe("reads waybill from the 'Air Waybill No' column; 7 of 7 values in 'Air Waybill No' are air waybill numbers with a valid check digit");
     const result = resultOf(reading);
     const afterLesson = expected['09-air-waybill-no-second.xlsx']?.afterLesson as { readonly asks: null; readonly waybill: string };
     expect(result.columns.waybill).toBe(afterLesson.waybill);

@@ -1,6 +1,8 @@
 import type { Finding, Question, Reading } from '@learnables/runtime';
 import type { ColumnMapping, MappingLesson } from './column-mapping.ts';
 import { mappingLesson } from './column-mapping.ts';
+import type { ColumnFit } from './field-forms.ts';
+import { fitFor } from './field-forms.ts';
 import type { ManifestResult } from './manifest-result.ts';
 import { manifestRows } from './manifest-rows.ts';
 import type { ColumnMap, MappedColumn } from './map-columns.ts';
@@ -12,43 +14,95 @@ import { suggestColumn } from './suggest-column.ts';
 export const COLLECTION = 'mappings';
 
 /** Columns the operator named for this sheet, by field; they never reach the definition. */
-export type Answered = Readonly<Record<string, MappedColumn>>;
+export type Answered = ReadonlyMap<string, MappedColumn>;
+
+/** A learned heading's column whose values do not have its field's form: the field is not read from it. */
+interface Misfit {
+  readonly column: MappedColumn;
+  readonly fit: ColumnFit;
+}
+
+/** Each field's column after the form check, how that column measured, and the columns that failed it. */
+interface Placed {
+  readonly columns: ColumnMap;
+  readonly fits: ReadonlyMap<string, ColumnFit>;
+  readonly misfits: ReadonlyMap<string, Misfit>;
+}
 
 /**
- * Read a sheet under the pinned mappings: every field is mapped by `mapColumns`, then any column
- * the operator named for this sheet takes its field's place. A required field with no column
- * makes the reading unsettled, with one question about the first such field. Pure.
+ * Every field's column: a column the operator named for this sheet, else the one `mapColumns`
+ * finds under a learned heading, kept only when most of its values have the field's form (a
+ * learned heading is evidence about the sheets it was learned from, the values about this one).
  */
-export function readManifest(input: SheetInput, mappings: readonly ColumnMapping[], answered: Answered = {}): Reading<ManifestResult, MappingLesson> {
-  const columns: ColumnMap = { ...mapColumns(input.headings, mappings), ...answered };
+function place(input: SheetInput, mappings: readonly ColumnMapping[], answered: Answered): Placed {
+  const mapped = mapColumns(input.headings, mappings);
+  const columns: Record<string, MappedColumn | null> = {};
+  const fits = new Map<string, ColumnFit>();
+  const misfits = new Map<string, Misfit>();
+  for (const field of mappings) {
+    const named = answered.get(field.key);
+    const column = named ?? mapped[field.key] ?? null;
+    const fit = column === null ? undefined : fitFor(field.key, column, input.rows);
+    if (fit !== undefined) fits.set(field.key, fit);
+    // The operator's word for this sheet stands; only a learned heading is held to the form.
+    if (column !== null && named === undefined && fit !== undefined && !fit.fits) {
+      misfits.set(field.key, { column, fit });
+      columns[field.key] = null;
+    } else columns[field.key] = column;
+  }
+  return { columns, fits, misfits };
+}
+
+/**
+ * Read a sheet under the pinned mappings: every field is mapped by `mapColumns` and held to its
+ * form, then any column the operator named for this sheet takes its field's place. A required
+ * field with no column (or a learned column whose values do not fit) makes the reading
+ * unsettled, with one question about the first such field. Pure.
+ */
+export function readManifest(input: SheetInput, mappings: readonly ColumnMapping[], answered: Answered = new Map()): Reading<ManifestResult, MappingLesson> {
+  const placed = place(input, mappings, answered);
+  const { columns } = placed;
   const findings: Record<string, Finding> = {};
-  for (const field of mappings) findings[field.key] = findingFor(field, columns[field.key] ?? null, field.key in answered, input);
+  for (const field of mappings) findings[field.key] = findingFor(field, placed, answered.has(field.key), input);
   const missing = mappings.find((field) => field.required && !columns[field.key]);
-  if (missing) return { settled: false, findings, question: questionFor(missing, input, columns) };
+  if (missing) return { settled: false, findings, question: questionFor(missing, input, placed) };
   return { settled: true, findings, result: resultOf(input, mappings, columns) };
 }
 
-function findingFor(field: ColumnMapping, column: MappedColumn | null, answered: boolean, input: SheetInput): Finding {
+function findingFor(field: ColumnMapping, { columns, fits, misfits }: Placed, answered: boolean, input: SheetInput): Finding {
+  const misfit = misfits.get(field.key);
+  if (misfit !== undefined) {
+    return { settled: !field.required, reads: sentences.misfit(field.key, misfit.column.heading, misfit.fit, field.required), collection: COLLECTION };
+  }
+  const column = columns[field.key] ?? null;
   if (column === null) {
     const reads = field.required ? sentences.missingRequired(field.key) : sentences.emptyField(field.key);
     return { settled: !field.required, reads, collection: COLLECTION };
   }
   const sameHeaded = sameHeadedColumns(input.headings, column.index).filter((at) => at > column.index).length;
-  return { settled: true, reads: sentences.reads(field.key, column.heading, { answered, sameHeaded }), collection: COLLECTION };
+  return { settled: true, reads: sentences.reads(field.key, column.heading, { answered, sameHeaded, fit: fits.get(field.key) }), collection: COLLECTION };
 }
 
 /** A suggestion must be one the learnable takes (SPEC §2.4): asked of its own schema. */
 const teachable = (column: MappedColumn): boolean => mappingLesson.safeParse({ column: column.heading }).success;
 
-function questionFor(field: ColumnMapping, input: SheetInput, columns: ColumnMap): Question<MappingLesson> {
+function questionFor(field: ColumnMapping, input: SheetInput, { columns, misfits }: Placed): Question<MappingLesson> {
   const taken = Object.values(columns).flatMap((column) => (column ? [column.index] : []));
   const unplaced = unmappedColumns(input.headings, taken);
   // With every column placed, the answer may still be one of them: offer them all.
   const offered = unplaced.length > 0 ? unplaced : unmappedColumns(input.headings, []);
-  const suggestion = suggestColumn(field, offered.filter(teachable), input.rows);
+  const misfit = misfits.get(field.key);
+  // The column whose values did not fit is offered (the operator may know better) but never suggested.
+  const candidates = offered.filter((column) => teachable(column) && column.index !== misfit?.column.index);
+  const suggestion = suggestColumn(field, candidates, input.rows);
+  const headings = unplaced.map((column) => column.heading);
+  const suggestedFit = suggestion && fitFor(field.key, suggestion, input.rows);
   return {
     collection: COLLECTION,
-    question: sentences.question(field.label, input.filename, unplaced.map((column) => column.heading)),
+    question:
+      misfit === undefined
+        ? sentences.question(field.label, input.filename, headings)
+        : sentences.misfitQuestion(field.label, misfit.column.heading, misfit.fit, headings, suggestion && suggestedFit && { heading: suggestion.heading, fit: suggestedFit }),
     entries: offered.map((column) => ({ key: column.heading.trim(), label: column.heading.trim() })),
     entry: field.key,
     ...(suggestion ? { suggested: { column: suggestion.heading.trim() } } : {}),
