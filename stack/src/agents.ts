@@ -4,6 +4,7 @@
 // is a new package under agents/ and one line here; `pnpm new-agent <name>` writes both.
 import { fileURLToPath } from 'node:url';
 import { createEmailAgent, emailAgent } from '@learnables/email-agent';
+import { seedsFolder as handlingSeeds, handlingAgent } from '@learnables/handling-agent';
 import { manifestAgent } from '@learnables/manifest-agent';
 import { seedsFolder as thresholdSeeds, thresholdAgent } from '@learnables/threshold-agent';
 import { registerAgent } from './registered-agent.ts';
@@ -23,4 +24,5 @@ export const agents: readonly RegisteredAgent[] = [
     vocabulary: ['waybill', 'mapping', 'mappings', 'heading', 'headings', 'consignee', 'manifest'],
   }),
   registerAgent({ name: 'threshold', agent: thresholdAgent, seeds: thresholdSeeds, port: 4203, vocabulary: ['maxkg', 'parcel', 'parcels'] }),
+  registerAgent({ name: 'handling', agent: handlingAgent, seeds: handlingSeeds, port: 4204, vocabulary: ['perishable', 'fragile', 'consignment', 'handlings', 'wink'] }),
 ];
