@@ -177,14 +177,14 @@ export const CorrectionSchema = z
     taskId: words('taskId'),
     finding: words('finding')
       .optional()
-      .meta({ description: 'The name of the finding corrected (e.g. `customer`); may be left out when the task decided one thing only.' }),
+      .meta({ description: 'The name of the finding corrected; may be left out when the task decided one thing only.' }),
     entry: z
       .string()
       .regex(/\S/, 'entry must not be empty')
       .max(200, 'entry must be at most 200 characters')
       .trim()
       .optional()
-      .meta({ description: "What the finding should have decided: an entry of the finding's collection by key or label, or, for a finding that names no entry (a column), the right value in words." }),
+      .meta({ description: "What the finding should have decided: an entry of the finding's collection by key or label, or, for a finding that names no entry, the right value in words." }),
     none: z.literal(true).optional().meta({ description: 'No entry applies: the task should have been decided for nobody.' }),
     correctedBy: words('correctedBy'),
     reason: words('reason'),
