@@ -82,6 +82,9 @@ describe('the console passes an automated accessibility check on every page', ()
     await page.getByRole('link', { name: 'Task details' }).click();
     await page.getByRole('heading', { name: 'Task', level: 1 }).waitFor();
     await check('task');
+    await page.getByRole('button', { name: 'This decision was wrong…' }).click();
+    await page.getByLabel('What should it have been?').waitFor();
+    await check('task, correction form open');
 
     await page.goto(`${stack.console.url}/#/entries/lists/alpha`);
     await page.locator('table.taught').waitFor();

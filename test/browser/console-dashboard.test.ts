@@ -67,6 +67,12 @@ describe('the dashboard', () => {
     expect(await email.locator('text.count').allTextContents()).toEqual(['40 msgs', '40 msgs', '50 msgs', '5 msgs']);
   });
 
+  it('says plainly when an agent does not count decisions corrected later (its numbers carry no such count)', async () => {
+    expect(await panel('Manifest agent').locator('.corrections-line').textContent()).toBe(
+      'Manifest agent does not count decisions corrected later, so a falling line here cannot show whether it fell by deciding wrongly.',
+    );
+  });
+
   it('leaves a gap for the week without messages and puts both panels on one scale', async () => {
     expect(await panel('Email agent').locator('circle.point').count()).toBe(4);
     const d = (await panel('Email agent').locator('path.line').getAttribute('d')) ?? '';

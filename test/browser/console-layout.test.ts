@@ -124,6 +124,9 @@ describe('the console fits the screen it is on', () => {
     await page.locator('.recent tbody tr a').first().click();
     await page.getByRole('heading', { name: 'Task', level: 1 }).waitFor();
     await expectNoSidewaysScroll(page, 'task');
+    await page.getByRole('button', { name: 'This decision was wrong…' }).click();
+    await page.getByLabel('What should it have been?').waitFor();
+    await expectNoSidewaysScroll(page, 'task, correction form open');
 
     // Every link of the navigation is on screen, none cut off.
     const cut = await page.locator('header.top nav a').evaluateAll((links) => links.filter((link) => link.getBoundingClientRect().right > document.documentElement.clientWidth).length);

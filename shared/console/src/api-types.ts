@@ -1,6 +1,6 @@
 // The JSON the console's server answers on /api, shared by the server and the browser UI.
 // Types only: the UI imports them with `import type`, so nothing here reaches the bundle.
-import type { LessonOutcome, PreviewResult, Reading } from '@learnables/protocol';
+import type { CorrectionOutcome, LessonOutcome, PreviewResult, Reading } from '@learnables/protocol';
 
 /** Every error the console's server sends: a code for programs and a sentence for people. */
 export interface ApiError {
@@ -24,6 +24,9 @@ export interface LearnableView {
   readonly rereadMethod?: string;
   /** The JSON-RPC method that shows what a lesson would do before it is taught (SPEC §6.5), if offered. */
   readonly previewMethod?: string;
+  /** The JSON-RPC methods that record and list corrections of completed tasks' decisions (SPEC §6.7), if offered. */
+  readonly correctMethod?: string;
+  readonly correctionsMethod?: string;
   /** Whether a question may be answered with a new entry, added on the spot (SPEC §3.5). */
   readonly addsEntries: boolean;
   /** Whether a question may be answered "none of these" (SPEC §2.8). */
@@ -77,6 +80,8 @@ export interface TaskView {
   readonly answeredBy?: string;
   /** What decided a finished task, finding by finding, in the agent's words. */
   readonly findings?: readonly FindingView[];
+  /** The operator answered that no entry applies (SPEC §2.8). */
+  readonly none?: true;
 }
 
 /** One thing a finished task decided: the agent's sentence, and the entry that won, if one did. */
@@ -177,6 +182,10 @@ export interface PeriodView {
   readonly messages: number;
   readonly questions: number;
   readonly questionsPer100: number;
+  /** Decisions on this week's messages that stand corrected now (SPEC §6.8); absent from an agent that does not count them. */
+  readonly corrected?: number;
+  /** Of those, the ones decided without asking. */
+  readonly correctedUnasked?: number;
 }
 
 export interface StatsResponse {
@@ -227,5 +236,35 @@ export interface EntryView {
 
 export interface RetractRequest {
   readonly version: number;
+  readonly reason: string;
+}
+
+/** One finding of a decided task that can be corrected, and what it may be corrected to. */
+export interface CorrectableFinding {
+  readonly name: string;
+  readonly collection: string;
+  /** The agent's sentence for what it decided. */
+  readonly reads: string;
+  /** The entry it decided, if it named one. */
+  readonly winner?: string;
+  /** The collection's entries now, when the finding names entries; absent: the right value is typed in words. */
+  readonly choices?: readonly { readonly key: string; readonly label: string }[];
+}
+
+/** A decided task's corrections (SPEC §6.7), and what the form to add one offers. */
+export interface CorrectionsView {
+  /** Oldest first, as the agent recorded them. */
+  readonly corrections: readonly CorrectionOutcome[];
+  readonly findings: readonly CorrectableFinding[];
+  /** "None of these" is a correction this agent's questions admit. */
+  readonly admitsNone: boolean;
+  /** Why corrections cannot be read or made here (the agent offers none, or could not be asked), as a sentence. */
+  readonly problem?: string;
+}
+
+export interface CorrectionRequest {
+  readonly finding: string;
+  readonly entry?: string;
+  readonly none?: true;
   readonly reason: string;
 }

@@ -13,7 +13,22 @@ const isPeriod = (value: unknown): value is PeriodView => {
   );
 };
 
-/** Questions per 100 messages by week, from each agent's `GET /learnables/stats?by=week`. */
+const count = (value: unknown): number | undefined => (typeof value === 'number' && Number.isInteger(value) && value >= 0 ? value : undefined);
+
+/** The numbers the dashboard draws, and only those: corrections when the agent counts them (SPEC §6.8). */
+function counted(period: PeriodView): PeriodView {
+  const corrected = count(period.corrected);
+  const correctedUnasked = count(period.correctedUnasked);
+  return {
+    period: period.period,
+    messages: period.messages,
+    questions: period.questions,
+    questionsPer100: period.questionsPer100,
+    ...(corrected !== undefined && { corrected, correctedUnasked: Math.min(correctedUnasked ?? 0, corrected) }),
+  };
+}
+
+/** Questions per 100 messages by week, and decisions corrected later, from each agent's `GET /learnables/stats?by=week`. */
 export async function statsAcross(directory: AgentDirectory): Promise<StatsResponse> {
   const agents = await Promise.all(
     directory.agents.map(async (configured) => {
@@ -23,7 +38,7 @@ export async function statsAcross(directory: AgentDirectory): Promise<StatsRespo
         const response = await directory.fetch(`${configured.url}/learnables/stats?by=week`, { headers: { accept: 'application/json' } });
         if (!response.ok) throw new Error(`it answered ${response.status}`);
         const body = (await response.json()) as { periods?: unknown };
-        const periods = Array.isArray(body.periods) ? body.periods.filter(isPeriod) : [];
+        const periods = Array.isArray(body.periods) ? body.periods.filter(isPeriod).map(counted) : [];
         return { agentId: configured.id, name, periods };
       } catch (error) {
         return { agentId: configured.id, name, periods: [], problem: `The numbers of ${name} cannot be read: ${(error as Error).message}` };

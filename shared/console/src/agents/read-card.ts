@@ -13,9 +13,11 @@ export function learnableOf(card: AgentCard): LearnableView | undefined {
   const params = entry?.params;
   if (typeof params !== 'object' || params === null) return undefined;
   const declared = params as Record<string, unknown>;
-  const methods = declared.methods as { reread?: { jsonrpc?: unknown }; preview?: { jsonrpc?: unknown } } | undefined;
+  const methods = declared.methods as Partial<Record<'reread' | 'preview' | 'correct' | 'corrections', { jsonrpc?: unknown }>> | undefined;
   const rereadMethod = text(methods?.reread?.jsonrpc);
   const previewMethod = text(methods?.preview?.jsonrpc);
+  const correctMethod = text(methods?.correct?.jsonrpc);
+  const correctionsMethod = text(methods?.corrections?.jsonrpc);
   return {
     collection: text(declared.collection),
     entry: text(declared.entry),
@@ -25,6 +27,8 @@ export function learnableOf(card: AgentCard): LearnableView | undefined {
     lessonFields: declared.lessonFields ?? [],
     ...(rereadMethod !== '' && { rereadMethod }),
     ...(previewMethod !== '' && { previewMethod }),
+    // Both or neither: a form that records corrections it cannot list back would hide them.
+    ...(correctMethod !== '' && correctionsMethod !== '' && { correctMethod, correctionsMethod }),
     addsEntries: declared.addsEntries === true,
     admitsNone: declared.admitsNone === true,
   };

@@ -1,7 +1,7 @@
 import type { NextFunction, Request, Response } from 'express';
 import express from 'express';
 import type { AuthorityClient } from '@learnables/authority';
-import type { AnswerRequest, LessonRequest, PreviewRequest } from '../api-types.ts';
+import type { AnswerRequest, CorrectionRequest, LessonRequest, PreviewRequest } from '../api-types.ts';
 import type { AgentDirectory } from '../agents/agent-directory.ts';
 import { statsAcross } from '../agents/agent-stats.ts';
 import { ConsoleError } from '../console-error.ts';
@@ -12,6 +12,7 @@ import { rereadTask } from '../lessons/reread.ts';
 import { agentsAccepting } from '../media/media-types.ts';
 import type { LiveQuestions } from '../tasks/live-questions.ts';
 import { decisionsAcross, questionsAcross, sendToAgent, taskOf } from '../tasks/agent-tasks.ts';
+import { correctionsOf, correctTask } from '../tasks/corrections.ts';
 import { liveEvents } from './live-events.ts';
 import type { ConsoleSessions } from './session.ts';
 import { operatorOf, requireOperator } from './session.ts';
@@ -65,6 +66,16 @@ function versionAndReason(body: unknown, noVersion: string, noReason: string): {
   const version = isObject(body) ? Number(body.version) : Number.NaN;
   if (!Number.isInteger(version) || version < 1) throw new ConsoleError(400, 'malformed', noVersion, 'version');
   return { version, reason: text(body, 'reason', noReason) };
+}
+
+/** Which finding was wrong and what it should have been (an entry, or none), with the reason. */
+function correctionRequest(body: unknown): CorrectionRequest {
+  const finding = text(body, 'finding', 'Say which decision was wrong.');
+  const reason = text(body, 'reason', 'Say why it was wrong, so the next person can tell.');
+  if (isObject(body) && body.none === true) return { finding, none: true, reason };
+  const entry = text(body, 'entry', 'Choose what it should have been.');
+  if (entry.length > 200) throw new ConsoleError(400, 'malformed', 'That is longer than 200 characters; shorten it.', 'entry');
+  return { finding, entry: entry.trim(), reason };
 }
 
 function previewRequest(body: unknown): PreviewRequest {
@@ -151,6 +162,21 @@ export function apiRoutes(deps: ApiDeps): express.Router {
     '/agents/:agent/tasks/:task/lessons',
     json,
     handle(async (req, res) => teachOnTask(deps, String(req.params.agent), String(req.params.task), lessonRequest(req.body), requireOperator(res)), true),
+  );
+
+  // Corrections of a decided task (SPEC §6.7): recorded by the agent beside the task, never rewriting it.
+  api.get(
+    '/agents/:agent/tasks/:task/corrections',
+    handle(async (req) => correctionsOf(directory, authority, await directory.connect(String(req.params.agent)), String(req.params.task))),
+  );
+  api.post(
+    '/agents/:agent/tasks/:task/corrections',
+    json,
+    handle(async (req, res) => {
+      const operator = requireOperator(res);
+      const request = correctionRequest(req.body);
+      return correctTask(directory, await directory.connect(String(req.params.agent)), String(req.params.task), request, operator);
+    }),
   );
 
   api.post(

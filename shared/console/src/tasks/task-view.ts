@@ -74,6 +74,7 @@ export function taskViewOf(task: Task, agent: { id: string; name: string }): Tas
   const decidedBy = isObject(extension) && typeof extension.decidedBy === 'string' ? extension.decidedBy : undefined;
   const answeredBy = isObject(extension) && typeof extension.answeredBy === 'string' ? extension.answeredBy : undefined;
   const findings = findingsOf(extension);
+  const none = isObject(extension) && extension.none === true;
   return {
     agentId: agent.id,
     agentName: agent.name,
@@ -88,6 +89,7 @@ export function taskViewOf(task: Task, agent: { id: string; name: string }): Tas
     ...(decidedBy !== undefined && { decidedBy }),
     ...(answeredBy !== undefined && { answeredBy }),
     ...(findings && { findings }),
+    ...(none && { none: true }),
   };
 }
 

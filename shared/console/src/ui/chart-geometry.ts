@@ -5,6 +5,8 @@ export interface ChartPeriod {
   readonly messages: number;
   readonly questions: number;
   readonly questionsPer100: number;
+  /** Decisions on this period's messages corrected later, when the agent counts them. */
+  readonly corrected?: number;
 }
 
 /**

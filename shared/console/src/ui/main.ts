@@ -40,7 +40,7 @@ function render(main: HTMLElement, ctx: AppContext, route: Route): Promise<void>
     case 'question':
       return answerPage(main, ctx, route.agentId, route.taskId);
     case 'task':
-      return taskPage(main, route.agentId, route.taskId);
+      return taskPage(main, ctx, route.agentId, route.taskId);
     case 'history':
       return historyPage(main, ctx, route.collection, route.version);
     case 'entry':

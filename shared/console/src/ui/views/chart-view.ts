@@ -48,6 +48,7 @@ export function chartView(periods: readonly ChartPeriod[], title: string, yMax?:
           'title',
           {},
           `Week of ${periodLabel(point.period)}: ${point.questionsPer100} per 100 (${point.questions} questions in ${messagesWord(point.messages)})` +
+            ((point.corrected ?? 0) > 0 ? `, ${point.corrected} decision${point.corrected === 1 ? '' : 's'} corrected later` : '') +
             (point.few ? ` — few messages, under ${MIN_MESSAGES}, so this figure says little` : ''),
         ),
       ),

@@ -21,9 +21,34 @@ function headline(stats: AgentStats): HTMLElement {
     'p',
     { class: 'headline' },
     h('span', { class: 'figure' }, String(chosen.questionsPer100)),
-    ` questions per 100 messages in the week of ${periodLabel(chosen.period)} (${chosen.messages} messages)`,
+    ` questions per 100 messages in the week of ${periodLabel(chosen.period)} (${chosen.messages} messages`,
+    (chosen.corrected ?? 0) > 0 && `; ${decisions(chosen.corrected ?? 0)} corrected later`,
+    ')',
     earliest && earliest !== chosen && h('span', { class: 'muted' }, ` — ${earliest.questionsPer100} in the week of ${periodLabel(earliest.period)}`),
     latest && latest !== chosen && h('span', { class: 'muted block' }, ` Later weeks had fewer than ${MIN_MESSAGES} messages (${latest.messages} in the week of ${periodLabel(latest.period)}), too few to count.`),
+  );
+}
+
+const decisions = (count: number) => `${count} decision${count === 1 ? '' : 's'}`;
+
+/**
+ * Beside questions per 100: how many decisions were later said to be wrong (SPEC §6.8), because a
+ * line that falls by deciding wrongly is worse than a flat one. Only what the agent recorded counts.
+ */
+function correctionsLine(stats: AgentStats): HTMLElement {
+  if (!stats.periods.some((period) => period.corrected !== undefined)) {
+    return h('p', { class: 'corrections-line muted' }, `${stats.name} does not count decisions corrected later, so a falling line here cannot show whether it fell by deciding wrongly.`);
+  }
+  const corrected = stats.periods.reduce((sum, period) => sum + (period.corrected ?? 0), 0);
+  const unasked = stats.periods.reduce((sum, period) => sum + (period.correctedUnasked ?? 0), 0);
+  if (corrected === 0) return h('p', { class: 'corrections-line' }, 'No decision corrected later. ', h('span', { class: 'muted' }, 'A person who finds one wrong says so on its task page.'));
+  return h(
+    'p',
+    { class: 'corrections-line warn' },
+    h('strong', {}, `${decisions(corrected)} corrected later`),
+    unasked > 0 ? ` (${unasked === corrected ? (corrected === 1 ? 'made' : 'all made') : `${unasked} of them made`} without asking)` : ' (all answered by a person)',
+    '. ',
+    h('span', { class: 'muted' }, 'Counted in the week of the message; a line that falls by deciding wrongly is worse than a flat one.'),
   );
 }
 
@@ -40,26 +65,33 @@ function agentPanel(stats: AgentStats, yMax: number): HTMLElement {
         ? h('p', { class: 'muted' }, 'No messages counted yet.')
         : [
             headline(stats),
+            correctionsLine(stats),
             chartView(stats.periods, `Questions per 100 messages, ${stats.name}, by week`, yMax),
             h(
               'details',
               {},
               h('summary', {}, 'The numbers'),
+              // Five columns are wider than a phone: the table scrolls in its own box (focusable, so a keyboard can scroll it), never the page.
               h(
-                'table',
-                { class: 'data' },
-                h('thead', {}, h('tr', {}, ['Week of', 'Messages', 'Questions', 'Per 100'].map((title) => h('th', { scope: 'col' }, title)))),
+                'div',
+                { class: 'table-wrap', tabindex: 0, role: 'group', 'aria-label': `The numbers of ${stats.name}, by week` },
                 h(
-                  'tbody',
-                  {},
-                  stats.periods.map((period) =>
-                    h(
-                      'tr',
-                      {},
-                      h('td', {}, periodLabel(period.period)),
-                      h('td', {}, String(period.messages), period.messages > 0 && period.messages < MIN_MESSAGES && h('span', { class: 'muted' }, ' (few)')),
-                      h('td', {}, String(period.questions)),
-                      h('td', {}, period.messages > 0 ? String(period.questionsPer100) : '—'),
+                  'table',
+                  { class: 'data' },
+                  h('thead', {}, h('tr', {}, ['Week of', 'Messages', 'Questions', 'Per 100', 'Corrected later'].map((title) => h('th', { scope: 'col' }, title)))),
+                  h(
+                    'tbody',
+                    {},
+                    stats.periods.map((period) =>
+                      h(
+                        'tr',
+                        {},
+                        h('td', {}, periodLabel(period.period)),
+                        h('td', {}, String(period.messages), period.messages > 0 && period.messages < MIN_MESSAGES && h('span', { class: 'muted' }, ' (few)')),
+                        h('td', {}, String(period.questions)),
+                        h('td', {}, period.messages > 0 ? String(period.questionsPer100) : '—'),
+                        h('td', {}, period.corrected === undefined ? '—' : String(period.corrected), (period.correctedUnasked ?? 0) > 0 && h('span', { class: 'muted' }, ` (${period.correctedUnasked} without asking)`)),
+                      ),
                     ),
                   ),
                 ),
@@ -154,7 +186,7 @@ export async function dashboardPage(main: HTMLElement, ctx: AppContext): Promise
   fill(
     main,
     h('h1', { tabindex: -1 }, 'Questions per 100 messages'),
-    h('p', { class: 'lead' }, `Week by week, by each message’s own date. A line that falls means the agents are keeping what they are taught. Weeks with fewer than ${MIN_MESSAGES} messages are drawn hollow and never headline; a week with no messages leaves a gap.`),
+    h('p', { class: 'lead' }, `Week by week, by each message’s own date, with the decisions a person later said were wrong. A line that falls with no corrections under it means the agents are keeping what they are taught. Weeks with fewer than ${MIN_MESSAGES} messages are drawn hollow and never headline; a week with no messages leaves a gap.`),
     replayPanel(replay, async () => drawCharts((await getJson<StatsResponse>('/stats')).agents)),
     charts,
   );

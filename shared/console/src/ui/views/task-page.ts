@@ -6,6 +6,8 @@ import { entryHref, historyHref, questionHref } from '../routes.ts';
 import { labelOf } from '../summary-items.ts';
 import { decidedByText, versionsView } from './notices.ts';
 import { summaryView } from './summary-view.ts';
+import type { AppContext } from '../app-context.ts';
+import { correctionsSection } from './corrections-view.ts';
 
 const STATE_WORDS: Record<TaskView['state'], string> = {
   asking: 'Waiting for an answer',
@@ -57,7 +59,7 @@ export function taskDetails(task: TaskView): HTMLElement {
   );
 }
 
-export async function taskPage(main: HTMLElement, agentId: string, taskId: string): Promise<void> {
+export async function taskPage(main: HTMLElement, ctx: AppContext, agentId: string, taskId: string): Promise<void> {
   const task = await getJson<TaskView>(`/agents/${segment(agentId)}/tasks/${segment(taskId)}`);
-  fill(main, h('h1', { tabindex: -1 }, 'Task'), taskDetails(task));
+  fill(main, h('h1', { tabindex: -1 }, 'Task'), taskDetails(task), await correctionsSection(ctx, task));
 }
