@@ -34,7 +34,8 @@ describe('a learned heading whose column does not hold its field (Shipper B)', (
     expect(reading.settled).toBe(false);
     const question = questionOf(reading);
     expect(question.entry).toBe('waybill');
-    expect(question.suggested).toEqual({ column: 'AWB' });
+    // Scoped to Shipper B's file names: on its sheets `Ref` means something else (SPEC §2.3.1).
+    expect(question.suggested).toEqual({ column: 'AWB', files: '#-#-#-shb-manifest-#.csv' });
     expect(question.question).toMatch(
       /^Which column holds the waybill number\? The column headed 'Ref' holds PO-4471, PO-4472, PO-4473, …, which are not air waybill numbers with a valid check digit \(12 of 12 values\), so I do not read it as the waybill number here; 12 of 12 values in 'AWB' are air waybill numbers with a valid check digit\./,
     );
@@ -68,7 +69,7 @@ describe('a sheet from a shipper never seen, with colliding headings', () => {
   it('is asked about, not decided: `Ref` (known) holds purchase orders, the air waybills are under a heading nobody taught', async () => {
     const sheet = await csv('unknown-shipper.csv', { Ref: purchaseOrders(6), 'Shipment No': waybills(6, 2_000_000), Consignee: Array(6).fill('Cobalt Instruments') });
     const question = questionOf(readManifest(sheet, taughtRef.entries));
-    expect(question.suggested).toEqual({ column: 'Shipment No' });
+    expect(question.suggested).toEqual({ column: 'Shipment No', files: 'unknown-shipper.csv' });
   });
 
   it('suggests, among unknown headings, the column with valid check digits over one of 11-digit numbers that are no waybills', async () => {

@@ -28,7 +28,12 @@ describe('ColumnMapping', () => {
     [{ column: '' }, 'a mapping needs a column'],
     [{}, 'a mapping needs a column'],
     [{ column: 7 }, 'a mapping needs a column'],
-    [{ column: 'AWB', pattern: 'x' }, 'A mapping takes a column; "pattern" is not one.'],
+    [{ column: 'AWB', pattern: 'x' }, 'A mapping takes a column and, for some files only, their names; "pattern" is not one.'],
+    [{ column: 'AWB', files: 7 }, 'A file-name pattern is text, such as #-#-#-shb-manifest-#.xlsx; leave it blank for every sheet.'],
+    [{ column: 'AWB', files: 'in/#.xlsx' }, '"in/#.xlsx" holds a folder; give only the file\'s name, with # for each number.'],
+    [{ column: 'AWB', files: '2026#.xlsx' }, 'In "2026#.xlsx" a # stands beside a digit or another #; write # once for each whole number (2026-10-05 is #-#-#).'],
+    [{ column: 'AWB', files: '##.xlsx' }, 'In "##.xlsx" a # stands beside a digit or another #; write # once for each whole number (2026-10-05 is #-#-#).'],
+    [{ column: 'AWB', files: `${'x'.repeat(201)}` }, 'A file-name pattern of 201 characters is not a file name; give the name as it arrives, with # for each number.'],
     [{ column: 'x'.repeat(201) }, 'A column heading of 201 characters is not a heading; give it as the sheet shows it.'],
   ])('refuses %j in a sentence', (value, sentence) => {
     expect(refusalOf(() => teach(waybill(), value))).toBe(sentence);

@@ -32,7 +32,15 @@ describe('the card', () => {
       decidedBy: 'rules',
       addsEntries: true,
       admitsNone: false,
-      lessonFields: [{ name: 'column', label: 'Column heading', kind: 'text', help: "Exactly as it appears in the sheet's header row." }],
+      lessonFields: [
+        { name: 'column', label: 'Column heading', kind: 'text', help: "Exactly as it appears in the sheet's header row." },
+        {
+          name: 'files',
+          label: 'Only for files named like',
+          kind: 'text',
+          help: 'Leave blank for every sheet. To teach this heading for one sender’s sheets only, give their file name with # for each number, e.g. #-#-#-shb-manifest-#.xlsx.',
+        },
+      ],
     });
     expect(manifestAgent.kinds).toEqual([columnMappingKind]);
   });
@@ -48,7 +56,7 @@ describe(`how: "${HOW}"`, () => {
   });
 
   it('"Each field carries the column headings it has been seen under": a heading it has learned maps, one it has not does not', async () => {
-    expect(HOW).toContain('Each field carries the column headings it has been seen under');
+    expect(HOW).toContain('Each field carries the column headings it has been seen under, some only for files named like a pattern (those come first)');
     expect(questionOf(await readUnder('08-air-waybill-no.xlsx')).entry).toBe('waybill');
     const taught = teach(seed, 'waybill', 'Air Waybill No').definition;
     expect(resultOf(await readUnder('08-air-waybill-no.xlsx', taught, 2)).columns.waybill).toBe('Air Waybill No');

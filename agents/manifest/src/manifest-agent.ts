@@ -11,7 +11,7 @@ import { dateInFileName } from './file-date.ts';
 
 /** The card's promise. `manifest-agent.test.ts` holds the code to every clause of it. */
 export const HOW =
-  'Each field carries the column headings it has been seen under; headings match case-insensitively after trimming, the first matching column wins, a column where most values do not have the field’s form (an air waybill number with a valid check digit, a weight, a whole number of pieces) is not read for it, and a field whose headings match no column comes back empty — if that field is required, I ask which column holds it.';
+  'Each field carries the column headings it has been seen under, some only for files named like a pattern (those come first); headings match case-insensitively after trimming, the first matching column wins, a column where most values do not have the field’s form (an air waybill number with a valid check digit, a weight, a whole number of pieces) is not read for it unless taught for files named like this one, and a field whose headings match no column comes back empty — if that field is required, I ask which column holds it.';
 
 export interface ManifestAgentOptions {
   /** How many rows to keep and how far a workbook may unpack; see `DEFAULT_LIMITS`. */
@@ -41,7 +41,15 @@ export function createManifestAgent(options: ManifestAgentOptions = {}): Learnab
       // A fork may add a field to read; every question names a column, and a required field needs one.
       addsEntries: true,
       admitsNone: false,
-      lessonFields: [{ name: 'column', label: 'Column heading', kind: 'text', help: "Exactly as it appears in the sheet's header row." }],
+      lessonFields: [
+        { name: 'column', label: 'Column heading', kind: 'text', help: "Exactly as it appears in the sheet's header row." },
+        {
+          name: 'files',
+          label: 'Only for files named like',
+          kind: 'text',
+          help: 'Leave blank for every sheet. To teach this heading for one sender’s sheets only, give their file name with # for each number, e.g. #-#-#-shb-manifest-#.xlsx.',
+        },
+      ],
     },
     kinds: [columnMappingKind],
     // An .xlsx travels base64-encoded in JSON, a third larger than on disk.

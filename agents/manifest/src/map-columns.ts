@@ -1,10 +1,15 @@
 import type { ColumnMapping } from './column-mapping.ts';
 import { sameHeading } from './column-mapping.ts';
+import { fileMatches } from './file-pattern.ts';
 
-/** The column a field reads: its 0-based index and its heading exactly as the sheet shows it. */
+/**
+ * The column a field reads: its 0-based index and its heading exactly as the sheet shows it;
+ * `files` when a lesson scoped to file names like this one's placed it.
+ */
 export interface MappedColumn {
   readonly index: number;
   readonly heading: string;
+  readonly files?: string;
 }
 
 /** Each field's column, keyed by field, or null when none of its headings is in the sheet. */
@@ -15,11 +20,20 @@ const isBlank = (heading: string): boolean => heading.trim() === '';
 /**
  * The rule the card's `how` states: a heading matches a field when it equals one of the field's
  * learned headings after trimming, ignoring case; for each field the first (leftmost) matching
- * column wins; a field none of whose headings is in the sheet maps to null.
+ * column wins; a field none of whose headings is in the sheet maps to null. Headings learned for
+ * files named like `filename` only (scoped lessons) come first: they are the narrower evidence.
  */
-export function mapColumns(headings: readonly string[], mappings: readonly ColumnMapping[]): ColumnMap {
+export function mapColumns(headings: readonly string[], mappings: readonly ColumnMapping[], filename?: string): ColumnMap {
   const map: Record<string, MappedColumn | null> = {};
   for (const field of mappings) {
+    const scoped = filename === undefined ? [] : field.scoped.filter((known) => fileMatches(known.files, filename));
+    const scopedAt = headings.findIndex((heading) => !isBlank(heading) && scoped.some((known) => sameHeading(known.column, heading)));
+    const scopedHeading = headings[scopedAt];
+    if (scopedHeading !== undefined) {
+      const files = scoped.find((known) => sameHeading(known.column, scopedHeading))?.files ?? '';
+      map[field.key] = { index: scopedAt, heading: scopedHeading, files };
+      continue;
+    }
     const index = headings.findIndex((heading) => !isBlank(heading) && field.columns.some((known) => sameHeading(known, heading)));
     const heading = headings[index];
     map[field.key] = heading === undefined ? null : { index, heading };

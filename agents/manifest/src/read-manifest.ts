@@ -1,8 +1,9 @@
 import type { Finding, Question, Reading } from '@learnables/runtime';
 import type { ColumnMapping, MappingLesson } from './column-mapping.ts';
-import { mappingLesson } from './column-mapping.ts';
+import { mappingLesson, sameHeading } from './column-mapping.ts';
 import type { ColumnFit } from './field-forms.ts';
 import { fitFor } from './field-forms.ts';
+import { patternOf } from './file-pattern.ts';
 import type { ManifestResult } from './manifest-result.ts';
 import { manifestRows } from './manifest-rows.ts';
 import type { ColumnMap, MappedColumn } from './map-columns.ts';
@@ -35,7 +36,7 @@ interface Placed {
  * learned heading is evidence about the sheets it was learned from, the values about this one).
  */
 function place(input: SheetInput, mappings: readonly ColumnMapping[], answered: Answered): Placed {
-  const mapped = mapColumns(input.headings, mappings);
+  const mapped = mapColumns(input.headings, mappings, input.filename);
   const columns: Record<string, MappedColumn | null> = {};
   const fits = new Map<string, ColumnFit>();
   const misfits = new Map<string, Misfit>();
@@ -44,8 +45,9 @@ function place(input: SheetInput, mappings: readonly ColumnMapping[], answered: 
     const column = named ?? mapped[field.key] ?? null;
     const fit = column === null ? undefined : fitFor(field.key, column, input.rows);
     if (fit !== undefined) fits.set(field.key, fit);
-    // The operator's word for this sheet stands; only a learned heading is held to the form.
-    if (column !== null && named === undefined && fit !== undefined && !fit.fits) {
+    // The operator's word stands: for this sheet (an answer), or for files named like this one (a
+    // scoped lesson). Only a heading learned for every sheet is held to the form.
+    if (column !== null && named === undefined && column.files === undefined && fit !== undefined && !fit.fits) {
       misfits.set(field.key, { column, fit });
       columns[field.key] = null;
     } else columns[field.key] = column;
@@ -80,7 +82,7 @@ function findingFor(field: ColumnMapping, { columns, fits, misfits }: Placed, an
     return { settled: !field.required, reads, collection: COLLECTION };
   }
   const sameHeaded = sameHeadedColumns(input.headings, column.index).filter((at) => at > column.index).length;
-  return { settled: true, reads: sentences.reads(field.key, column.heading, { answered, sameHeaded, fit: fits.get(field.key) }), collection: COLLECTION };
+  return { settled: true, reads: sentences.reads(field.key, column.heading, { answered, sameHeaded, fit: fits.get(field.key), files: column.files }), collection: COLLECTION };
 }
 
 /** A suggestion must be one the learnable takes (SPEC §2.4): asked of its own schema. */
@@ -97,16 +99,36 @@ function questionFor(field: ColumnMapping, input: SheetInput, { columns, misfits
   const suggestion = suggestColumn(field, candidates, input.rows);
   const headings = unplaced.map((column) => column.heading);
   const suggestedFit = suggestion && fitFor(field.key, suggestion, input.rows);
+  const files = suggestion && scopeFor(field, suggestion, suggestedFit, misfit, input.filename);
+  const asked =
+    misfit === undefined
+      ? sentences.question(field.label, input.filename, headings)
+      : sentences.misfitQuestion(field.label, misfit.column.heading, misfit.fit, headings, suggestion && suggestedFit && { heading: suggestion.heading, fit: suggestedFit });
   return {
     collection: COLLECTION,
-    question:
-      misfit === undefined
-        ? sentences.question(field.label, input.filename, headings)
-        : sentences.misfitQuestion(field.label, misfit.column.heading, misfit.fit, headings, suggestion && suggestedFit && { heading: suggestion.heading, fit: suggestedFit }),
+    question: suggestion && files ? `${asked} ${sentences.scopedSuggestion(suggestion.heading, files, misfit?.column.heading)}` : asked,
     entries: offered.map((column) => ({ key: column.heading.trim(), label: column.heading.trim() })),
     entry: field.key,
-    ...(suggestion ? { suggested: { column: suggestion.heading.trim() } } : {}),
+    ...(suggestion ? { suggested: files ? { column: suggestion.heading.trim(), files } : { column: suggestion.heading.trim() } } : {}),
   };
+}
+
+/**
+ * The file-name pattern a suggestion is scoped to (SPEC §2.3.1), or undefined for every sheet.
+ * A suggestion is scoped when the heading would not mean the field on other senders' sheets, as
+ * far as this sheet shows: a heading learned for the field holds something else here (the
+ * headings collide), the suggested column's values do not have the field's form (nothing on
+ * another sheet could check it), or the suggested heading is one the field already reads
+ * everywhere (unscoped, the lesson would teach nothing and the sheet ask again).
+ */
+function scopeFor(field: ColumnMapping, suggestion: MappedColumn, fit: ColumnFit | undefined, misfit: Misfit | undefined, filename: string): string | undefined {
+  const collides = misfit !== undefined;
+  const unchecked = fit !== undefined && fit.values > 0 && !fit.fits;
+  const known = field.columns.some((heading) => sameHeading(heading, suggestion.heading));
+  if (!collides && !unchecked && !known) return undefined;
+  const files = patternOf(filename);
+  // The scoped value must be one the learnable takes (SPEC §2.4); if not, the plain one is offered.
+  return files !== undefined && mappingLesson.safeParse({ column: suggestion.heading, files }).success ? files : undefined;
 }
 
 function resultOf(input: SheetInput, mappings: readonly ColumnMapping[], columns: ColumnMap): ManifestResult {

@@ -34,10 +34,15 @@ function misfitValues(fit: ColumnFit): string {
 }
 
 export const sentences = {
-  reads: (field: string, heading: string, how: { readonly answered: boolean; readonly sameHeaded: number; readonly fit?: ColumnFit | undefined }): string =>
+  reads: (
+    field: string,
+    heading: string,
+    how: { readonly answered: boolean; readonly sameHeaded: number; readonly fit?: ColumnFit | undefined; readonly files?: string | undefined },
+  ): string =>
     `reads ${field} from the ${quoted(heading)} column` +
     (how.sameHeaded > 0 ? `, the first of ${how.sameHeaded + 1} columns so headed` : '') +
     (how.answered ? ', as the operator answered' : '') +
+    (how.files === undefined ? '' : `, as taught for files named like ${how.files}`) +
     (how.fit === undefined ? '' : `; ${checked(heading, how.fit)}`),
 
   /** A learned heading whose column holds something else: the field is not read from it. */
@@ -60,6 +65,11 @@ export const sentences = {
   question: (label: string, filename: string, unplaced: readonly string[]): string =>
     `Which column holds the ${inSentence(label)}? None of the headings in '${filename}' is one I know for it` +
     (unplaced.length === 0 ? '.' : `; the ${unplaced.length === 1 ? 'column I could not place is' : 'columns I could not place are'} ${listed(unplaced)}.`),
+
+  /** Why a suggestion holds only for files named like this one; said after the question. */
+  scopedSuggestion: (heading: string, files: string, collided: string | undefined): string =>
+    `I suggest ${quoted(heading)} for files named like ${files} only (# stands for any number)` +
+    (collided === undefined ? ', because what it holds here is no proof of what it holds on other senders’ sheets.' : `, because ${quoted(collided)} means something else on these sheets than on others.`),
 
   noSuchColumn: (heading: string): string => `There is no column headed ${quoted(heading)} in this sheet.`,
 
