@@ -43,6 +43,7 @@ const benchmarks: Benchmark[] = [
   { title: 'Manifest streaming memory', script: 'agents/manifest/bench/stream-memory.ts' },
   { title: 'Worst accepted input of each kind: time, peak RSS, /healthz while it is read', script: 'test/bench/worst-input.ts' },
   { title: 'The six-week scenario: questions per 100 messages, and decisions made without asking that were wrong', script: 'test/bench/scenario.ts' },
+  { title: 'Handling agent: what lessons buy, what the model costs', script: 'test/bench/handling/run.ts' },
 ];
 const chosen = only === undefined ? benchmarks : benchmarks.filter((benchmark) => benchmark.script === only);
 if (!chosen.length) {
