@@ -88,6 +88,21 @@ describe('the console, through a browser: a decision corrected later is counted'
     await Promise.all([page.context().close(), dashboard.context().close()]);
   }, 90_000);
 
+  it('counts a lesson taken back beside them, from the authority’s history, linking to it', async () => {
+    const authority = stack.authority.client;
+    const taught = await authority.postLesson({ collection: 'lists', entry: 'alpha', value: { word: 'quince' }, taughtBy: 'dana', reason: 'quince is alpha’s' });
+    const page = await signedInPage(browser, stack.console.url, 'dana');
+    await page.getByRole('link', { name: 'Dashboard' }).click();
+    const line = page.getByRole('region', { name: 'Word list agent' }).locator('.corrections-line');
+    await line.waitFor();
+    expect(await line.textContent()).not.toContain('taken back');
+    await authority.retract({ collection: 'lists', version: taught.version, author: 'dana', reason: 'quince is not alpha’s after all' });
+    // The open dashboard hears of it at its next look.
+    await expect.poll(() => line.textContent(), LIVE).toContain('1 decision corrected later (made without asking). 1 lesson taken back.');
+    expect(await line.getByRole('link', { name: '1 lesson taken back' }).getAttribute('href')).toBe('#/history/lists');
+    await page.context().close();
+  }, 60_000);
+
   it('a task still waiting for an answer offers no correction, and the console refuses one in the agent’s words', async () => {
     const asking = await sendText(client, 'date:2026-08-05 a tin of quince');
     const page = await signedInPage(browser, stack.console.url, 'dana');

@@ -189,7 +189,14 @@ export interface PeriodView {
 }
 
 export interface StatsResponse {
-  readonly agents: readonly { readonly agentId: string; readonly name: string; readonly periods: readonly PeriodView[]; readonly problem?: string }[];
+  readonly agents: readonly {
+    readonly agentId: string;
+    readonly name: string;
+    readonly periods: readonly PeriodView[];
+    /** Lessons of the agent's collection taken back (retractions in the authority's history); `atLeast` when the history was longer than was read. */
+    readonly takenBack?: { readonly collection: string; readonly lessons: number; readonly atLeast: boolean };
+    readonly problem?: string;
+  }[];
 }
 
 export interface SessionResponse {

@@ -186,8 +186,8 @@ export const CorrectionSchema = z
       .optional()
       .meta({ description: "What the finding should have decided: an entry of the finding's collection by key or label, or, for a finding that names no entry, the right value in words." }),
     none: z.literal(true).optional().meta({ description: 'No entry applies: the task should have been decided for nobody.' }),
-    correctedBy: words('correctedBy'),
-    reason: words('reason'),
+    correctedBy: words('correctedBy').pipe(z.string().max(200, 'correctedBy must be at most 200 characters')),
+    reason: words('reason').pipe(z.string().max(2000, 'reason must be at most 2,000 characters')),
     tenant: z.string().optional(),
   })
   .refine((correction) => (correction.entry === undefined) !== (correction.none === undefined), {

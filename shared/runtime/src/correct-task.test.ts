@@ -74,6 +74,7 @@ describe('correcting a completed task’s decision', () => {
 
     expect(await week('2026-09-07')).toMatchObject({ messages: 2, questions: 0, corrected: 1, correctedUnasked: 1 });
     expect(await stats()).toMatchObject({ corrected: 1, correctedUnasked: 1 });
+    expect(await (await fetch(`${agent.url}/metrics`)).text()).toMatch(/^learnables_decisions_corrected\{agent="word-lists"\} 1$/m);
 
     // The same correction twice records one.
     const twice = await rpc(agent.url, 'learnables/correct', { taskId: task.id, entry: 'alpha', correctedBy: 'Dana', reason: 'again' }, alice);
@@ -129,6 +130,9 @@ describe('correcting a completed task’s decision', () => {
     const neither = await rpc(agent.url, 'learnables/correct', base, alice);
     expect(neither.body.error).toMatchObject({ code: -32602, data: { error: 'malformed' } });
     expect((neither.body.error?.data as { message: string }).message).toMatch(/exactly one of entry .* or none/);
+    const long = await rpc(agent.url, 'learnables/correct', { ...base, entry: 'alpha', reason: 'x'.repeat(2001) }, alice);
+    expect(long.body.error).toMatchObject({ data: { error: 'malformed' } });
+    expect((long.body.error?.data as { message: string }).message).toMatch(/reason must be at most 2,000 characters/);
     const unknown = await rpc(agent.url, 'learnables/correct', { ...base, taskId: 'no-such-task', entry: 'alpha' }, alice);
     expect(unknown.body.error).toMatchObject({ data: { error: 'unknown-task' } });
 

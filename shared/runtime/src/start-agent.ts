@@ -206,7 +206,7 @@ export async function startLearnableAgent<Input, Result>(
   app.get('/healthz', (_req, res) => {
     res.json({ ok: true, agent: agent.name, engine: database.engine, reading: reader.load });
   });
-  app.get('/metrics', metricsHandler(ledger, agent.skill.id));
+  app.get('/metrics', metricsHandler(ledger, corrections, agent.skill.id));
   app.get('/learnables/stats', statsHandler(ledger, corrections, agent.skill.id));
   app.use(`/${AGENT_CARD_PATH}`, agentCardHandler({ agentCardProvider: requestHandler, legacyCompat, cache: { maxAge: 60 } }));
   app.use(

@@ -6,6 +6,7 @@ import type { AgentDirectory } from '../agents/agent-directory.ts';
 import { statsAcross } from '../agents/agent-stats.ts';
 import { ConsoleError } from '../console-error.ts';
 import { collectionsOf, entryOf, historyOf, retractLesson, rollBack, rollbackPreviewOf } from '../history/collections.ts';
+import { LessonsTakenBack } from '../history/taken-back.ts';
 import { answerQuestion, teachOnTask } from '../lessons/answer-question.ts';
 import { previewLesson } from '../lessons/preview-lesson.ts';
 import { rereadTask } from '../lessons/reread.ts';
@@ -105,6 +106,7 @@ export function apiRoutes(deps: ApiDeps): express.Router {
   const { directory, authority } = deps;
   const api = express.Router();
   const json = express.json({ limit: '1mb' });
+  const takenBack = new LessonsTakenBack(authority);
 
   const handle =
     (work: (req: Request, res: Response) => Promise<unknown>, changes = false) =>
@@ -135,7 +137,7 @@ export function apiRoutes(deps: ApiDeps): express.Router {
   api.get('/questions', handle(async () => questionsAcross(directory)));
   api.get('/events', liveEvents(deps.live));
   api.get('/decisions', handle(async (req) => decisionsAcross(directory, Math.min(100, Math.max(1, Number(req.query.limit) || 10)))));
-  api.get('/stats', handle(async () => statsAcross(directory)));
+  api.get('/stats', handle(async () => statsAcross(directory, takenBack)));
 
   api.get(
     '/agents/:agent/tasks/:task',

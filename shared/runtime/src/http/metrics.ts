@@ -2,10 +2,11 @@ import type { Request, Response } from 'express';
 import type { Corrections } from '../storage/corrections.ts';
 import type { TaskLedger } from '../storage/task-ledger.ts';
 
-/** Prometheus text format: messages and questions this agent has seen. */
-export function metricsHandler(ledger: TaskLedger, agent: string) {
+/** Prometheus text format: messages and questions this agent has seen, and decisions corrected later. */
+export function metricsHandler(ledger: TaskLedger, corrections: Corrections, agent: string) {
   return async (_req: Request, res: Response) => {
     const { messages, questions } = await ledger.totals();
+    const corrected = (await corrections.standing()).size;
     const label = `{agent="${agent.replace(/["\\\n]/g, '_')}"}`;
     res.type('text/plain; version=0.0.4').send(
       [
@@ -18,6 +19,9 @@ export function metricsHandler(ledger: TaskLedger, agent: string) {
         '# HELP learnables_questions_per_100_messages Questions per 100 messages, over all time.',
         '# TYPE learnables_questions_per_100_messages gauge',
         `learnables_questions_per_100_messages${label} ${messages === 0 ? 0 : Math.round((questions / messages) * 1000) / 10}`,
+        '# HELP learnables_decisions_corrected Decisions a person later said were wrong and that stand corrected now.',
+        '# TYPE learnables_decisions_corrected gauge',
+        `learnables_decisions_corrected${label} ${corrected}`,
         '',
       ].join('\n'),
     );

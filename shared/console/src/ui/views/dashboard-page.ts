@@ -6,6 +6,7 @@ import { ApiFailure, getJson, postJson } from '../api.ts';
 import { fill, h, uniqueId } from '../dom.ts';
 import { headlinePeriod, MIN_MESSAGES, periodLabel, sharedScaleMax } from '../chart-geometry.ts';
 import { chartView } from './chart-view.ts';
+import { historyHref } from '../routes.ts';
 import { warningNotice } from './notices.ts';
 
 type AgentStats = StatsResponse['agents'][number];
@@ -36,18 +37,26 @@ const decisions = (count: number) => `${count} decision${count === 1 ? '' : 's'}
  * line that falls by deciding wrongly is worse than a flat one. Only what the agent recorded counts.
  */
 function correctionsLine(stats: AgentStats): HTMLElement {
+  const taken = stats.takenBack;
+  const takenBack =
+    taken !== undefined &&
+    taken.lessons > 0 && [' ', h('a', { href: historyHref(taken.collection) }, `${taken.atLeast ? 'At least ' : ''}${taken.lessons} lesson${taken.lessons === 1 ? '' : 's'} taken back`), '.'];
   if (!stats.periods.some((period) => period.corrected !== undefined)) {
-    return h('p', { class: 'corrections-line muted' }, `${stats.name} does not count decisions corrected later, so a falling line here cannot show whether it fell by deciding wrongly.`);
+    return h('p', { class: 'corrections-line muted' }, `${stats.name} does not count decisions corrected later, so a falling line here cannot show whether it fell by deciding wrongly.`, takenBack);
   }
   const corrected = stats.periods.reduce((sum, period) => sum + (period.corrected ?? 0), 0);
   const unasked = stats.periods.reduce((sum, period) => sum + (period.correctedUnasked ?? 0), 0);
-  if (corrected === 0) return h('p', { class: 'corrections-line' }, 'No decision corrected later. ', h('span', { class: 'muted' }, 'A person who finds one wrong says so on its task page.'));
+  if (corrected === 0) {
+    return h('p', { class: 'corrections-line' }, 'No decision corrected later.', takenBack, ' ', h('span', { class: 'muted' }, 'A person who finds one wrong says so on its task page.'));
+  }
   return h(
     'p',
     { class: 'corrections-line warn' },
     h('strong', {}, `${decisions(corrected)} corrected later`),
     unasked > 0 ? ` (${unasked === corrected ? (corrected === 1 ? 'made' : 'all made') : `${unasked} of them made`} without asking)` : ' (all answered by a person)',
-    '. ',
+    '.',
+    takenBack,
+    ' ',
     h('span', { class: 'muted' }, 'Counted in the week of the message; a line that falls by deciding wrongly is worse than a flat one.'),
   );
 }
