@@ -1,15 +1,23 @@
 // Benchmark: 10,000 entries × 10,000 versions. Storage of the delta + snapshot layout versus a
 // full copy per version, and time to resolve versions cold (from a snapshot, and by walking the
-// whole chain of deltas as before snapshots, on the same file) and warm.
+// whole chain of deltas as before snapshots, on the same file) and warm. Cold: an authority opened
+// on the file just before, nothing of the collection in its memory. Besides `resolve` itself (whose
+// entries are built when first read), what waits on it: every entry built (a whole version sent),
+// and an agent's wait for a newly announced version (HTTP, `?since=` its parent) from an authority
+// restarted since the agent fetched the parent.
 // Run: node --import tsx shared/authority/bench/version-storage.ts
 import { mkdtempSync, rmSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import Database from 'better-sqlite3';
-import { defineCollection } from '@learnables/learnable';
+import type { RequestListener } from 'node:http';
+import { createServer } from 'node:http';
+import type { AddressInfo } from 'node:net';
 import { wordListKind } from '@learnables/testing';
 import type { DefinitionStore } from '../src/index.ts';
-import { Authority, openStore } from '../src/index.ts';
+import { Authority, AuthorityClient, authorityService, openStore } from '../src/index.ts';
+import { ResolvedVersion } from '../src/resolved-version.ts';
+import { decodeSnapshot } from '../src/store/sql-store.ts';
 import { percentile, report } from './report.ts';
 
 /** The same store offering no snapshots, so the authority walks the chain as it did before them. */
@@ -43,23 +51,60 @@ export async function versionStorage(entries = 10_000, versions = 10_000): Promi
   const seedJson = (sqlite.prepare('select entries from authority_snapshots where version = 1').get() as { entries: string }).entries;
   sqlite.close();
 
-  const timings = async (version: number, times: number, walk = false) => {
+  const timings = async (version: number, times: number, walk = false, everyEntry = false) => {
     const samples: number[] = [];
     for (let i = 0; i < times; i += 1) {
       const store = await openStore(file);
       const reader = new Authority({ store: walk ? walkingOnly(store) : store, kinds });
       const t = performance.now();
-      await reader.resolve('lists', version);
+      const definition = await reader.resolve('lists', version);
+      if (everyEntry) void definition.entries.length;
       samples.push(performance.now() - t);
       await reader.close();
+    }
+    return samples;
+  };
+  // An agent holding version `version - 1` asks a restarted authority for `version` as it is
+  // announced: what changed since, over HTTP, merged into the one it holds (AuthorityClient). One
+  // address throughout; behind it, a fresh authority on the file for each request asked for.
+  let service: RequestListener = () => undefined;
+  const server = createServer((req, res) => service(req, res));
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const url = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+  const restarted = async <T>(work: () => Promise<T>): Promise<T> => {
+    const authority = new Authority({ store: await openStore(file), kinds });
+    service = authorityService({ authority, tokens: { bench: 'bench' } });
+    try {
+      return await work();
+    } finally {
+      await authority.close();
+    }
+  };
+  const agentWaits = async (version: number, times: number) => {
+    const samples: number[] = [];
+    for (let i = 0; i < times; i += 1) {
+      const agent = new AuthorityClient({ url, kinds });
+      await restarted(() => agent.definition('lists', version - 1));
+      await restarted(async () => {
+        const t = performance.now();
+        const definition = await agent.definition('lists', version);
+        samples.push(performance.now() - t);
+        if (definition.entries.length !== entries) throw new Error(`version ${version} came with ${definition.entries.length} entries`);
+      });
     }
     return samples;
   };
   const middle = Math.floor(versions / 2);
   const cold = await timings(versions, 7);
   const coldMiddle = await timings(middle, 7);
+  const coldBuilt = await timings(versions, 7, false, true);
+  const coldMiddleBuilt = await timings(middle, 7, false, true);
+  const agentNewest = await agentWaits(versions, 7);
+  const agentMiddle = await agentWaits(middle, 7);
   const walkCold = await timings(versions, 5, true);
   const walkMiddle = await timings(middle, 5, true);
+  server.closeAllConnections();
+  await new Promise((resolve) => server.close(resolve));
   const warmReader = new Authority({ store: await openStore(file), kinds });
   await warmReader.resolve('lists', versions - 1);
   const warm: number[] = [];
@@ -69,13 +114,12 @@ export async function versionStorage(entries = 10_000, versions = 10_000): Promi
     warm.push(performance.now() - t);
   }
   await warmReader.close();
-  // The floor under any cold resolve: parse one snapshot already in memory and build and freeze
-  // its learnables, nothing read from disk.
+  // What building every entry costs on its own: the seed's snapshot already in memory, read and
+  // each of its learnables built and frozen, nothing read from disk.
   const floor: number[] = [];
   for (let i = 0; i < 7; i += 1) {
     const t = performance.now();
-    const [keys, states] = JSON.parse(seedJson) as [string[], unknown[]];
-    defineCollection('lists', keys.map((key, at) => kinds[0]!.fromState(key, states[at])));
+    void ResolvedVersion.overlay(kinds[0]!, [1], decodeSnapshot(seedJson), []).entries.length;
     floor.push(performance.now() - t);
   }
   rmSync(dir, { recursive: true, force: true });
@@ -83,11 +127,13 @@ export async function versionStorage(entries = 10_000, versions = 10_000): Promi
   const naiveBytes = Buffer.byteLength(seedJson) * versions;
   console.log(
     `\nSnapshots: ${snapshots.n}, ${snapshots.bytes} bytes of the ${bytes} on disk (without them, i.e. deltas only as before: about ${bytes - snapshots.bytes} bytes). ` +
-      `Floor: building and freezing the ${entries} learnables from a snapshot already in memory, p50 ${percentile(floor, 50)} ms.\n`,
+      `Building and freezing all ${entries} learnables of a snapshot already in memory: p50 ${percentile(floor, 50)} ms. ` +
+      `Cold resolve and then every entry built: newest p50 ${percentile(coldBuilt, 50)} ms, middle ${percentile(coldMiddleBuilt, 50)} ms. ` +
+      `An agent holding the version before, asking a restarted authority for the next one (HTTP, ?since=): newest p50 ${percentile(agentNewest, 50)} ms (p99 ${percentile(agentNewest, 99)}), middle p50 ${percentile(agentMiddle, 50)} ms (p99 ${percentile(agentMiddle, 99)}).\n`,
   );
   return [
     {
-      layout: 'deltas + a snapshot every max(64, entries/16) changed rows (this store)',
+      layout: 'deltas + a snapshot every max(64, entries/16) changed rows, entries built when first read (this store)',
       entries,
       versions,
       'bytes on disk': bytes,
@@ -95,6 +141,7 @@ export async function versionStorage(entries = 10_000, versions = 10_000): Promi
       'lesson write avg ms': Math.round((writeMs / (versions - 1)) * 100) / 100,
       'resolve newest, cold, p50 ms': percentile(cold, 50),
       'resolve middle, cold, p50 ms': percentile(coldMiddle, 50),
+      'agent waits for newest (since its parent), cold authority, p50 ms': percentile(agentNewest, 50),
       'resolve cached p50 ms': percentile(warm, 50),
     },
     {
@@ -106,6 +153,7 @@ export async function versionStorage(entries = 10_000, versions = 10_000): Promi
       'lesson write avg ms': '—',
       'resolve newest, cold, p50 ms': percentile(walkCold, 50),
       'resolve middle, cold, p50 ms': percentile(walkMiddle, 50),
+      'agent waits for newest (since its parent), cold authority, p50 ms': '—',
       'resolve cached p50 ms': '—',
     },
     {
@@ -117,6 +165,7 @@ export async function versionStorage(entries = 10_000, versions = 10_000): Promi
       'lesson write avg ms': '—',
       'resolve newest, cold, p50 ms': '—',
       'resolve middle, cold, p50 ms': '—',
+      'agent waits for newest (since its parent), cold authority, p50 ms': '—',
       'resolve cached p50 ms': '—',
     },
   ];

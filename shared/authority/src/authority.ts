@@ -11,14 +11,13 @@ import {
 } from '@learnables/learnable';
 import type { Lesson, LessonOutcome, LessonValue, NewEntry, Retraction, RetractionOutcome } from '@learnables/protocol';
 import { LessonSchema, NewEntrySchema, RetractionSchema, explainInvalid } from '@learnables/protocol';
-import type { Activation, DefinitionStore, StoreWriter, StoredEntry, VersionReader } from './store/definition-store.ts';
+import type { Activation, DefinitionStore, Snapshot, StoreWriter, StoredEntry, VersionReader } from './store/definition-store.ts';
 import { UnknownVersion } from './errors.ts';
+import type { VersionedDefinition } from './resolved-version.ts';
+import { ResolvedVersion } from './resolved-version.ts';
 import { VersionCache } from './version-cache.ts';
 
-/** A definition as of one version of its collection. */
-export interface VersionedDefinition extends Definition {
-  readonly version: number;
-}
+export type { VersionedDefinition } from './resolved-version.ts';
 
 export interface RollbackRequest {
   readonly version: number;
@@ -329,18 +328,23 @@ export class Authority {
   }
 
   /**
-   * The entries of version `to` that differ from version `from`, in `to`'s order, when `from` is
-   * an ancestor of `to` not too far back; otherwise undefined (then send the whole version).
+   * The entries of version `to` that differ from version `from`, in `to`'s order, and how many
+   * entries `to` has, when `from` is an ancestor of `to` not too far back; otherwise undefined
+   * (then send the whole version). Builds only the entries that changed.
    */
-  async changedSince(collection: string, from: number, to: number): Promise<Learnable[] | undefined> {
+  async changedSince(collection: string, from: number, to: number): Promise<{ entries: Learnable[]; size: number } | undefined> {
     const definition = await this.resolve(collection, to);
-    const lineage = await this.cache.lineage(this.store, collection, to);
+    // Cold, the lineage `to` was resolved along (back to its snapshot) usually reaches `from`; the
+    // whole version tree (every version's row) is read only when it does not.
+    let lineage = definition instanceof ResolvedVersion ? definition.lineage : undefined;
+    if (lineage === undefined || !lineage.includes(from)) lineage = await this.cache.lineage(this.store, collection, to);
     const at = lineage?.indexOf(from) ?? -1;
     if (lineage === undefined || at < 0 || lineage.length - at - 1 > CHANGES_SINCE_LIMIT) return undefined;
     const pending = lineage.slice(at + 1);
     const keys = new Set<string>();
     for (const changed of (await this.store.deltas(collection, pending)).values()) for (const stored of changed) keys.add(stored.key);
-    return definition.entries.filter((entry) => keys.has(entry.key));
+    if (definition instanceof ResolvedVersion) return { entries: definition.pick(keys), size: definition.size };
+    return { entries: definition.entries.filter((entry) => keys.has(entry.key)), size: definition.entries.length };
   }
 
   private async resolveWith(reader: VersionReader, collection: string, version: number): Promise<VersionedDefinition> {
@@ -365,21 +369,19 @@ export class Authority {
     version: number,
     lineage: readonly number[],
   ): Promise<VersionedDefinition | undefined> {
-    const kind = this.kindOf(collection);
     let at = lineage.length - 1;
     while (at >= 0 && !this.cache.has(collection, lineage[at]!)) at -= 1;
-    let entries: Map<string, Learnable>;
+    let base: Snapshot | Definition | undefined;
     if (at >= 0) {
-      entries = new Map(this.cache.get(collection, lineage[at]!)!.entries.map((entry) => [entry.key, entry]));
+      base = this.cache.get(collection, lineage[at]!)!;
     } else {
-      const snapshot = await reader.snapshot(collection, lineage[0]!);
-      if (!snapshot) return undefined;
-      entries = new Map(snapshot.map((stored) => [stored.key, kind.fromState(stored.key, stored.state)]));
+      base = await reader.snapshot(collection, lineage[0]!);
+      if (!base) return undefined;
       at = 0;
     }
     const pending = lineage.slice(at + 1);
-    applyDeltas(kind, entries, pending, await reader.deltas(collection, pending));
-    return { ...defineCollection(collection, [...entries.values()]), version };
+    const deltas = await reader.deltas(collection, pending);
+    return ResolvedVersion.overlay(this.kindOf(collection), lineage, base, pending.map((step) => deltas.get(step) ?? []));
   }
 
   /** The way before snapshots (and for versions written before them): the whole ancestry. */
@@ -397,9 +399,13 @@ export class Authority {
       }
     }
     const pending = base ? lineage.slice(startAt) : lineage;
-    const entries = new Map(base?.entries.map((entry) => [entry.key, entry]));
-    applyDeltas(this.kindOf(collection), entries, pending, await reader.deltas(collection, pending));
-    return { ...defineCollection(collection, [...entries.values()]), version };
+    const deltas = await reader.deltas(collection, pending);
+    return ResolvedVersion.overlay(
+      this.kindOf(collection),
+      lineage,
+      base ?? { collection, entries: [] },
+      pending.map((step) => deltas.get(step) ?? []),
+    );
   }
 
   async close(): Promise<void> {
@@ -409,22 +415,6 @@ export class Authority {
 
 /** Beyond this many versions apart, the whole version is sent rather than what changed. */
 const CHANGES_SINCE_LIMIT = 256;
-
-/** Apply each version's changed entries in lineage order (oldest first). */
-function applyDeltas(
-  kind: LearnableKind,
-  entries: Map<string, Learnable>,
-  pending: readonly number[],
-  deltas: Map<number, StoredEntry[]>,
-): void {
-  for (const step of pending) {
-    for (const stored of deltas.get(step) ?? []) {
-      // A null state is a removal (an added entry retracted).
-      if (stored.state === null) entries.delete(stored.key);
-      else entries.set(stored.key, kind.fromState(stored.key, stored.state));
-    }
-  }
-}
 
 const pickReader = (store: DefinitionStore): VersionReader => ({
   versions: (collection, since) => store.versions(collection, since),

@@ -1,11 +1,18 @@
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import Database from 'better-sqlite3';
 import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { Learnable } from '@learnables/learnable';
+import type { WordList } from '@learnables/testing';
 import { wordListKind } from '@learnables/testing';
 import { Authority } from './authority.ts';
 import { engines } from './engines.test-support.ts';
+import { ResolvedVersion } from './resolved-version.ts';
 import type { DefinitionStore } from './store/definition-store.ts';
 import { openStore } from './store/open-store.ts';
+import { decodeSnapshot, encodeSnapshot } from './store/sql-store.ts';
 
 // Snapshots are a faster way to resolve a version; these tests hold it to giving exactly what
 // walking the whole chain of deltas from the seed gives, for every version of generated histories
@@ -80,6 +87,18 @@ describe.each(engines)('snapshot resolve on $name', (engine) => {
             const fresh = new Authority({ store: await openStore(url), kinds, cacheSize: 1 });
             try {
               const expected = await readings(walking, collection, version);
+              // What an agent asks for when a version is announced: the entries changed since its
+              // parent, built alone from a cold resolve; the same as filtering the whole version.
+              const parent = (await walking.store.versions(collection, version - 1))[0]?.parent;
+              if (parent != null) {
+                const changedKeys = new Set([...(await walking.store.deltas(collection, [version])).values()].flat().map((stored) => stored.key));
+                const whole = (await walking.resolve(collection, version)).entries;
+                const changed = await fresh.changedSince(collection, parent, version);
+                expect(changed?.size).toBe(whole.length);
+                expect(changed?.entries.map((entry) => [entry.key, JSON.stringify(entry.toState())])).toEqual(
+                  whole.filter((entry) => changedKeys.has(entry.key)).map((entry) => [entry.key, JSON.stringify(entry.toState())]),
+                );
+              }
               expect(await readings(fresh, collection, version)).toEqual(expected);
               expect(await readings(snapshots, collection, version)).toEqual(expected);
             } finally {
@@ -105,7 +124,7 @@ describe.each(engines)('snapshot resolve on $name', (engine) => {
       // every 2 delta rows a snapshot: the lineage is the snapshot's version and at most two more
       expect(lineage?.at(-1)).toBe(61);
       expect(lineage!.length).toBeLessThanOrEqual(3);
-      expect(await store.snapshot(collection, lineage![0]!)).toHaveLength(3);
+      expect((await store.snapshot(collection, lineage![0]!))?.keys).toHaveLength(3);
       const authority = new Authority({ store, kinds });
       expect(await readings(authority, collection, 61)).toContainEqual(['e0', JSON.stringify({ words: ['w0', 'w3', 'w6', 'w9', 'w12', 'w15', 'w18', 'w21', 'w24', 'w27', 'w30', 'w33', 'w36', 'w39', 'w42', 'w45', 'w48', 'w51', 'w54', 'w57'] })]);
     } finally {
@@ -132,6 +151,68 @@ describe.each(engines)('snapshot resolve on $name', (engine) => {
       expect(await authority.store.snapshotLineage(collection, 5)).toEqual([5]);
     } finally {
       await authority.close();
+    }
+  });
+});
+
+describe('a snapshot as stored', () => {
+  it('reads back the keys and states written, empty or not, and the one-array form written before states had lines', () => {
+    const entries = [
+      { key: 'a', state: { words: ['x', 'line\nbreak', '"quoted"'] } },
+      { key: 'b\nc', state: { words: [] } },
+      { key: 'd', state: 7 },
+    ];
+    const read = decodeSnapshot(encodeSnapshot(entries));
+    expect(read.keys).toEqual(['a', 'b\nc', 'd']);
+    expect(read.keys.map((_, at) => read.state(at))).toEqual(entries.map((entry) => entry.state));
+    expect(decodeSnapshot(encodeSnapshot([])).keys).toEqual([]);
+    const legacy = decodeSnapshot(JSON.stringify([['a', 'b'], [{ words: ['x'] }, { words: [] }]]));
+    expect(legacy.keys).toEqual(['a', 'b']);
+    expect(legacy.state(0)).toEqual({ words: ['x'] });
+    expect(() => decodeSnapshot('["a","b"]\n{}').state(0)).toThrow(/damaged/);
+  });
+});
+
+describe('a version resolved cold', () => {
+  it('is frozen, builds each entry once, and gives the same frozen objects however they are read', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'resolved-'));
+    const url = `sqlite:${join(dir, 'a.db')}`;
+    const kinds = [wordListKind()];
+    const writer = new Authority({ store: await openStore(url, { snapshotEvery: () => 2 }), kinds });
+    try {
+      await writer.seed('lists', { e0: { words: [] }, e1: { words: ['x'] }, e2: { words: [] } }, 'test');
+      for (const word of ['a', 'b', 'c', 'd', 'e']) {
+        await writer.absorb({ collection: 'lists', entry: 'e1', value: { word }, taughtBy: 'dana', reason: 'test' }, 'test');
+      }
+    } finally {
+      await writer.close();
+    }
+    const reader = new Authority({ store: await openStore(url), kinds });
+    try {
+      const version = (await reader.resolve('lists', 6)) as ResolvedVersion;
+      expect(version).toBeInstanceOf(ResolvedVersion);
+      expect(Object.isFrozen(version)).toBe(true);
+      expect(version.size).toBe(3);
+      const e1 = version.entry('e1') as WordList;
+      expect(Object.isFrozen(e1)).toBe(true);
+      expect(Object.isFrozen(e1.words)).toBe(true);
+      expect(e1.words).toEqual(['x', 'a', 'b', 'c', 'd', 'e']);
+      expect(version.entry('nobody')).toBeUndefined();
+      const entries = version.entries;
+      expect(Object.isFrozen(entries)).toBe(true);
+      expect(entries.map((entry) => entry.key)).toEqual(['e0', 'e1', 'e2']);
+      expect(entries[1]).toBe(e1);
+      expect(version.entries).toBe(entries);
+      expect(entries.every((entry) => Object.isFrozen(entry))).toBe(true);
+      expect(() => {
+        (version as { version: number }).version = 1;
+      }).toThrow(TypeError);
+      expect(() => {
+        (entries as Learnable[]).push(e1);
+      }).toThrow(TypeError);
+    } finally {
+      await reader.close();
+      rmSync(dir, { recursive: true, force: true });
     }
   });
 });

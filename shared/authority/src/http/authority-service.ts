@@ -168,8 +168,8 @@ export function authorityService(options: AuthorityServiceOptions): express.Expr
         const since = versionParam(String(req.query.since));
         const changed = await authority.changedSince(collection, since, version);
         if (changed !== undefined) {
-          const size = (await authority.resolve(collection, version)).entries.length;
-          res.json({ collection, version, since, size, entries: changed.map((entry) => ({ key: entry.key, label: entry.label, state: entry.toState() })) });
+          const { entries, size } = changed;
+          res.json({ collection, version, since, size, entries: entries.map((entry) => ({ key: entry.key, label: entry.label, state: entry.toState() })) });
           return;
         }
       }

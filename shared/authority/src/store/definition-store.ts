@@ -78,7 +78,17 @@ export interface VersionReader {
    */
   snapshotLineage(collection: string, version: number): Promise<number[] | undefined>;
   /** Every entry of a version that holds a snapshot; undefined if it holds none. */
-  snapshot(collection: string, version: number): Promise<StoredEntry[] | undefined>;
+  snapshot(collection: string, version: number): Promise<Snapshot | undefined>;
+}
+
+/**
+ * Every entry of a snapshotted version: the keys in the definition's order, each state read only
+ * when asked for (a cold resolve needs the keys at once but only the states of entries it builds).
+ */
+export interface Snapshot {
+  readonly keys: readonly string[];
+  /** The state of `keys[at]`. */
+  state(at: number): unknown;
 }
 
 /** The whole of a version being published, in case the store decides to snapshot it. */

@@ -8,6 +8,7 @@ import type {
   DefinitionStore,
   FullVersion,
   NewActivation,
+  Snapshot,
   StoreWriter,
   StoredEntry,
   VersionRecord,
@@ -165,7 +166,7 @@ export class SqlStore implements DefinitionStore {
     return readSnapshotLineage(this.db, collection, version);
   }
 
-  snapshot(collection: string, version: number): Promise<StoredEntry[] | undefined> {
+  snapshot(collection: string, version: number): Promise<Snapshot | undefined> {
     return readSnapshot(this.db, collection, version);
   }
 
@@ -388,23 +389,49 @@ async function readSnapshotLineage(db: Db, collection: string, version: number):
   return lineage[0] === base && lineage.at(-1) === version ? lineage : undefined;
 }
 
-async function readSnapshot(db: Db, collection: string, version: number): Promise<StoredEntry[] | undefined> {
+async function readSnapshot(db: Db, collection: string, version: number): Promise<Snapshot | undefined> {
   const row = await db
     .selectFrom('authority_snapshots')
     .select('entries')
     .where('collection', '=', collection)
     .where('version', '=', version)
     .executeTakeFirst();
-  if (!row) return undefined;
-  // Two parallel arrays rather than a pair per entry: a third fewer objects to parse. Not
-  // compressed: inflating cost more of a cold resolve than the bytes saved are worth.
-  const [keys, states] = JSON.parse(row.entries) as [string[], unknown[]];
-  return keys.map((key, i) => ({ key, state: states[i] }));
+  return row && decodeSnapshot(row.entries);
+}
+
+/**
+ * A snapshot's text: the keys as one JSON array, then each state as JSON on a line of its own
+ * (JSON.stringify never writes a line break). Reading it parses the keys and splits the lines;
+ * a state is parsed only when its entry is built. Not compressed: inflating cost more of a cold
+ * resolve than the bytes saved are worth.
+ */
+export function encodeSnapshot(entries: readonly StoredEntry[]): string {
+  return `${JSON.stringify(entries.map((entry) => entry.key))}\n${entries.map((entry) => JSON.stringify(entry.state)).join('\n')}`;
+}
+
+export function decodeSnapshot(text: string): Snapshot {
+  const newline = text.indexOf('\n');
+  if (newline < 0) {
+    // Written before states had lines of their own: one JSON array `[[key, …], [state, …]]`.
+    const [keys, states] = JSON.parse(text) as [string[], unknown[]];
+    return { keys, state: (at) => states[at] };
+  }
+  const keys = JSON.parse(text.slice(0, newline)) as string[];
+  // Split into lines only when a state is first asked for: the entries a request for what changed
+  // since an earlier version builds usually come from deltas, and never need the snapshot's states.
+  let lines: string[] | undefined;
+  const linesOf = (): string[] => {
+    if (lines === undefined) {
+      lines = keys.length === 0 ? [] : text.slice(newline + 1).split('\n');
+      if (lines.length !== keys.length) throw new Error(`A snapshot holds ${keys.length} keys but ${lines.length} states; the store is damaged.`);
+    }
+    return lines;
+  };
+  return { keys, state: (at) => JSON.parse(linesOf()[at]!) as unknown };
 }
 
 async function insertSnapshot(db: Db, collection: string, version: number, entries: readonly StoredEntry[]): Promise<void> {
-  const json = JSON.stringify([entries.map((entry) => entry.key), entries.map((entry) => entry.state)]);
-  await db.insertInto('authority_snapshots').values({ collection, version, entries: json }).execute();
+  await db.insertInto('authority_snapshots').values({ collection, version, entries: encodeSnapshot(entries) }).execute();
 }
 
 async function readLatestActivation(db: Db, collection: string): Promise<Activation | undefined> {

@@ -13,7 +13,7 @@ export interface AuthorityTables {
     /** Delta rows written on the lineage since `base`. */
     since_base: number | null;
   };
-  /** Every entry of a version, as JSON `[[key, …], [state, …]]`; see `snapshotEvery`. */
+  /** Every entry of a version: its keys as a JSON array, then a line of JSON per state (`encodeSnapshot`); see `snapshotEvery`. */
   authority_snapshots: { collection: string; version: number; entries: string };
   authority_entries: { collection: string; version: number; entry_key: string; state: string };
   authority_activations: {
