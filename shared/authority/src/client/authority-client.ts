@@ -4,6 +4,7 @@ import type { Lesson, LessonOutcome, NewEntry, Refusal, Retraction, RetractionOu
 import { RefusalSchema } from '@learnables/protocol';
 import type { RollbackOutcome, RollbackPreview, VersionedDefinition, RollbackRequest } from '../authority.ts';
 import type { Activation } from '../store/definition-store.ts';
+import { DefinitionCache } from './definition-cache.ts';
 
 /**
  * The header a relaying client (an agent's teach method) names the user it relays for in,
@@ -42,6 +43,11 @@ export interface AuthorityClientOptions {
   kinds?: readonly LearnableKind[];
   /** How long one request may take before it is abandoned. Default 10 s. */
   timeoutMs?: number;
+  /**
+   * How many bytes of fetched versions' entries to keep, least recently used out (default 64 MiB,
+   * about eight versions of 50,000 marks). A version put out is fetched again when asked for.
+   */
+  cacheBytes?: number;
 }
 
 export interface WatchOptions {
@@ -61,16 +67,22 @@ export interface WatchOptions {
 export class AuthorityClient {
   private readonly base: string;
   private readonly kinds: Map<string, LearnableKind>;
-  private readonly definitions = new Map<string, Promise<VersionedDefinition>>();
-  /** The newest version fetched of each collection: what the next one is asked for as changes to. */
-  private readonly latest = new Map<string, VersionedDefinition>();
+  private readonly definitions: DefinitionCache;
+  /** The newest version fetched of each collection, and its weight: what the next one is asked for as changes to. */
+  private readonly latest = new Map<string, { readonly definition: VersionedDefinition; readonly bytes: number }>();
 
   constructor(private readonly options: AuthorityClientOptions) {
     this.base = options.url.replace(/\/+$/, '');
     this.kinds = new Map((options.kinds ?? []).map((kind) => [kind.collection, kind]));
+    this.definitions = new DefinitionCache(options.cacheBytes);
   }
 
   private async call<T>(method: 'GET' | 'POST', path: string, body?: unknown, headers: Record<string, string> = {}): Promise<T> {
+    return (await this.callWeighed<T>(method, path, body, headers)).answer;
+  }
+
+  /** A call, and how many bytes its answer had (what a cached version weighs). */
+  private async callWeighed<T>(method: 'GET' | 'POST', path: string, body?: unknown, headers: Record<string, string> = {}): Promise<{ answer: T; bytes: number }> {
     // Serialised before the request, so a value that cannot be is not reported as an unreachable authority.
     const payload = body === undefined ? undefined : JSON.stringify(body);
     let response: Response;
@@ -96,7 +108,7 @@ export class AuthorityClient {
     } catch {
       throw new AuthorityUnavailable(`The authority at ${this.base} answered ${response.status} with something that is not JSON.`);
     }
-    if (response.ok) return parsed as T;
+    if (response.ok) return { answer: parsed as T, bytes: text.length };
     const refusal = RefusalSchema.safeParse(parsed);
     if (refusal.success) throw new AuthorityRefused(response.status, refusal.data);
     throw new AuthorityUnavailable(`The authority at ${this.base} answered ${response.status} without saying why.`);
@@ -160,7 +172,8 @@ export class AuthorityClient {
   }
 
   /**
-   * A version as learnables. Versions never change, so each is fetched once per client. When a
+   * A version as learnables. Versions never change, so each is fetched once per client while it
+   * stays in the client's cache (`cacheBytes`; put out, it is fetched again when asked). When a
    * version of the collection was fetched before, only what changed since is asked for, and the
    * untouched entries are the very same objects as in the earlier version (which lets an agent
    * keep whatever it derived from them, e.g. compiled marks).
@@ -168,31 +181,59 @@ export class AuthorityClient {
   definition(collection: string, version: number): Promise<VersionedDefinition> {
     const key = `${collection}@${version}`;
     let pending = this.definitions.get(key);
-    if (!pending) {
+    if (pending === undefined) {
       const kind = this.kinds.get(collection);
       if (!kind) throw new Error(`This authority client was given no learnable kind for "${collection}".`);
-      const previous = this.latest.get(collection);
+      const previous = this.latest.get(collection)?.definition;
+      const base = this.latest.get(collection)?.bytes ?? 0;
       type Answer = { entries: StoredDefinitionEntry[]; since?: number; size?: number };
       const whole = `/v1/collections/${encodeURIComponent(collection)}/versions/${version}`;
-      pending = this.call<Answer>('GET', previous ? `${whole}?since=${previous.version}` : whole).then(async ({ entries, since, size }) => {
+      let bytes = 0;
+      pending = this.callWeighed<Answer>('GET', previous ? `${whole}?since=${previous.version}` : whole).then(async ({ answer: { entries, since, size }, bytes: sent }) => {
         let definition: VersionedDefinition | undefined;
         if (previous && since === previous.version) {
           const merged = new Map(previous.entries.map((entry) => [entry.key, entry]));
-          for (const entry of entries) merged.set(entry.key, kind.fromState(entry.key, entry.state));
+          // The weight moves by the changed entries only: theirs as sent, less what they replace.
+          let weight = base;
+          for (const entry of entries) {
+            const replaced = merged.get(entry.key);
+            if (replaced !== undefined) weight -= entryBytes.get(replaced) ?? 0;
+            const next = kind.fromState(entry.key, entry.state);
+            const sentBytes = JSON.stringify(entry).length;
+            entryBytes.set(next, sentBytes);
+            weight += sentBytes;
+            merged.set(entry.key, next);
+          }
           // Changes only ever replace or add entries; if the count says otherwise, ask for all.
-          if (merged.size === size) definition = { ...defineCollection(collection, [...merged.values()]), version };
+          if (merged.size === size) {
+            definition = { ...defineCollection(collection, [...merged.values()]), version };
+            bytes = weight;
+          }
         }
         if (definition === undefined) {
-          const all = since === undefined ? entries : (await this.call<Answer>('GET', whole)).entries;
-          definition = { ...defineCollection(collection, all.map((entry) => kind.fromState(entry.key, entry.state))), version };
+          const all = since === undefined ? { entries, bytes: sent } : await this.callWeighed<Answer>('GET', whole).then(({ answer, bytes: whole }) => ({ entries: answer.entries, bytes: whole }));
+          definition = { ...defineCollection(collection, all.entries.map((entry) => kind.fromState(entry.key, entry.state))), version };
+          bytes = all.bytes;
+          // Each entry weighs its share of the answer (not each measured: that is a second pass over 50,000).
+          const share = all.bytes / Math.max(1, all.entries.length);
+          for (const entry of definition.entries) entryBytes.set(entry, share);
         }
-        if (version >= (this.latest.get(collection)?.version ?? 0)) this.latest.set(collection, definition);
+        if (version >= (this.latest.get(collection)?.definition.version ?? 0)) this.latest.set(collection, { definition, bytes });
         return definition;
       });
-      pending.catch(() => this.definitions.delete(key));
-      this.definitions.set(key, pending);
+      this.definitions.fetching(key, pending);
+      // Weighed once fetched; the newest of each collection is never put out (the next is asked as changes to it).
+      pending.then(
+        () => this.definitions.fetched(key, bytes, (kept) => [...this.latest.values()].some(({ definition }) => kept === `${definition.collection}@${definition.version}`)),
+        () => undefined,
+      );
     }
     return pending;
+  }
+
+  /** How many versions the client keeps, and the bytes of their entries as fetched (`cacheBytes`). */
+  get cached(): { readonly versions: number; readonly bytes: number } {
+    return this.definitions.size;
   }
 
   /** Follow the change feed (server-sent events), reconnecting until the signal aborts. */
@@ -238,6 +279,13 @@ async function readEvents(body: ReadableStream<Uint8Array>, onEvent: (event: str
     }
   }
 }
+
+/**
+ * What each entry weighs in a client's cache: its part of the answer it came in. A version fetched
+ * as changes weighs its base, less the entries replaced, plus the new ones, so the weight of the
+ * newest stays true however many lessons a client follows.
+ */
+const entryBytes = new WeakMap<object, number>();
 
 /** The header a relaying agent names its user in, for writes other than lessons. */
 function onBehalf(options: { onBehalfOf?: string }): Record<string, string> {
