@@ -1,10 +1,10 @@
 import fc from 'fast-check';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { absorbLesson, defineCollection } from '@learnables/learnable';
+import { afterAll, beforeAll, describe, expect, it, onTestFinished } from 'vitest';
+import { absorbLesson, defineCollection, retractValue } from '@learnables/learnable';
 import type { Definition } from '@learnables/learnable';
 import { CustomerMarks, MARK_PLACES, compileMark } from './customer-marks.ts';
 import type { Mark } from './customer-marks.ts';
-import { compileMarks, matchMarks, prepareMarks, setMarksPerShard } from './match-marks.ts';
+import { compileMarks, customersMatching, matchMarks, prepareMarks, setMarksPerShard, setPatchMarks } from './match-marks.ts';
 import type { Score, Verdict } from './match-marks.ts';
 import { MESSAGE_FIELDS } from './message-fields.ts';
 import type { MessageField, MessageFields } from './message-fields.ts';
@@ -15,13 +15,24 @@ import type { MessageField, MessageFields } from './message-fields.ts';
 
 const WORDS = ['ab', 'cd', 'ef', 'x1', 'y2', 'z3', 'q', 'ngm', 'po'] as const;
 
+/** One regular expression per pattern, compiled once for the whole file (it is the plain way's cost, not what is tested). */
+const regexes = new Map<string, ReturnType<typeof compileMark>>();
+function regexOf(pattern: string): ReturnType<typeof compileMark> {
+  let regex = regexes.get(pattern);
+  if (regex === undefined) {
+    regex = compileMark(pattern);
+    regexes.set(pattern, regex);
+  }
+  return regex;
+}
+
 /** The rules read literally: every mark, one by one. */
 function plainVerdict(definition: Definition<CustomerMarks>, fields: MessageFields, margin: number): Verdict {
   const matched: { customer: string; mark: Mark; field: MessageField; text: string; order: number }[] = [];
   let order = 0;
   for (const customer of definition.entries) {
     for (const mark of customer.marks) {
-      const regex = compileMark(mark.pattern);
+      const regex = regexOf(mark.pattern);
       const field = MESSAGE_FIELDS.find((place) => (mark.where === 'any' || mark.where === place) && regex.test(fields[place]));
       if (field) matched.push({ customer: customer.key, mark, field, text: regex.exec(fields[field])?.[0] ?? '', order });
       order += 1;
@@ -73,6 +84,9 @@ describe('sharded sets', () => {
   });
 
   it('decide alike whether compiled at once or in slices, and after a lesson reuse every shard but the taught one', async () => {
+    // Shards only, no patch (a patch stands in for the taught shard: see below).
+    const patches = setPatchMarks(0);
+    onTestFinished(() => void setPatchMarks(patches));
     await fc.assert(
       fc.asyncProperty(definitions, fc.nat(), mark, messages, async (definition, at, taught, fields) => {
         const sliced = await prepareMarks(definition);
@@ -99,6 +113,76 @@ describe('sharded sets', () => {
       { numRuns: 100 },
     );
   });
+
+  it('decide alike when a version is served as a patch over the last shards, and after its full shards take the patch\'s place', async () => {
+    // Shards of 32 marks, so one customer's change is a patch (a quarter of its shard at most).
+    setMarksPerShard(32);
+    onTestFinished(() => void setMarksPerShard(4));
+    const many = fc
+      .array(fc.uniqueArray(mark, { minLength: 1, maxLength: 3, selector: (m) => `${m.pattern}|${m.where}` }), { minLength: 60, maxLength: 140 })
+      .map((marksPerCustomer) => defineCollection('customers', marksPerCustomer.map((marks, i) => new CustomerMarks(`c${i}`, `Customer ${i}`, marks))));
+    const change = fc.oneof(
+      fc.record({ teach: fc.nat(), mark }),
+      fc.record({ retract: fc.nat(), which: fc.nat() }),
+      fc.record({ add: fc.nat(), marks: fc.uniqueArray(mark, { maxLength: 2, selector: (m) => `${m.pattern}|${m.where}` }) }),
+      fc.record({ remove: fc.nat() }),
+    );
+    const holders = (definition: Definition<CustomerMarks>, from: string) =>
+      definition.entries.filter((customer) => customer.marks.some((m) => (m.where === 'from' || m.where === 'any') && regexOf(m.pattern).test(from))).map((c) => c.key);
+    const same = (definition: Definition<CustomerMarks>, fieldsList: readonly MessageFields[]) => {
+      for (const fields of fieldsList) {
+        for (const margin of [1, 2]) expect(matchMarks(definition, fields, margin)).toEqual(plainVerdict(definition, fields, margin));
+        expect(customersMatching(definition, 'from', fields.from).map((c) => c.key)).toEqual(holders(definition, fields.from));
+      }
+    };
+    let patched = 0;
+    await fc.assert(
+      fc.asyncProperty(many, fc.array(change, { minLength: 1, maxLength: 8 }), fc.array(messages, { minLength: 1, maxLength: 6 }), fc.boolean(), async (first, changes, fieldsList, atOnce) => {
+        await prepareMarks(first);
+        const versions: Definition<CustomerMarks>[] = [first];
+        let current = first;
+        for (const step of changes) {
+          // As absorbLesson and the authority client make them: untouched customers stay the same objects.
+          const entries = current.entries;
+          if ('teach' in step) {
+            const entry = entries[step.teach % entries.length]!;
+            try {
+              current = absorbLesson(current, { collection: 'customers', entry: entry.key, value: { ...step.mark }, taughtBy: 'dana', reason: 'r' }).definition as Definition<CustomerMarks>;
+            } catch {
+              continue; // refused (held by another customer, matches an empty text): no version
+            }
+          } else if ('retract' in step) {
+            const entry = entries[step.retract % entries.length]!;
+            const taken = entry.marks[step.which % Math.max(1, entry.marks.length)];
+            if (taken === undefined) continue;
+            try {
+              current = retractValue(current, entry.key, { ...taken }).definition as Definition<CustomerMarks>;
+            } catch {
+              continue; // a generated mark the learnable would not have taken cannot be read back
+            }
+          } else if ('add' in step) {
+            current = defineCollection('customers', [...entries, new CustomerMarks(`new${step.add}-${versions.length}`, 'New', step.marks)]);
+          } else {
+            current = defineCollection('customers', entries.filter((_, i) => i !== step.remove % entries.length));
+          }
+          const compiled = atOnce ? compileMarks(current) : await prepareMarks(current);
+          if (compiled.patch !== undefined) patched += 1;
+          versions.push(current);
+          same(current, fieldsList);
+        }
+        // Every version still decides alike (a task may be pinned to any), then the full shards of the
+        // newest take its patch's place in the background, and it decides alike again.
+        for (const version of versions) same(version, fieldsList);
+        for (let turn = 0; turn < 500 && compileMarks(current).patch !== undefined; turn += 1) await new Promise((resolve) => setImmediate(resolve));
+        expect(compileMarks(current).patch).toBeUndefined();
+        expect(compileMarks(current).stale.size).toBe(0);
+        same(current, fieldsList);
+      }),
+      { numRuns: 80 },
+    );
+    // The property is about patches: most changes above were served as one.
+    expect(patched).toBeGreaterThan(80);
+  }, 60_000);
 
   it('gives the event loop back while compiling a version in slices', async () => {
     const many = defineCollection('customers', Array.from({ length: 64 }, (_, i) => new CustomerMarks(`k${i}`, `K ${i}`, [{ pattern: `<k${i}@x\\.example>`, where: 'from' }])));
