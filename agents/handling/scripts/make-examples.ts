@@ -122,6 +122,31 @@ export function lessonStream(): Labelled[] {
   return labelled(3, 200, 'any', avoid);
 }
 
+export interface ScenarioMessage extends Labelled {
+  readonly week: number;
+}
+
+/**
+ * Six weeks of consignments for the replay (`pnpm demo:handling`): each week 20 from regular
+ * shippers, who describe the same goods the same way week after week (a pool of 30 lines), and
+ * 20 one-off descriptions. None is a seed example.
+ */
+export function scenario(): { weeks: number; messages: ScenarioMessage[] } {
+  const inSeed = new Set(seedExamples().map((line) => line.description.toLowerCase()));
+  const regulars = labelled(4, 30, 'any', inSeed);
+  const random = seeded(40);
+  const messages: ScenarioMessage[] = [];
+  const avoid = new Set([...inSeed, ...regulars.map((line) => line.description.toLowerCase())]);
+  for (let week = 1; week <= 6; week += 1) {
+    const oneOffs = labelled(40 + week, 20, 'any', avoid);
+    for (const line of oneOffs) avoid.add(line.description.toLowerCase());
+    const regular = Array.from({ length: 20 }, () => regulars[Math.floor(random() * regulars.length)]!);
+    // Interleaved as they would arrive: a regular, a one-off, …
+    for (let i = 0; i < 20; i += 1) messages.push({ week, ...regular[i]! }, { week, ...oneOffs[i]! });
+  }
+  return { weeks: 6, messages };
+}
+
 function main(): void {
   const here = (path: string) => fileURLToPath(new URL(path, import.meta.url));
   const entries: Record<string, { label: string; examples: string[] }> = {};
@@ -131,7 +156,8 @@ function main(): void {
   writeFileSync(here('../seeds/handling.json'), json({ collection: 'handling', entries }));
   writeFileSync(here('../fixtures/held-out.json'), json(heldOut()));
   writeFileSync(here('../fixtures/lessons.json'), json(lessonStream()));
-  console.log('wrote seeds/handling.json (300 examples), fixtures/held-out.json (300), fixtures/lessons.json (200)');
+  writeFileSync(here('../fixtures/scenario.json'), json(scenario()));
+  console.log('wrote seeds/handling.json (300 examples), fixtures/held-out.json (300), fixtures/lessons.json (200), fixtures/scenario.json (6 weeks of 40)');
 }
 
 if (process.argv[1] === fileURLToPath(import.meta.url)) main();

@@ -7,3 +7,4 @@ export type { Consignment, GoodsLine } from './parse-consignment.ts';
 export { handlingAgent, HOW, QUESTION } from './handling-agent.ts';
 export type { HandlingResult, LineHandling } from './handling-agent.ts';
 export { seedsFolder } from './seeds-folder.ts';
+export { fixturesFolder } from './fixtures-folder.ts';

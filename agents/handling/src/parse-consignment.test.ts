@@ -2,7 +2,7 @@ import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import type { InputPart } from '@learnables/runtime';
 import { InputRefused } from '@learnables/runtime';
-import { heldOut, lessonStream, seedExamples } from '../scripts/make-examples.ts';
+import { heldOut, lessonStream, scenario, seedExamples } from '../scripts/make-examples.ts';
 import { LONGEST_EXAMPLE, handlingExamplesKind } from './handling-examples.ts';
 import { classify, modelOf } from './handling-model.ts';
 import { MOST_ROWS, parseConsignment } from './parse-consignment.ts';
@@ -55,6 +55,7 @@ describe('the examples', () => {
     expect(seeded.sort()).toEqual(seedExamples().map((line) => line.description).sort());
     expect(JSON.parse(readFileSync(new URL('../fixtures/held-out.json', import.meta.url), 'utf8'))).toEqual(heldOut());
     expect(JSON.parse(readFileSync(new URL('../fixtures/lessons.json', import.meta.url), 'utf8'))).toEqual(lessonStream());
+    expect(JSON.parse(readFileSync(new URL('../fixtures/scenario.json', import.meta.url), 'utf8'))).toEqual(scenario());
     const taught = new Set([...seeded, ...lessonStream().map((line) => line.description)].map((line) => line.toLowerCase()));
     expect(heldOut().filter((line) => taught.has(line.description.toLowerCase()))).toEqual([]);
   });
