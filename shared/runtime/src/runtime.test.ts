@@ -1,3 +1,5 @@
+import { createServer, request as httpRequest } from 'node:http';
+import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { TaskState } from '@a2a-js/sdk';
 import type { Task } from '@a2a-js/sdk';
@@ -103,6 +105,53 @@ describe('a learnable agent on the runtime, over real HTTP', () => {
     expect(said(next).extension).toMatchObject({ versions: { lists: pinned + 1 } });
     const artifact = next.artifacts.find((a) => a.artifactId === 'result');
     expect(artifact?.parts[0]?.content).toMatchObject({ $case: 'data', value: { result: { list: 'alpha' }, versions: { lists: pinned + 1 } } });
+  });
+
+  // Tasks share requests for the active version (FreshRead in the authority client): this holds the
+  // sharing to pinning exactly what asking once per task pins. The agent reaches the authority through
+  // a proxy that holds each answer about the active version 50 ms; each round, a lesson is published
+  // while another task's request is held with the answer from before it, and a message is sent right
+  // after the lesson's acknowledgement. Sharing a request already under way would pin the old version.
+  it('pins the version a lesson published before the message arrived, while another task waits on an older answer', async () => {
+    const target = new URL(authority.url);
+    let held: (() => void) | undefined;
+    const proxy = createServer((req, res) => {
+      const forward = httpRequest({ host: target.hostname, port: target.port, path: req.url, method: req.method, headers: req.headers }, (answer) => {
+        const relay = () => {
+          res.writeHead(answer.statusCode ?? 502, answer.headers);
+          answer.pipe(res);
+        };
+        if (!req.url?.endsWith('/active')) return relay();
+        setTimeout(relay, 50);
+        held?.();
+      });
+      req.pipe(forward);
+    });
+    await new Promise<void>((resolve) => proxy.listen(0, '127.0.0.1', resolve));
+    const slow = await startLearnableAgent(wordAgent, {
+      store: `sqlite:${dir.path}/slow-authority.db`,
+      authority: { url: `http://127.0.0.1:${(proxy.address() as AddressInfo).port}`, token: 'agent-token' },
+      log: () => undefined,
+    });
+    const { client } = await sdkClient(slow.url, { activate: true });
+    try {
+      for (let round = 0; round < 5; round += 1) {
+        const word = `pinword${round}`;
+        const holding = new Promise<void>((resolve) => (held = resolve));
+        const earlier = send(client, userText('banana split'));
+        await holding;
+        const outcome = await authority.client.postLesson({ collection: 'lists', entry: 'alpha', value: { word }, taughtBy: 'dana', reason: `${word} is alpha` });
+        const task = await send(client, userText(`a ${word} here`));
+        expect(said(task).extension).toMatchObject({ versions: { lists: outcome.version } });
+        expect(said(task).text).toBe('Belongs to List alpha');
+        expect(said(await earlier).extension).toMatchObject({ versions: { lists: outcome.version - 1 } });
+      }
+    } finally {
+      held = undefined;
+      await slow.close();
+      proxy.closeAllConnections();
+      proxy.close();
+    }
   });
 
   it('reads again under the live version with reread, leaving no task, journal row or pin behind', async () => {

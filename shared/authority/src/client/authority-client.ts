@@ -1,3 +1,5 @@
+import http from 'node:http';
+import https from 'node:https';
 import type { LearnableKind } from '@learnables/learnable';
 import { defineCollection } from '@learnables/learnable';
 import type { Lesson, LessonOutcome, NewEntry, Refusal, Retraction, RetractionOutcome } from '@learnables/protocol';
@@ -5,6 +7,7 @@ import { RefusalSchema } from '@learnables/protocol';
 import type { RollbackOutcome, RollbackPreview, VersionedDefinition, RollbackRequest } from '../authority.ts';
 import type { Activation } from '../store/definition-store.ts';
 import { DefinitionCache } from './definition-cache.ts';
+import { FreshRead } from './fresh-read.ts';
 
 /**
  * The header a relaying client (an agent's teach method) names the user it relays for in,
@@ -70,11 +73,16 @@ export class AuthorityClient {
   private readonly definitions: DefinitionCache;
   /** The newest version fetched of each collection, and its weight: what the next one is asked for as changes to. */
   private readonly latest = new Map<string, { readonly definition: VersionedDefinition; readonly bytes: number }>();
+  /** Kept-alive connections for reads; idle ones do not keep the process alive. */
+  private readonly agent: http.Agent;
+  /** One shared read of the active version per collection (see `active`). */
+  private readonly actives = new Map<string, FreshRead<Activation>>();
 
   constructor(private readonly options: AuthorityClientOptions) {
     this.base = options.url.replace(/\/+$/, '');
     this.kinds = new Map((options.kinds ?? []).map((kind) => [kind.collection, kind]));
     this.definitions = new DefinitionCache(options.cacheBytes);
+    this.agent = new (this.base.startsWith('https:') ? https.Agent : http.Agent)({ keepAlive: true });
   }
 
   private async call<T>(method: 'GET' | 'POST', path: string, body?: unknown, headers: Record<string, string> = {}): Promise<T> {
@@ -83,35 +91,75 @@ export class AuthorityClient {
 
   /** A call, and how many bytes its answer had (what a cached version weighs). */
   private async callWeighed<T>(method: 'GET' | 'POST', path: string, body?: unknown, headers: Record<string, string> = {}): Promise<{ answer: T; bytes: number }> {
-    // Serialised before the request, so a value that cannot be is not reported as an unreachable authority.
-    const payload = body === undefined ? undefined : JSON.stringify(body);
-    let response: Response;
-    try {
-      response = await fetch(`${this.base}${path}`, {
-        method,
-        headers: {
-          accept: 'application/json',
-          ...(body !== undefined && { 'content-type': 'application/json' }),
-          ...(method === 'POST' && this.options.token && { authorization: `Bearer ${this.options.token}` }),
-          ...headers,
-        },
-        ...(payload !== undefined && { body: payload }),
-        signal: AbortSignal.timeout(this.options.timeoutMs ?? 10_000),
-      });
-    } catch (error) {
-      throw new AuthorityUnavailable(`The authority at ${this.base} cannot be reached: ${(error as Error).message}`, { cause: error });
+    let status: number;
+    let text: string;
+    if (method === 'GET') ({ status, text } = await this.get(path));
+    else {
+      // Serialised before the request, so a value that cannot be is not reported as an unreachable authority.
+      const payload = body === undefined ? undefined : JSON.stringify(body);
+      let response: Response;
+      try {
+        response = await fetch(`${this.base}${path}`, {
+          method,
+          headers: {
+            accept: 'application/json',
+            ...(body !== undefined && { 'content-type': 'application/json' }),
+            ...(this.options.token && { authorization: `Bearer ${this.options.token}` }),
+            ...headers,
+          },
+          ...(payload !== undefined && { body: payload }),
+          signal: AbortSignal.timeout(this.options.timeoutMs ?? 10_000),
+        });
+      } catch (error) {
+        throw this.unreachable(error);
+      }
+      status = response.status;
+      text = await response.text();
     }
-    const text = await response.text();
     let parsed: unknown;
     try {
       parsed = text ? JSON.parse(text) : undefined;
     } catch {
-      throw new AuthorityUnavailable(`The authority at ${this.base} answered ${response.status} with something that is not JSON.`);
+      throw new AuthorityUnavailable(`The authority at ${this.base} answered ${status} with something that is not JSON.`);
     }
-    if (response.ok) return { answer: parsed as T, bytes: text.length };
+    if (status >= 200 && status < 300) return { answer: parsed as T, bytes: text.length };
     const refusal = RefusalSchema.safeParse(parsed);
-    if (refusal.success) throw new AuthorityRefused(response.status, refusal.data);
-    throw new AuthorityUnavailable(`The authority at ${this.base} answered ${response.status} without saying why.`);
+    if (refusal.success) throw new AuthorityRefused(status, refusal.data);
+    throw new AuthorityUnavailable(`The authority at ${this.base} answered ${status} without saying why.`);
+  }
+
+  private unreachable(error: unknown): AuthorityUnavailable {
+    return new AuthorityUnavailable(`The authority at ${this.base} cannot be reached: ${(error as Error).message}`, { cause: error });
+  }
+
+  /**
+   * A read, over node:http on a kept-alive connection: every task asks for the active version, and
+   * fetch (undici) cost about three times as much CPU per request as this (BENCHMARKS.md, runtime
+   * overhead). A read that meets a kept-alive connection the authority has just closed is sent once
+   * more on a new one, as Node's documentation advises; writes stay on fetch and are never resent.
+   */
+  private async get(path: string, retried = false): Promise<{ status: number; text: string }> {
+    const url = `${this.base}${path}`;
+    let reused = false;
+    try {
+      return await new Promise((resolve, reject) => {
+        const request = (url.startsWith('https:') ? https : http).get(
+          url,
+          { agent: this.agent, headers: { accept: 'application/json' }, signal: AbortSignal.timeout(this.options.timeoutMs ?? 10_000) },
+          (response) => {
+            const chunks: Buffer[] = [];
+            response.on('data', (chunk: Buffer) => chunks.push(chunk));
+            response.on('error', reject);
+            response.on('end', () => resolve({ status: response.statusCode ?? 0, text: Buffer.concat(chunks).toString('utf8') }));
+          },
+        );
+        request.on('socket', () => (reused = request.reusedSocket));
+        request.on('error', reject);
+      });
+    } catch (error) {
+      if (reused && !retried && (error as NodeJS.ErrnoException).code === 'ECONNRESET') return this.get(path, true);
+      throw this.unreachable(error);
+    }
   }
 
   health(): Promise<{ ok: boolean; engine: string; collections: string[] }> {
@@ -150,8 +198,18 @@ export class AuthorityClient {
     return this.call('GET', `/v1/collections/${encodeURIComponent(collection)}/rollback-preview?version=${version}`);
   }
 
+  /**
+   * The collection's active activation, as the authority answers a request sent after this call
+   * (never one already under way when it was made). Concurrent calls share such a request
+   * (`FreshRead`), so a busy agent asks once per round trip rather than once per task.
+   */
   active(collection: string): Promise<Activation> {
-    return this.call('GET', `/v1/collections/${encodeURIComponent(collection)}/active`);
+    let read = this.actives.get(collection);
+    if (read === undefined) {
+      read = new FreshRead(() => this.call<Activation>('GET', `/v1/collections/${encodeURIComponent(collection)}/active`));
+      this.actives.set(collection, read);
+    }
+    return read.get();
   }
 
   activeAt(collection: string, time: Date | number): Promise<Activation> {

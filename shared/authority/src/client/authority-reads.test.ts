@@ -1,0 +1,60 @@
+import { createServer } from 'node:net';
+import type { AddressInfo, Socket } from 'node:net';
+import { afterEach, describe, expect, it } from 'vitest';
+import { AuthorityClient, AuthorityUnavailable } from './authority-client.ts';
+
+// Reads go over node:http on kept-alive connections (authority-client.ts). A server may close a
+// kept-alive connection just as a read is sent on it; the read is then sent once more on a new one.
+describe("the authority client's reads on kept-alive connections", () => {
+  const sockets: Socket[] = [];
+  let close = () => undefined as void;
+  afterEach(() => {
+    for (const socket of sockets) socket.destroy();
+    close();
+  });
+
+  /** A raw HTTP server: `answer(connection, request)` says what to do with each request. */
+  async function server(answer: (connection: number, request: number, socket: Socket) => void): Promise<{ url: string; connections: () => number }> {
+    let connections = 0;
+    const tcp = createServer((socket) => {
+      sockets.push(socket);
+      const connection = (connections += 1);
+      let requests = 0;
+      socket.on('data', (chunk) => {
+        for (let at = chunk.indexOf('\r\n\r\n'); at >= 0; at = chunk.indexOf('\r\n\r\n', at + 4)) answer(connection, (requests += 1), socket);
+      });
+    });
+    await new Promise<void>((resolve) => tcp.listen(0, '127.0.0.1', resolve));
+    close = () => void tcp.close();
+    return { url: `http://127.0.0.1:${(tcp.address() as AddressInfo).port}`, connections: () => connections };
+  }
+
+  const ok = (socket: Socket, version: number) => {
+    const body = JSON.stringify({ collection: 'lists', version });
+    socket.write(`HTTP/1.1 200 OK\r\nContent-Type: application/json\r\nContent-Length: ${body.length}\r\nConnection: keep-alive\r\n\r\n${body}`);
+  };
+
+  it('sends a read again on a new connection when the kept-alive one is reset under it', async () => {
+    const authority = await server((connection, request, socket) => {
+      if (connection === 1 && request === 2) socket.resetAndDestroy();
+      else ok(socket, connection * 10 + request);
+    });
+    const client = new AuthorityClient({ url: authority.url });
+    expect(await client.active('lists')).toEqual({ collection: 'lists', version: 11 });
+    expect(await client.active('lists')).toEqual({ collection: 'lists', version: 21 });
+    expect(authority.connections()).toBe(2);
+  });
+
+  it('says the authority cannot be reached when a fresh connection is reset too', async () => {
+    const authority = await server((_connection, _request, socket) => socket.resetAndDestroy());
+    const client = new AuthorityClient({ url: authority.url });
+    await expect(client.active('lists')).rejects.toBeInstanceOf(AuthorityUnavailable);
+    expect(authority.connections()).toBe(1);
+  });
+
+  it('gives up on a read that takes longer than the timeout, saying so', async () => {
+    const authority = await server(() => undefined);
+    const client = new AuthorityClient({ url: authority.url, timeoutMs: 200 });
+    await expect(client.active('lists')).rejects.toThrow(/cannot be reached/);
+  });
+});
