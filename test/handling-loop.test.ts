@@ -89,6 +89,18 @@ describe('the handling agent, the whole loop over HTTP', () => {
     expect(await decideAll()).toEqual(earlier);
   });
 
+  it('reads a manifest large enough for a parse thread (over 16 kB): every row decided or asked about, the thread\'s tokens deciding as the event loop\'s would', async () => {
+    const all = JSON.parse(readFileSync(new URL('../agents/handling/fixtures/held-out.json', import.meta.url), 'utf8')) as { description: string }[];
+    const rows = [...all, ...all].map(({ description }, at) => `R-${String(at).padStart(5, '0')},"${description}"`);
+    const csv = `Ref,Description\n${rows.join('\n')}`;
+    expect(csv.length).toBeGreaterThan(16 * 1024);
+    const task = await sendText(stack.client, csv);
+    expect(task.status?.state).toBe(TaskState.TASK_STATE_INPUT_REQUIRED);
+    const findings = task.status?.message?.metadata?.findings as Record<string, { settled: boolean }>;
+    expect(Object.keys(findings)).toHaveLength(600);
+    expect(said(task).text).toMatch(/^Which handling does this consignment need\? Row \d+: "/);
+  });
+
   it('passes the conformance kit, and rolls back what the kit taught', async () => {
     const at = (await stack.authority.client.active('handling')).version;
     const report = await checkAgent(stack.agent.url, { text: 'brass saxophones, trombones and tubas', token: 'console-token', authority: { url: stack.authority.url, token: 'console-token' } });

@@ -1,8 +1,8 @@
 import naiveBayes from 'wink-naive-bayes-text-classifier';
-import prepText from 'wink-naive-bayes-text-classifier/src/prep-text.js';
 import type { Definition } from '@learnables/learnable';
 import type { HandlingExamples } from './handling-examples.ts';
 import { samePhrase } from './handling-examples.ts';
+import { tokensOf } from './tokens.ts';
 
 /** Below this probability for the top handling, the agent asks. The `how` on the card is written from it. */
 export const ASK_BELOW = 0.8;
@@ -30,23 +30,6 @@ export interface HandlingModel {
   readonly trainedOn: number;
   /** The handlings with at least one such example: the only ones the classifier can pick. */
   readonly trained: ReadonlySet<string>;
-}
-
-/**
- * Tokens of recent texts, so a new version (usually the last one plus one lesson) tokenizes only
- * its new examples. Bounded: past it the oldest are dropped, and read again when needed.
- */
-const tokensOfText = new Map<string, readonly string[]>();
-const MOST_TEXTS_REMEMBERED = 50_000;
-
-/** The words the classifier reads in a text: wink-nlp's word tokens, no stop words, negations marked, stemmed. */
-export function tokensOf(text: string): readonly string[] {
-  const known = tokensOfText.get(text);
-  if (known !== undefined) return known;
-  const tokens = Object.freeze(prepText(text));
-  if (tokensOfText.size >= MOST_TEXTS_REMEMBERED) tokensOfText.delete(tokensOfText.keys().next().value as string);
-  tokensOfText.set(text, tokens);
-  return tokens;
 }
 
 /**
@@ -155,10 +138,10 @@ export function prepareModel(definition: Definition<HandlingExamples>): Promise<
  * description with no word the classifier knows gets the same probability for every handling
  * with examples; a handling without examples gets 0.
  */
-export function classify(model: HandlingModel, description: string): Candidate[] {
+export function classify(model: HandlingModel, description: string, tokens: readonly string[] = tokensOf(description)): Candidate[] {
   const odds = new Map<string, number>();
   if (model.classifier !== null) {
-    const computed = model.classifier.computeOdds(tokensOf(description));
+    const computed = model.classifier.computeOdds(tokens);
     const known = !(computed.length === 1 && computed[0]?.[0] === 'unknown');
     for (const entry of model.entries) {
       if (model.trained.has(entry.key)) odds.set(entry.key, 0);
@@ -191,9 +174,10 @@ export type Decision =
   | { readonly by: 'model'; readonly entry: HandlingExamples; readonly candidates: readonly Candidate[] }
   | { readonly by: 'nobody'; readonly candidates: readonly Candidate[] };
 
-export function decide(model: HandlingModel, description: string): Decision {
+/** `tokens`: the description's, when parsing already tokenized it (`tokensOf(description)` otherwise). */
+export function decide(model: HandlingModel, description: string, tokens: readonly string[] = tokensOf(description)): Decision {
   const phrase = model.phrases.get(samePhrase(description));
-  const candidates = classify(model, description);
+  const candidates = classify(model, description, tokens);
   if (phrase !== undefined) return { by: 'phrase', entry: phrase, candidates };
   const top = candidates[0];
   const entry = top && sureEnough(candidates) ? model.entries.find((known) => known.key === top.key) : undefined;

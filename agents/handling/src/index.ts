@@ -1,6 +1,7 @@
 export { HandlingExamples, handlingExamplesKind, exampleLesson, samePhrase, COLLECTION, LONGEST_EXAMPLE } from './handling-examples.ts';
 export type { ExampleLesson, HandlingExamplesState } from './handling-examples.ts';
-export { ASK_BELOW, ASK_WITHIN, classify, decide, modelOf, prepareModel, sureEnough, tokensOf } from './handling-model.ts';
+export { ASK_BELOW, ASK_WITHIN, classify, decide, modelOf, prepareModel, sureEnough } from './handling-model.ts';
+export { tokensOf } from './tokens.ts';
 export type { Candidate, Decision, HandlingModel } from './handling-model.ts';
 export { parseConsignment, MOST_ROWS } from './parse-consignment.ts';
 export type { Consignment, GoodsLine } from './parse-consignment.ts';

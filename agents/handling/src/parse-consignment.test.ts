@@ -4,7 +4,8 @@ import type { InputPart } from '@learnables/runtime';
 import { InputRefused } from '@learnables/runtime';
 import { heldOut, lessonStream, scenario, seedExamples } from '../scripts/make-examples.ts';
 import { LONGEST_EXAMPLE, handlingExamplesKind } from './handling-examples.ts';
-import { classify, modelOf } from './handling-model.ts';
+import { classify, decide, modelOf } from './handling-model.ts';
+import { tokensOf } from './tokens.ts';
 import { MOST_ROWS, parseConsignment } from './parse-consignment.ts';
 
 const text = (value: string): InputPart => ({ kind: 'text', text: value });
@@ -21,15 +22,15 @@ function refusalOf(parts: InputPart[]): string {
 
 describe('parseConsignment', () => {
   it('reads one description from text (spacing tidied) or from data', () => {
-    expect(parseConsignment([text('  frozen prawns,\t12 cartons ')])).toEqual({ lines: [{ description: 'frozen prawns, 12 cartons' }] });
-    expect(parseConsignment([data({ description: 'glass vases' })])).toEqual({ lines: [{ description: 'glass vases' }] });
+    expect(parseConsignment([text('  frozen prawns,\t12 cartons ')])).toEqual({ lines: [{ description: 'frozen prawns, 12 cartons', tokens: ['frozen', 'prawn', 'carton'] }] });
+    expect(parseConsignment([data({ description: 'glass vases' })])).toEqual({ lines: [{ description: 'glass vases', tokens: tokensOf('glass vases') }] });
   });
 
   it('reads a CSV manifest, text or file, from its description column, rows numbered as a spreadsheet does', () => {
     const csv = 'Ref,Goods\nA1,glass vases\nA2,"frozen peas, 4 cartons"\n';
     expect(parseConsignment([text(csv)]).lines).toEqual([
-      { row: 2, description: 'glass vases' },
-      { row: 3, description: 'frozen peas, 4 cartons' },
+      { row: 2, description: 'glass vases', tokens: tokensOf('glass vases') },
+      { row: 3, description: 'frozen peas, 4 cartons', tokens: tokensOf('frozen peas, 4 cartons') },
     ]);
     const file: InputPart = { kind: 'file', bytes: new TextEncoder().encode(csv), mediaType: 'text/csv', filename: 'm.csv' };
     expect(parseConsignment([file]).lines).toHaveLength(2);
@@ -47,6 +48,17 @@ describe('parseConsignment', () => {
 });
 
 const data = (value: unknown): InputPart => ({ kind: 'data', data: value });
+
+describe('tokens taken while parsing (in a parse thread, for a large manifest)', () => {
+  it('decide exactly as tokenizing the description when it is read', () => {
+    const seed = JSON.parse(readFileSync(new URL('../seeds/handling.json', import.meta.url), 'utf8')) as { entries: Record<string, unknown> };
+    const model = modelOf({ collection: 'handling', entries: Object.entries(seed.entries).map(([key, state]) => handlingExamplesKind.fromState(key, state)) });
+    const csv = `Description\n${heldOut().map((line) => `"${line.description}"`).join('\n')}`;
+    // As a thread hands it over: copied, not shared with this thread's memory of tokens.
+    const parsed = structuredClone(parseConsignment([text(csv)]));
+    for (const line of parsed.lines) expect(decide(model, line.description, line.tokens)).toEqual(decide(model, line.description));
+  });
+});
 
 describe('the examples', () => {
   it('are written by scripts/make-examples.ts, the same every run, and the held-out set is never taught', () => {

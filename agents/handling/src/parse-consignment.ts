@@ -1,13 +1,20 @@
 import { parse as parseCsv } from 'csv-parse/sync';
-import type { InputPart } from '@learnables/runtime';
-import { InputRefused } from '@learnables/runtime';
+// A parse module (the runtime may run it in a parse thread): it imports only what parsing needs.
+import type { InputPart } from '@learnables/learnable';
+import { InputRefused } from '@learnables/learnable';
 import { LONGEST_EXAMPLE } from './handling-examples.ts';
+import { tokensOf } from './tokens.ts';
 
 /** One goods description to decide: a message's one, or one row of a manifest. Plain JSON (journaled). */
 export interface GoodsLine {
   /** The manifest's row number, heading row 1; absent for a message holding one description. */
   readonly row?: number;
   readonly description: string;
+  /**
+   * The words the classifier reads in it (`tokensOf`), taken while parsing: a large manifest is
+   * parsed in the runtime's parse threads, so tokenizing its rows holds up no other request.
+   */
+  readonly tokens: readonly string[];
 }
 
 export interface Consignment {
@@ -36,7 +43,8 @@ function line(description: unknown, row?: number): GoodsLine {
   if (text.length > LONGEST_EXAMPLE) {
     throw new InputRefused(`${where}'s goods description is ${text.length} characters long, more than the ${LONGEST_EXAMPLE} I read; give what the goods are, e.g. "frozen prawns, 12 cartons".`);
   }
-  return row === undefined ? { description: text } : { row, description: text };
+  const tokens = tokensOf(text);
+  return row === undefined ? { description: text, tokens } : { row, description: text, tokens };
 }
 
 /** A manifest as CSV text: a heading row, then one consignment per row, read from its description column. */
