@@ -59,6 +59,32 @@ describe('the manifest agent, the whole loop over HTTP, on the same runtime and 
     expect(resultOf(second).result.rows[0]).toMatchObject({ waybill: '006-90723474', consignee: 'Orchard Lane Foods' });
   });
 
+  it('takes a correction of one field of a mapped sheet in words (a column is not an entry), and counts it as decided without asking', async () => {
+    const { client, agent } = stack;
+    const task = await sendFile(client, sheet('01-basic.xlsx'), XLSX, '01-basic.xlsx');
+    expect(task.status?.state).toBe(TaskState.TASK_STATE_COMPLETED);
+    const findings = Object.keys((said(task).extension as { findings: Record<string, unknown> }).findings);
+    expect(findings.length).toBeGreaterThan(1);
+    const correct = async (params: Record<string, unknown>) => {
+      const response = await fetch(`${agent.url}/a2a/jsonrpc`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json', 'A2A-Version': '1.0', authorization: 'Bearer console-token' },
+        body: JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'learnables/correct', params: { taskId: task.id, correctedBy: 'dana', reason: 'that column holds the house numbers', ...params } }),
+      });
+      return (await response.json()) as { result?: Record<string, unknown>; error?: { data?: { error: string; field?: string; message: string } } };
+    };
+    // Several fields were read: which one was wrong must be said.
+    const unnamed = await correct({ entry: 'Ref' });
+    expect(unnamed.error?.data).toMatchObject({ error: 'malformed', field: 'finding' });
+    expect(unnamed.error?.data?.message).toBe(`This task decided ${findings.length} things (${findings.join(', ')}); say which one was wrong.`);
+
+    const fixed = await correct({ finding: 'waybill', entry: 'Master AWB' });
+    expect(fixed.result).toMatchObject({ finding: 'waybill', entry: 'Master AWB', changed: true, corrections: 1 });
+    expect(fixed.result).not.toHaveProperty('decided.winner');
+    const stats = (await (await fetch(`${agent.url}/learnables/stats?by=week`)).json()) as { corrected: number; correctedUnasked: number };
+    expect(stats).toMatchObject({ corrected: 1, correctedUnasked: 1 });
+  });
+
   it('refuses bad spreadsheets with a sentence and keeps serving', async () => {
     for (const name of ['14-truncated.xlsx', '15-not-a-spreadsheet.xlsx', '17-zip-bomb.xlsx', '18-encrypted.xlsx', '13-empty-sheet.xlsx']) {
       const task = await sendFile(stack.client, sheet(name), XLSX, name);
