@@ -98,8 +98,8 @@ describe.each(ourAgents)('learnables-check against our $name', ({ agent, collect
   it('says SKIP, not PASS, for the input-dependent checks when no input makes the agent ask, and exits 3 saying what input it needs', async () => {
     const report = await checkAgent(stack.agent.url, { token: 'console-token' });
     const skippedNow = report.checks.filter((c) => c.status === 'SKIP');
-    expect(skippedNow.map((c) => c.section)).toEqual(expect.arrayContaining(['question', 'reread', 'none', 'preview', 'pinning']));
-    expect(skippedNow.every((c) => ['question', 'reread', 'none', 'preview', 'pinning'].includes(c.section))).toBe(true);
+    expect(skippedNow.map((c) => c.section)).toEqual(expect.arrayContaining(['question', 'reread', 'none', 'preview', 'pinning', 'correction']));
+    expect(skippedNow.every((c) => ['question', 'reread', 'none', 'preview', 'pinning', 'correction'].includes(c.section))).toBe(true);
     expect(skippedNow[0]!.reason).toMatch(/none of the card's examples .* made the agent ask .*give --input or --text/);
     expect(report.checks.find((c) => c.id === 'card.declaration')?.status).toBe('PASS');
     // Adding an entry and retracting need no input: they ran, and the kit took back what it added
@@ -132,7 +132,17 @@ describe('learnables-check against our threshold agent: a value with no text, an
     expect(report.checks.filter((c) => c.status === 'FAIL')).toEqual([]);
     const skips = Object.fromEntries(report.checks.filter((c) => c.status === 'SKIP').map((c) => [c.id, c.reason]));
     // The question offers no suggestion, so nothing is taught and pinning cannot be tested; no "none of these".
-    expect(Object.keys(skips)).toEqual(['question.suggestion-accepted', 'none.writes-nothing', 'pinning.new-version', 'pinning.answer-completes', 'pinning.asked-version', 'pinning.reread-live']);
+    expect(Object.keys(skips)).toEqual([
+      'question.suggestion-accepted',
+      'none.writes-nothing',
+      'pinning.new-version',
+      'pinning.answer-completes',
+      'pinning.asked-version',
+      'pinning.reread-live',
+      'correction.keeps-task',
+      'correction.once',
+    ]);
+    expect(skips['correction.keeps-task']).toMatch(/completed no task with a finding \(see pinning\.answer-completes\)/);
     expect(skips['question.suggestion-accepted']).toMatch(/offers no suggested value/);
     expect(skips['none.writes-nothing']).toMatch(/does not say admitsNone: true/);
     // Preview of a new entry instead of a lesson; retraction of the first entry added, keeping the second.
@@ -147,7 +157,7 @@ describe('learnables-check against our threshold agent: a value with no text, an
 
   it('exits 0 from the command line with --text', async () => {
     const run = await cli([stack.agent.url, '--text', 'furniture 32', '--token', 'console-token', '--authority', stack.authority.url, '--authority-token', 'console-token']);
-    expect(run.stdout).toMatch(/^PASS: every check that could run passed; 6 skipped/m);
+    expect(run.stdout).toMatch(/^PASS: every check that could run passed; 8 skipped/m);
     expect(run.code).toBe(0);
   });
 });
@@ -404,6 +414,21 @@ const broken: { name: string; hooks: Hooks; fails: CheckId[]; says: RegExp }[] =
     says: /expected retracting version \d+ a second time to answer changed: false at the live version \d+, but it answered changed: true, version \d+/i,
   },
   {
+    name: 'a correction that is recorded again when made twice',
+    hooks: {
+      rpc: (body, forward) => {
+        if (body.method !== 'learnables/correct') return undefined;
+        return (async () => {
+          const json = (await forward()) as { result?: { changed: boolean } };
+          if (json.result && !json.result.changed) json.result.changed = true;
+          return json;
+        })();
+      },
+    },
+    fails: ['correction.once'],
+    says: /expected the same correction a second time to record nothing, but it answered changed: true/i,
+  },
+  {
     name: 'a teach method that refuses with a bare status phrase',
     hooks: {
       rpc: (body) => {
@@ -463,6 +488,8 @@ describe('learnables-check against deliberately broken agents', () => {
         'pinning.answer-completes',
         'pinning.asked-version',
         'pinning.reread-live',
+        'correction.keeps-task',
+        'correction.once',
         'retraction.keeps-later',
         'retraction.once',
         'refusals.teach-malformed',

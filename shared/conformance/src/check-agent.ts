@@ -34,6 +34,7 @@ import {
   wrote,
 } from './run-context.ts';
 import { addEntries, noneAnswer, previewAgrees, previewReadOnly, retraction } from './settle-and-undo.ts';
+import { correction } from './correction-checks.ts';
 import { validate } from './validate.ts';
 import type { RpcAnswer, WireMessage, WireTask } from './wire.ts';
 import { brief, createWire, echoes, extensionMetadata, partForFile, taskOf, userMessage, wordsOf } from './wire.ts';
@@ -82,6 +83,7 @@ export async function checkAgent(agentUrl: string, options: CheckOptions = {}): 
     [['question'], () => teachSuggestion(run)],
     [['preview'], () => previewAgrees(run, 'lesson')],
     [['pinning'], () => pinning(run)],
+    [['correction'], () => correction(run)],
     [['entries'], () => addEntries(run)],
     [['preview'], () => previewAgrees(run, 'entry')],
     [['retraction'], () => retraction(run)],
@@ -236,11 +238,15 @@ async function card(run: Run, agentUrl: string): Promise<void> {
   const teachName = isObject(methods?.teach) ? text(methods.teach.jsonrpc) : undefined;
   const retractName = isObject(methods?.retract) ? text(methods.retract.jsonrpc) : undefined;
   const previewName = isObject(methods?.preview) ? text(methods.preview.jsonrpc) : undefined;
+  const correctName = isObject(methods?.correct) ? text(methods.correct.jsonrpc) : undefined;
+  const correctionsName = isObject(methods?.corrections) ? text(methods.corrections.jsonrpc) : undefined;
   run.methods = {
     ...(rereadName && { reread: rereadName }),
     ...(teachName && { teach: teachName }),
     ...(retractName && { retract: retractName }),
     ...(previewName && { preview: previewName }),
+    ...(correctName && { correct: correctName }),
+    ...(correctionsName && { corrections: correctionsName }),
   };
   const others = [teachName && `teach as ${teachName}`, retractName && `retract as ${retractName}`, previewName && `preview as ${previewName}`].filter(Boolean);
   r.verdict(
@@ -558,6 +564,7 @@ async function pinning(run: Run): Promise<void> {
     if (!completed) {
       r.skip('pinning.asked-version', 'the task did not complete, so it reports no deciding version');
     } else {
+      run.completed = done;
       const meta = extensionMetadata(done);
       const versions = isObject(meta) && isObject(meta.versions) ? meta.versions : undefined;
       const reported = versions?.[block.collection];

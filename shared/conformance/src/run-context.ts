@@ -51,6 +51,8 @@ export interface Methods {
   readonly teach?: string;
   readonly retract?: string;
   readonly preview?: string;
+  readonly correct?: string;
+  readonly corrections?: string;
 }
 
 export interface TeachBlock {
@@ -92,6 +94,8 @@ export interface Run {
   /** How the asked task read before the run changed anything (reread under the version it was asked at). */
   before?: Record<string, Json>;
   taught?: Outcome;
+  /** The asked task once the kit's answer completed it (pinning), for the correction checks. */
+  completed?: WireTask;
   /** What preview said about the suggestion (or a new entry) before it was taught, for preview.agrees. */
   previewed?: Previewed;
   /** The entries the run added (entries.add-idempotent, and a second one when retraction needs it). */

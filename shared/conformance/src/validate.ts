@@ -18,6 +18,7 @@ import {
   RefusalSchema,
   RereadResultSchema,
   RetractionOutcomeSchema,
+  CorrectionOutcomeSchema,
   TeachBlockSchema,
   explainInvalid,
 } from '@learnables/protocol';
@@ -31,7 +32,8 @@ export type SchemaName =
   | 'lesson-outcome'
   | 'outcome'
   | 'preview-result'
-  | 'retraction-outcome';
+  | 'retraction-outcome'
+  | 'correction-outcome';
 
 const zodSchemas: Record<SchemaName, z.ZodType> = {
   declaration: DeclarationSchema,
@@ -43,6 +45,7 @@ const zodSchemas: Record<SchemaName, z.ZodType> = {
   outcome: OutcomeSchema,
   'preview-result': PreviewResultSchema,
   'retraction-outcome': RetractionOutcomeSchema,
+  'correction-outcome': CorrectionOutcomeSchema,
 };
 
 /** Where the committed JSON Schemas are: next to the protocol package's sources. */
