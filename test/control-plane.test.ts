@@ -34,12 +34,12 @@ describe('one control plane for two learnables with nothing in common', () => {
     const marked = absorbLesson(customers(), {
       collection: 'customers',
       entry: 'northgate',
-      value: { pattern: 'billing@origin\\.example', where: 'from' },
+      value: { pattern: '<billing@origin\\.example>', where: 'from' },
       taughtBy: 'dana@warehouse.example',
       reason: "Northgate's billing desk sends the pre-alerts",
     });
     expect(marked.changed).toBe(true);
-    expect(marked.audit).toBe("northgate learned: matches 'billing@origin\\.example' in the from");
+    expect(marked.audit).toBe("northgate learned: matches '<billing@origin\\.example>' in the from");
   });
 
   it("keeps RE2's reason, word for word, when a pattern cannot be used", () => {
@@ -108,7 +108,7 @@ describe('the lesson value is opaque to everything but its learnable', () => {
   }
 
   for (const [name, build, entry, value] of [
-    ['CustomerMarks', customers, 'northgate', { pattern: 'billing@origin\\.example', where: 'from' }],
+    ['CustomerMarks', customers, 'northgate', { pattern: '<billing@origin\\.example>', where: 'from' }],
     ['ColumnMapping', mappings, 'waybill', { column: 'Air Waybill No' }],
     ['WeightLimit', () => defineCollection('weight-limits', [new WeightLimit('furniture', 'Furniture')]), 'furniture', { maxKg: '30' }],
   ] as const) {

@@ -14,15 +14,18 @@ describe('the email agent, the whole loop over HTTP: ask, teach, settle, roll ba
   });
   afterAll(async () => stack.close());
 
-  it('asks, learns from a lesson, decides the next message from that sender alone, and asks again after a rollback', async () => {
+  it('asks, learns from a lesson, decides the next message from that sender about that customer, and asks again after a rollback', async () => {
     const { client, authority, agent } = stack;
 
-    // 1. A pre-alert from Northgate's billing desk: no mark knows that sender, so the agent asks.
+    // 1. A pre-alert from Origin's billing desk for Northgate: no mark knows that sender, so the agent
+    // asks. Origin writes about its consignee by name (a forwarder bills for several customers), so
+    // what it offers is Origin's sender AND Northgate's name, not Origin's address alone.
     const first = await sendFile(client, eml('northgate-billing-prealert.eml'), 'message/rfc822', 'northgate-billing-prealert.eml');
     expect(first.status?.state).toBe(TaskState.TASK_STATE_INPUT_REQUIRED);
     const { text, extension: teach } = said(first);
     expect(text).toContain('Which customer does this message belong to?');
-    expect(teach).toMatchObject({ collection: 'customers', version: 1, suggested: { pattern: '<billing@origin\\.example>', where: 'from' } });
+    const northgateName = '(?:^|[^0-9a-z])Northgate\\s+Motors(?:$|[^0-9a-z])';
+    expect(teach).toMatchObject({ collection: 'customers', version: 1, suggested: { pattern: northgateName, where: 'any', sender: '<billing@origin\\.example>' } });
     expect((teach!.entries as { key: string }[]).map((e) => e.key)).toContain('northgate');
 
     // 2. The operator answers; answering alone writes nothing.
@@ -38,14 +41,20 @@ describe('the email agent, the whole loop over HTTP: ask, teach, settle, roll ba
       taughtBy: 'dana@warehouse.example',
       reason: "Northgate's billing desk sends the pre-alerts",
     });
-    expect(outcome).toEqual({ collection: 'customers', entry: 'northgate', changed: true, version: 2, audit: "northgate learned: matches '<billing@origin\\.example>' in the from" });
+    expect(outcome).toEqual({
+      collection: 'customers',
+      entry: 'northgate',
+      changed: true,
+      version: 2,
+      audit: `northgate learned: matches '${northgateName}' in the any of mail from '<billing@origin\\.example>'`,
+    });
 
     // 4. Reread of the same message now settles, on version 2, in the agent's words.
     expect(await reread(agent.url, first.id)).toEqual({
       customer: { settled: true, winner: 'northgate', reads: expect.stringContaining('Northgate Motors Ltd') as string, version: 2 },
     });
 
-    // 5. A second task — another message from the same sender — is decided without asking.
+    // 5. A second task — another message from the same sender, naming Northgate in its attached statement — is decided without asking.
     const second = await sendFile(client, eml('northgate-billing-statement-csv.eml'), 'message/rfc822', 'statement.eml');
     expect(second.status?.state).toBe(TaskState.TASK_STATE_COMPLETED);
     expect(said(second).extension).toMatchObject({ versions: { customers: 2 }, decidedBy: 'rules' });

@@ -153,8 +153,8 @@ for (const engine of ['sqlite', 'postgres'] as const) {
     it('a typo taught, the fix taught, the typo retracted: the fix stays, the typo alone asks again; retracting twice makes one version', async () => {
       const { client, agent, authority } = stack;
       const lesson = (pattern: string) => ({ collection: 'customers', entry: 'northgate', value: { pattern, where: 'from' }, taughtBy: 'dana', reason: 'pre-alerts' });
-      const typo = await ok<{ version: number }>(agent.url, m.teach!.jsonrpc, lesson('billing@orign\\.example'));
-      const fix = await ok<{ version: number }>(agent.url, m.teach!.jsonrpc, lesson('billing@origin\\.example'));
+      const typo = await ok<{ version: number }>(agent.url, m.teach!.jsonrpc, lesson('<billing@orign\\.example>'));
+      const fix = await ok<{ version: number }>(agent.url, m.teach!.jsonrpc, lesson('<billing@origin\\.example>'));
       const onlyTypo = await sendEmail(client, 'billing@orign.example', 'Pre-alert');
       expect(said(onlyTypo).extension).toMatchObject({ findings: { customer: { winner: 'northgate' } } });
 
@@ -168,7 +168,7 @@ for (const engine of ['sqlite', 'postgres'] as const) {
         retracted: typo.version,
         changed: true,
         version: fix.version + 1,
-        audit: "northgate no longer matches 'billing@orign\\.example' in the from",
+        audit: "northgate no longer matches '<billing@orign\\.example>' in the from",
       });
       const after = await footprint(stack, 'customers');
       // Retraction wrote one activation at the authority, and nothing at the agent.
@@ -184,7 +184,7 @@ for (const engine of ['sqlite', 'postgres'] as const) {
       const entries = await authority.client.entries('customers', retracted.version);
       const fixed = await authority.client.entries('customers', fix.version);
       const marksOf = (list: typeof entries) => (list.entries.find((e) => e.key === 'northgate')!.state as { marks: { pattern: string }[] }).marks.map((mark) => mark.pattern);
-      expect(marksOf(entries)).toEqual(marksOf(fixed).filter((pattern) => pattern !== 'billing@orign\\.example'));
+      expect(marksOf(entries)).toEqual(marksOf(fixed).filter((pattern) => pattern !== '<billing@orign\\.example>'));
       expect(said(await sendEmail(client, 'billing@origin.example', 'Pre-alert')).extension).toMatchObject({ findings: { customer: { winner: 'northgate' } } });
       expect((await sendEmail(client, 'billing@orign.example', 'Pre-alert')).status?.state).toBe(TaskState.TASK_STATE_INPUT_REQUIRED);
     });

@@ -64,7 +64,13 @@ describe('the console, through a browser: settle every question, undo one mistak
     await form().getByRole('radio', { name: 'A new customer…', exact: true }).check();
     await form().getByLabel('Name of the new customer').fill('Origin Billing Services');
     await form().getByRole('checkbox', { name: /^Remember this/ }).check();
-    expect(await form().getByLabel('Text that gives the customer away', { exact: true }).inputValue()).toBe('<billing@origin\\.example>');
+    // The suggestion is Northgate's name on Origin's mail (Origin names its consignee): for a new
+    // customer the clerk teaches Origin's address instead.
+    const pattern = form().getByLabel('Text that gives the customer away', { exact: true });
+    expect(await pattern.inputValue()).toContain('Northgate');
+    await pattern.fill('<billing@origin\\.example>');
+    await form().getByLabel('Where to look').selectOption('from');
+    await form().getByLabel('Only in mail from', { exact: true }).fill('');
     await form().getByLabel('Why').fill('A new customer; their billing desk writes from this address');
     await form().getByRole('button', { name: 'Add the customer, answer and remember' }).click();
     await page.locator('.show-back').waitFor();
@@ -85,9 +91,13 @@ describe('the console, through a browser: settle every question, undo one mistak
     await form().getByRole('radio', { name: 'Northgate Motors Ltd', exact: true }).check();
     await form().getByRole('checkbox', { name: /^Remember this/ }).check();
     const pattern = form().getByLabel('Text that gives the customer away', { exact: true });
-    const suggested = await pattern.inputValue();
+    const where = form().getByLabel('Where to look');
+    const sender = form().getByLabel('Only in mail from', { exact: true });
+    // The suggestion is Hollis's name on this sender's mail, which only Hollis may be taught.
+    expect(await pattern.inputValue()).toContain('Hollis');
     await pattern.fill('Advance shipping notice');
-    await form().getByLabel('Where to look').selectOption('subject');
+    await where.selectOption('subject');
+    await sender.fill('');
     await form().getByLabel('Why').fill('Hollis ships through Northgate');
     const before = await history();
     await form().getByRole('button', { name: 'Check what this lesson would do' }).click();
@@ -101,8 +111,8 @@ describe('the console, through a browser: settle every question, undo one mistak
     await screenshot(page, 'email-preview-warning');
     // The preview wrote nothing, and any change to the lesson asks for a fresh one.
     expect(await history()).toEqual(before);
-    await pattern.fill(suggested);
-    await form().getByLabel('Where to look').selectOption('from');
+    await pattern.fill('<billing@origin-example\\.example>');
+    await where.selectOption('from');
     expect(await form().locator('.preview-box').textContent()).toBe('');
     await form().getByRole('button', { name: 'Check what this lesson would do' }).click();
     await preview.waitFor();

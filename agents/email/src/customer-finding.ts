@@ -46,6 +46,7 @@ export function customerDecider(margin: number): Decider<EmailInput, MessageFiel
       const marks = new Map<string, { pattern: string; places: readonly MessageField[] }>();
       for (const entry of [before, after]) {
         for (const mark of marksOf(entry)) {
+          // A sender condition only narrows what its mark reaches: the pattern alone over-reaches, which is safe.
           marks.set(JSON.stringify([mark.pattern, mark.where]), { pattern: mark.pattern, places: mark.where === 'any' ? MESSAGE_FIELDS : [mark.where] });
         }
       }

@@ -14,9 +14,9 @@ const teach = (customer: CustomerMarks, value: LessonValue) => customer.learn(cu
 describe('CustomerMarks', () => {
   it('adds a mark as an amended copy and leaves the original alone', () => {
     const before = northgate();
-    const { next, changed } = teach(before, { pattern: 'billing@origin\\.example', where: 'from' });
+    const { next, changed } = teach(before, { pattern: '<billing@origin\\.example>', where: 'from' });
     expect(changed).toBe(true);
-    expect((next as CustomerMarks).marks).toEqual([{ pattern: 'billing@origin\\.example', where: 'from' }]);
+    expect((next as CustomerMarks).marks).toEqual([{ pattern: '<billing@origin\\.example>', where: 'from' }]);
     expect(before.marks).toEqual([]);
   });
 
@@ -111,7 +111,7 @@ describe('CustomerMarks', () => {
   });
 
   it('comes back from storage as it went in', () => {
-    const taught = teach(northgate(), { pattern: 'a@b\\.example', where: 'from' }).next as CustomerMarks;
+    const taught = teach(northgate(), { pattern: '<a@b\\.example>', where: 'from' }).next as CustomerMarks;
     const back = customerMarksKind.fromState('northgate', JSON.parse(JSON.stringify(taught.toState())));
     expect(back).toEqual(taught);
   });

@@ -10,10 +10,16 @@ import { NOISE_MESSAGES, PROBE_MESSAGES } from './probe-messages.ts';
 export const MARK_PLACES = ['from', 'subject', 'body', 'attachments', 'any'] as const;
 export type MarkPlace = (typeof MARK_PLACES)[number];
 
-/** Text that gives a customer away, and where in a message to look for it. */
+/**
+ * Text that gives a customer away, and where in a message to look for it. With `sender`, the mark
+ * counts only on a message whose from also matches that pattern: "the sender AND this reference"
+ * (or this name), for a booking portal or a haulier that writes for several customers, whose
+ * address alone tells none of them apart and whose mention of a name alone may be anyone's news.
+ */
 export interface Mark {
   readonly pattern: string;
   readonly where: MarkPlace;
+  readonly sender?: string;
 }
 
 /**
@@ -24,7 +30,7 @@ export interface Mark {
  */
 const customerState = z.object({
   name: z.string(),
-  marks: z.array(z.object({ pattern: z.string(), where: z.enum(MARK_PLACES) })).readonly(),
+  marks: z.array(z.object({ pattern: z.string(), where: z.enum(MARK_PLACES), sender: z.string().optional() })).readonly(),
   noCustomer: z.boolean().optional(),
 });
 export type CustomerState = z.infer<typeof customerState>;
@@ -68,10 +74,20 @@ export const markLesson = lessonValue(
       error: (issue) => `That pattern is ${String(issue.input).length} characters long; a mark may be at most ${LONGEST_PATTERN}.`,
     }),
     where: lessonField.choice(MARK_PLACES, { notOne: (typed) => `${typed} is not a place to look; choose one of ${MARK_PLACES.join(', ')}.`, absent: 'from' }),
+    // Optional: left out, or blank as an empty form field sends it, it is no condition at all.
+    sender: z
+      .unknown()
+      .transform((raw, ctx): string | undefined => {
+        if (raw === null || (typeof raw === 'string' && raw.trim() === '')) return undefined;
+        if (typeof raw === 'string') return raw.trim();
+        ctx.issues.push({ code: 'custom', message: 'The sender condition is the text of a pattern for the sender, such as <noreply@portal\\.example>.', input: raw });
+        return z.NEVER;
+      })
+      .optional(),
   },
   {
     unknownKey: (key) => `A mark has a pattern and a where; "${key}" is neither.`,
-    check: ({ pattern, where }) => {
+    check: ({ pattern, where, sender }) => {
       checkCompiledSize(pattern);
       const regex = compileMark(pattern);
       if (regex.test('')) {
@@ -80,11 +96,48 @@ export const markLesson = lessonValue(
           { field: 'pattern' },
         );
       }
-      checkEvidence(pattern, regex, where);
+      if (where === 'from' || where === 'any') checkAnchored(pattern, 'pattern');
+      if (sender !== undefined) checkSender(sender, where);
+      // With a sender, the pair is the evidence: the pattern alone may be found in other mail.
+      if (sender === undefined) checkEvidence(pattern, regex, where);
     },
   },
 );
 export type MarkLesson = LessonValueOf<typeof markLesson>;
+
+/**
+ * A pattern on a sender's domain must stop where the address does (SPEC §2.3.1): `@brightwell-foods\.example`
+ * also matches `accounts@brightwell-foods.example-remit.invalid`, a look-alike; `@brightwell-foods\.example>` does not.
+ */
+function checkAnchored(pattern: string, field: 'pattern' | 'sender'): void {
+  if (!OPEN_DOMAIN_END.test(pattern)) return;
+  throw new UnlearnableValue(
+    `"${pattern}" also matches a longer look-alike address, such as ${lookAlike(pattern)}; end it with > so it stops where the address does, as in ${pattern.replace(/\\b$/, '')}>.`,
+    { field },
+  );
+}
+
+/** The sender of a "sender AND reference" mark: a usable pattern for the from, anchored like any. */
+function checkSender(sender: string, where: MarkPlace): void {
+  if (where === 'from') {
+    throw new UnlearnableValue('This mark already looks at the sender; a sender condition is for a mark that looks at the subject, body or attachments.', { field: 'sender' });
+  }
+  if (sender.length > LONGEST_PATTERN) throw new UnlearnableValue(`That sender pattern is ${sender.length} characters long; it may be at most ${LONGEST_PATTERN}.`, { field: 'sender' });
+  checkCompiledSize(sender);
+  let regex: RE2;
+  try {
+    regex = compileMark(sender);
+  } catch (error) {
+    throw new UnlearnableValue((error as Error).message, { field: 'sender' });
+  }
+  if (regex.test('')) throw new UnlearnableValue(`The sender "${sender}" matches an empty text, so it is no condition; give the sender's address, such as <noreply@portal\\.example>.`, { field: 'sender' });
+  checkAnchored(sender, 'sender');
+}
+
+/** The sender condition of a mark, compiled (the same way as its pattern). */
+export function compileSender(mark: Mark): RE2 | undefined {
+  return mark.sender === undefined ? undefined : compileMark(mark.sender);
+}
 
 /** One customer and the marks that give it away. A lesson adds one mark (`markLesson`). */
 export class CustomerMarks extends Learnable.of(markLesson) {
@@ -102,26 +155,29 @@ export class CustomerMarks extends Learnable.of(markLesson) {
     return this.name;
   }
 
-  learn(mark: MarkLesson, others: readonly CustomerMarks[] = []): Learned<CustomerMarks> {
-    if (this.marks.some((known) => known.pattern === mark.pattern && known.where === mark.where)) {
+  learn(lesson: MarkLesson, others: readonly CustomerMarks[] = []): Learned<CustomerMarks> {
+    const mark = markOf(lesson);
+    if (this.marks.some((known) => identical(known, mark))) {
       return { next: this, changed: false };
     }
     refuseHeldElsewhere(mark, others);
+    refuseOthersName(mark, this, others);
     return { next: new CustomerMarks(this.key, this.name, [...this.marks, mark], this.noCustomer), changed: true };
   }
 
-  describes({ pattern, where }: MarkLesson): string {
-    return `${this.key} learned: matches '${pattern}' in the ${where}`;
+  describes(lesson: MarkLesson): string {
+    return `${this.key} learned: matches '${lesson.pattern}' in the ${lesson.where}${lesson.sender === undefined ? '' : ` of mail from '${lesson.sender}'`}`;
   }
 
-  unlearn(mark: MarkLesson): Learned<CustomerMarks> {
-    const kept = this.marks.filter((known) => !(known.pattern === mark.pattern && known.where === mark.where));
+  unlearn(lesson: MarkLesson): Learned<CustomerMarks> {
+    const mark = markOf(lesson);
+    const kept = this.marks.filter((known) => !identical(known, mark));
     if (kept.length === this.marks.length) return { next: this, changed: false };
     return { next: new CustomerMarks(this.key, this.name, kept, this.noCustomer), changed: true };
   }
 
-  describesRetraction({ pattern, where }: MarkLesson): string {
-    return `${this.key} no longer matches '${pattern}' in the ${where}`;
+  describesRetraction(lesson: MarkLesson): string {
+    return `${this.key} no longer matches '${lesson.pattern}' in the ${lesson.where}${lesson.sender === undefined ? '' : ` of mail from '${lesson.sender}'`}`;
   }
 
   toState(): CustomerState {
@@ -167,9 +223,55 @@ function checkEvidence(pattern: string, regex: RE2, where: MarkPlace): void {
   }
 }
 
-/** Whether two marks look for the same text in a place they share (`any` shares every place). */
-function sameMark(a: Mark, b: Mark): boolean {
-  return a.pattern === b.pattern && (a.where === b.where || a.where === 'any' || b.where === 'any');
+/** A lesson's value as a stored mark: no `sender` key when it has none. */
+function markOf({ pattern, where, sender }: MarkLesson): Mark {
+  return sender === undefined ? { pattern, where } : { pattern, where, sender };
+}
+
+function identical(a: Mark, b: Mark): boolean {
+  return a.pattern === b.pattern && a.where === b.where && a.sender === b.sender;
+}
+
+/**
+ * Whether two marks look for the same text in a place they share (`any` shares every place), on
+ * the same mail: a mark without a sender condition meets every sender's mail, so it shares its
+ * text with a mark that has one.
+ */
+export function sameMark(a: Mark, b: Mark): boolean {
+  return a.pattern === b.pattern && (a.where === b.where || a.where === 'any' || b.where === 'any') && (a.sender === undefined || b.sender === undefined || a.sender === b.sender);
+}
+
+/**
+ * Refuse a mark whose text is another customer's own name (SPEC §2.3.1): a message that names
+ * Oakridge Furniture is evidence of Oakridge, not of whoever the message about it was answered
+ * for (a newsletter's headline, a haulier's job for another customer).
+ */
+function refuseOthersName(mark: Mark, self: CustomerMarks, others: readonly CustomerMarks[]): void {
+  if (mark.where === 'from') return;
+  let regex: RE2;
+  try {
+    regex = compileMark(mark.pattern);
+  } catch {
+    return;
+  }
+  for (const other of others) {
+    if (other.key === self.key || other.noCustomer) continue;
+    if (regex.test(other.name) || regex.test(plainNameOf(other.name))) {
+      throw new UnlearnableValue(
+        `'${mark.pattern}' is the name of ${other.name} (${other.key}); a message that names it is evidence of ${other.name}, not of ${self.name}. Teach what tells ${self.name}'s mail apart instead: its sender, or its own reference.`,
+        { field: 'pattern' },
+      );
+    }
+  }
+}
+
+/** Legal forms left off a customer's name, so `Brightwell Foods` in a message matches `Brightwell Foods plc`. */
+export const LEGAL_FORM =
+  /[\s,]+(?:plc|ltd\.?|limited|llc|inc\.?|corp\.?|gmbh|ag|kg|as|a\/s|asa|ab|oy|bv|b\.v\.|nv|n\.v\.|sa|s\.a\.|s\.l\.|sl|srl|s\.r\.l\.|spa|s\.p\.a\.|sas|sarl|co\.?|company)$/i;
+
+/** A customer's name as messages write it: without its legal form. */
+export function plainNameOf(name: string): string {
+  return name.replace(LEGAL_FORM, '').trim();
 }
 
 /**
@@ -206,6 +308,9 @@ export function checkSeedMarks(entries: readonly CustomerMarks[]): void {
           `${entry.key}'s mark '${mark.pattern}' also matches a longer look-alike domain (e.g. ${lookAlike(mark.pattern)}); end it with > so it stops where the address does`,
         );
       }
+      if (mark.sender !== undefined && (mark.where === 'from' || OPEN_DOMAIN_END.test(mark.sender))) {
+        problems.push(`${entry.key}'s mark '${mark.pattern}' has the sender condition '${mark.sender}', which ${mark.where === 'from' ? 'a mark on the sender does not take' : 'also matches a longer look-alike address; end it with >'}`);
+      }
       const holder = entries.slice(index + 1).find((other) => other.marks.some((known) => sameMark(known, mark)));
       if (holder !== undefined) problems.push(`'${mark.pattern}' is a mark of both ${entry.key} and ${holder.key}, so their messages would tie for ever`);
     }
@@ -214,8 +319,11 @@ export function checkSeedMarks(entries: readonly CustomerMarks[]): void {
 }
 
 function lookAlike(pattern: string): string {
-  const domain = pattern.slice(pattern.lastIndexOf('@') + 1).replace(/\\b$/, '').replace(/\\(.)/g, '$1');
-  return `accounts@${domain}-remit.invalid`;
+  const at = pattern.lastIndexOf('@');
+  const domain = pattern.slice(at + 1).replace(/\\b$/, '').replace(/\\(.)/g, '$1');
+  // An address keeps its own local part (billing@origin.example-remit.invalid); a domain gets one.
+  const local = /[a-z0-9._%+-]+$/i.exec(pattern.slice(0, at).replace(/\\(.)/g, '$1'))?.[0] ?? 'accounts';
+  return `${local}@${domain}-remit.invalid`;
 }
 
 /** How the authority rebuilds customers from storage, and checks a seed at start-up. */

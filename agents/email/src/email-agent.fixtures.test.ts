@@ -97,8 +97,8 @@ describe('the email fixtures under the seed customers', () => {
     }
   });
 
-  it('after the lesson billing@origin\\.example (from) for northgate, settles every billing@origin.example message to northgate and not the lookalike', () => {
-    const lesson = { collection: 'customers', entry: 'northgate', value: { pattern: 'billing@origin\\.example', where: 'from' }, taughtBy: 'dana', reason: 'Origin bills for Northgate' };
+  it('after the lesson <billing@origin\\.example> (from) for northgate, settles every billing@origin.example message to northgate and not the lookalike', () => {
+    const lesson = { collection: 'customers', entry: 'northgate', value: { pattern: '<billing@origin\\.example>', where: 'from' }, taughtBy: 'dana', reason: 'Origin bills for Northgate' };
     const { definition, changed } = absorbLesson(seed, lesson);
     expect(changed).toBe(true);
     const origin = [...parsed].filter(([, input]) => fromOrigin(input));

@@ -24,6 +24,9 @@ const email = (overrides: Partial<EmailInput> = {}): EmailInput => ({
   ...overrides,
 });
 
+/** A message that names no customer in its text: nothing in it says its sender writes for others. */
+const plain = (overrides: Partial<EmailInput> = {}): EmailInput => email({ body: 'Please book in 4 pallets for Thursday.', ...overrides });
+
 const seed = customers(
   ['northgate', 'Northgate Motors Ltd', [{ pattern: '@northgate-motors\\.example', where: 'from' }, { pattern: '\\bNGM/\\d{4}/\\d+', where: 'subject' }]],
   ['brightwell-foods', 'Brightwell Foods plc', [{ pattern: '@brightwell-foods\\.example', where: 'from' }]],
@@ -50,6 +53,7 @@ describe('the card', () => {
     expect(emailAgent.declaration.lessonFields).toEqual([
       expect.objectContaining({ name: 'pattern', kind: 'text', help: expect.any(String) }),
       expect.objectContaining({ name: 'where', kind: 'choice', choices: [...MARK_PLACES], default: 'from' }),
+      expect.objectContaining({ name: 'sender', kind: 'text', help: expect.stringContaining('Optional') }),
     ]);
   });
 
@@ -57,7 +61,7 @@ describe('the card', () => {
   // suggests for a sender, and say the from reads as `Name <address>`.
   it('helps with the pattern as the agent suggests it, saying the from reads as Name <address>', () => {
     const help = emailAgent.declaration.lessonFields.find((field) => field.name === 'pattern')?.help ?? '';
-    const { suggested } = asked(emailAgent.read(email(), pinned(seed)));
+    const { suggested } = asked(createEmailAgent().read(plain(), pinned(seed)));
     expect(help).toContain(`e.g. ${(suggested as { pattern: string }).pattern}.`);
     expect(help).toContain('The from reads as Name <address>');
     // Its domain example does what it says: every address at the domain, not a longer domain.
@@ -134,7 +138,7 @@ describe('the how sentence, held to what the agent does', () => {
   });
 
   it('"if no mark matches, I ask"', () => {
-    const reading = emailAgent.read(email(), pinned(customers(['brightwell-foods', 'Brightwell Foods plc', [{ pattern: '@brightwell-foods\\.example', where: 'from' }]])));
+    const reading = createEmailAgent().read(plain(), pinned(customers(['brightwell-foods', 'Brightwell Foods plc', [{ pattern: '@brightwell-foods\\.example>', where: 'from' }]])));
     expect(reading.findings.customer).toEqual({ settled: false, reads: 'Still cannot tell whose this is.', collection: 'customers' });
     expect(asked(reading).question).toBe('Which customer does this message belong to?');
   });
@@ -150,7 +154,8 @@ describe('the how sentence, held to what the agent does', () => {
     const question = asked(reading);
     expect(question.question).toMatch(/^Which customer does this message belong to: Northgate Motors Ltd or Origin Forwarding\?/);
     // The sender ties them, so it is not what the question offers to teach; the consignee's name is.
-    expect(question.question).toContain('billing@origin.example is already a mark of Origin Forwarding, so I suggest Northgate Motors from the body instead');
+    expect(question.question).toContain('billing@origin.example is already a mark of Origin Forwarding, so I suggest Northgate Motors in any part of mail from billing@origin.example');
+    expect(question.suggested).toEqual({ pattern: expect.stringContaining('Northgate\\s+Motors'), where: 'any', sender: '<billing@origin\\.example>' });
     expect(question.entries.map((entry) => entry.key)).toEqual(['northgate', 'origin', 'pinnacle-audio']);
   });
 });
@@ -173,7 +178,7 @@ describe('emailAgent.read', () => {
   });
 
   it('asks about every customer, suggesting the exact sender', () => {
-    const question = asked(emailAgent.read(email(), pinned(seed)));
+    const question = asked(createEmailAgent().read(plain(), pinned(seed)));
     expect(question).toEqual({
       collection: 'customers',
       question: 'Which customer does this message belong to?',
@@ -187,7 +192,7 @@ describe('emailAgent.read', () => {
   });
 
   it('suggests a lesson that, once taught, settles this sender and no lookalike', () => {
-    const { suggested } = asked(emailAgent.read(email(), pinned(seed)));
+    const { suggested } = asked(createEmailAgent().read(plain(), pinned(seed)));
     if (suggested === undefined) throw new Error('expected a suggestion');
     const lesson = { collection: 'customers', entry: 'northgate', value: suggested, taughtBy: 'dana', reason: 'Origin bills for Northgate' };
     const { definition, changed } = absorbLesson(seed, lesson);
@@ -269,8 +274,10 @@ describe('a shared sender', () => {
     const second = asked(agent.read(portal('Booking OB-10002'), pinned(seed)));
     agent.answer(portal('Booking OB-10002'), pinned(seed), second, { entry: 'brightwell-foods' });
     const third = asked(agent.read(portal('Booking OB-10003'), pinned(seed)));
-    expect(third.suggested).toEqual({ pattern: expect.stringContaining('OB-10003'), where: 'subject' });
-    expect(third.question).toMatch(/^Which customer does this message belong to\? desk@freight-portal\.example has lately written for Brightwell Foods plc and Pinnacle Audio Ltd, so I suggest OB-10003 from the subject instead/);
+    expect(third.suggested).toEqual({ pattern: expect.stringContaining('OB-10003'), where: 'subject', sender: '<desk@freight-portal\\.example>' });
+    expect(third.question).toMatch(
+      /^Which customer does this message belong to\? desk@freight-portal\.example has lately written for Brightwell Foods plc and Pinnacle Audio Ltd, so I suggest OB-10003 in the subject of mail from desk@freight-portal\.example/,
+    );
   });
 
   it('already a mark of one customer is not offered for another', () => {

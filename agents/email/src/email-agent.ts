@@ -95,6 +95,12 @@ export function createEmailAgent(options: EmailAgentOptions = {}): LearnableAgen
           default: 'from',
           help: 'from: the sender; subject; body; attachments: file names and the text of text attachments; any: all of these.',
         },
+        {
+          name: 'sender',
+          label: 'Only in mail from',
+          kind: 'text',
+          help: 'Optional: a pattern the sender must match too, e.g. <noreply@dockslot-portal\\.example>, for a booking portal or a haulier that writes for several customers: its address alone tells none of them apart, and the name or reference alone could be in anyone\'s mail. Leave empty for any sender.',
+        },
       ],
     },
     kinds: [customerMarksKind],
@@ -147,7 +153,8 @@ export function createEmailAgent(options: EmailAgentOptions = {}): LearnableAgen
         question: {
           collection: COLLECTION,
           question: suggestion?.why === undefined ? questionFor(contenderNames) : `${questionFor(contenderNames)} ${suggestion.why}`,
-          entries: entriesFirst(customers, contenders),
+          // A customer's name is a mark of that customer alone: it is the likely answer, so it comes first.
+          entries: entriesFirst(customers, suggestion?.names === undefined ? contenders : [suggestion.names, ...contenders.filter((key) => key !== suggestion.names)]),
           ...(suggested === undefined ? {} : { suggested: { ...suggested } }),
         },
       };

@@ -106,7 +106,7 @@ describe('compileMarks', () => {
     const before = customers(['northgate', []]);
     const fields = message({ from: 'Origin Billing <billing@origin.example>' });
     expect(matchMarks(before, fields, 1).kind).toBe('unmarked');
-    const lesson = { collection: 'customers', entry: 'northgate', value: { pattern: 'billing@origin\\.example', where: 'from' }, taughtBy: 'dana', reason: 'r' };
+    const lesson = { collection: 'customers', entry: 'northgate', value: { pattern: '<billing@origin\\.example>', where: 'from' }, taughtBy: 'dana', reason: 'r' };
     const after = absorbLesson(before, lesson).definition;
     expect(compileMarks(after)).not.toBe(compileMarks(before));
     expect(matchMarks(after, fields, 1)).toMatchObject({ kind: 'settled', winner: 'northgate' });

@@ -1,7 +1,7 @@
 import { setImmediate as yieldToEventLoop } from 'node:timers/promises';
 import RE2 from 're2';
 import type { Definition } from '@learnables/learnable';
-import { compileMark } from './customer-marks.ts';
+import { compileMark, compileSender } from './customer-marks.ts';
 import type { CustomerMarks, Mark } from './customer-marks.ts';
 import { MESSAGE_FIELDS } from './message-fields.ts';
 import type { MessageField, MessageFields } from './message-fields.ts';
@@ -100,6 +100,24 @@ const preparing = new WeakMap<readonly CustomerMarks[], Promise<CompiledMarks>>(
 const customersByEntries = new WeakMap<readonly CustomerMarks[], CompiledMarks['customers']>();
 /** Single-mark regexes, compiled only for marks that won, to quote what they matched. */
 const quoted = new WeakMap<OwnedMark, RE2>();
+/** The sender conditions of "sender AND reference" marks, compiled the first time their text matches. */
+const senders = new WeakMap<OwnedMark, RE2 | null>();
+
+/** Whether the message is from the sender a mark's condition names (a mark without one: always). */
+function fromItsSender(owner: OwnedMark, from: string): boolean {
+  if (owner.mark.sender === undefined) return true;
+  let regex = senders.get(owner);
+  if (regex === undefined) {
+    try {
+      regex = compileSender(owner.mark) ?? null;
+    } catch {
+      // A condition that does not compile (not one a lesson could carry) meets no sender.
+      regex = null;
+    }
+    senders.set(owner, regex);
+  }
+  return regex !== null && regex.test(from);
+}
 
 /**
  * Shards of recently compiled versions by content. A new version is usually the last one plus
@@ -158,7 +176,7 @@ export function matchMarks(definition: Definition<CustomerMarks>, fields: Messag
   const matched = new Map<OwnedMark, MessageField>();
   for (const field of MESSAGE_FIELDS) {
     forEachMatch(compiled, field, fields[field], (owner) => {
-      if (!matched.has(owner)) matched.set(owner, field);
+      if (!matched.has(owner) && fromItsSender(owner, fields.from)) matched.set(owner, field);
     });
   }
   if (matched.size === 0) return { kind: 'unmarked' };
@@ -339,7 +357,10 @@ async function compileInSlices(definition: Definition<CustomerMarks>): Promise<C
 export function customersMatching(definition: Definition<CustomerMarks>, field: MessageField, text: string): CustomerMarks[] {
   const compiled = compileMarks(definition);
   const keys = new Set<string>();
-  forEachMatch(compiled, field, text, (owner) => keys.add(owner.customer));
+  forEachMatch(compiled, field, text, (owner) => {
+    // "The sender AND this text" is no mark of this text alone.
+    if (owner.mark.sender === undefined) keys.add(owner.customer);
+  });
   return [...keys]
     .map((key) => compiled.customers.get(key)!)
     .sort((a, b) => a.position - b.position)
@@ -399,7 +420,7 @@ function shardOf(key: string, count: number): number {
 
 /** Everything a shard's sets depend on: its customers in order, and each one's marks in order. */
 function signatureOf(group: readonly CustomerMarks[]): string {
-  return JSON.stringify(group.map((customer) => [customer.key, customer.marks.map((mark) => [mark.pattern, mark.where])]));
+  return JSON.stringify(group.map((customer) => [customer.key, customer.marks.map((mark) => [mark.pattern, mark.where, mark.sender ?? null])]));
 }
 
 /** For each field any of these customers looks in, its marks in definition order. */

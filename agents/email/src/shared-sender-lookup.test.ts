@@ -2,7 +2,7 @@ import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { defineCollection } from '@learnables/learnable';
 import type { Definition } from '@learnables/learnable';
-import { CustomerMarks, MARK_PLACES, compileMark } from './customer-marks.ts';
+import { CustomerMarks, MARK_PLACES, compileMark, sameMark } from './customer-marks.ts';
 import type { Mark } from './customer-marks.ts';
 import { escapePattern, senderPattern } from './mark-patterns.ts';
 import { setMarksPerShard } from './match-marks.ts';
@@ -14,7 +14,7 @@ import { heldBy, holdersOf, suggestEvidence } from './suggest-mark.ts';
 // 10,000 marks); it now asks the version's compiled sets and an index of marks by pattern. These
 // tests hold the quick way to the old one, written out here as it was.
 
-/** The old way: each customer's marks in the from (or any), compiled and tried in turn. */
+/** The plain way: each customer's marks in the from (or any), compiled and tried in turn. */
 function plainHolders(from: string, customers: readonly CustomerMarks[]): CustomerMarks[] {
   const test = (pattern: string) => {
     try {
@@ -23,12 +23,13 @@ function plainHolders(from: string, customers: readonly CustomerMarks[]): Custom
       return false;
     }
   };
-  return customers.filter((customer) => customer.marks.some((mark) => (mark.where === 'from' || mark.where === 'any') && test(mark.pattern)));
+  // A mark with a sender condition is no mark of the from alone.
+  return customers.filter((customer) => customer.marks.some((mark) => mark.sender === undefined && (mark.where === 'from' || mark.where === 'any') && test(mark.pattern)));
 }
 
-/** The old way: the first customer holding this pattern where the mark looks (or in any). */
+/** The plain way: the first customer holding a mark that looks for this text on the same mail (sameMark). */
 function plainHeldBy(mark: Mark, customers: readonly CustomerMarks[]): CustomerMarks | undefined {
-  return customers.find((customer) => customer.marks.some((known) => known.pattern === mark.pattern && (known.where === mark.where || known.where === 'any')));
+  return customers.find((customer) => customer.marks.some((known) => sameMark(known, mark)));
 }
 
 const LOCALS = ['desk', 'noreply', 'billing', 'ab'] as const;
@@ -40,9 +41,12 @@ const pattern = fc.oneof(
   fc.constantFrom(...DOMAINS).map((domain) => `@${escapePattern(domain)}`),
   fc.constantFrom(...LOCALS, 'portal', 'Desk Team', 'é'),
 );
-const mark = fc.record({ pattern, where: fc.constantFrom(...MARK_PLACES) });
+// Some with a sender condition ("the sender AND this text"), which only a mark with no condition or the same one shares.
+const mark = fc
+  .record({ pattern, where: fc.constantFrom(...MARK_PLACES), sender: fc.constantFrom(undefined, undefined, '<desk@portal\\.example>', '<noreply@x\\.example>') })
+  .map(({ sender, ...rest }): Mark => (sender === undefined ? rest : { ...rest, sender }));
 const definitions = fc
-  .array(fc.uniqueArray(mark, { maxLength: 4, selector: (m) => `${m.pattern}|${m.where}` }), { minLength: 1, maxLength: 30 })
+  .array(fc.uniqueArray(mark, { maxLength: 4, selector: (m) => `${m.pattern}|${m.where}|${m.sender ?? ''}` }), { minLength: 1, maxLength: 30 })
   .map((marksPerCustomer) => defineCollection('customers', marksPerCustomer.map((marks, i) => new CustomerMarks(`c${i}`, `Customer ${i}`, marks))));
 const senders = fc.record({ address: fc.oneof(address, fc.constant('')), name: fc.constantFrom('', 'Desk Team', 'Portal', '<desk@portal.example>', 'é') });
 

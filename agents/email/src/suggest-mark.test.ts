@@ -124,7 +124,8 @@ describe('suggestMark', () => {
       const held = new CustomerMarks('northgate', 'Northgate Motors Ltd', [{ pattern: '<desk@portal\\.example>', where: 'from' }]);
       const input = email({ from: { address: 'desk@portal.example', name: 'Portal' }, subject: 'Booking CVE-104455', body: 'slot 14:00' });
       const suggestion = suggestEvidence(input, { customers: customers(held) });
-      expect(suggestion?.mark).toEqual({ pattern: expect.stringContaining('CVE-104455'), where: 'subject' });
+      // The sender AND the reference: narrower than either alone.
+      expect(suggestion?.mark).toEqual({ pattern: expect.stringContaining('CVE-104455'), where: 'subject', sender: '<desk@portal\\.example>' });
       expect(suggestion?.why).toContain('already a mark of Northgate Motors Ltd');
       expect(suggestion?.why).toContain('CVE-104455');
     });
@@ -138,10 +139,10 @@ describe('suggestMark', () => {
       expect(next?.pattern).toContain('BW-88213');
     });
 
-    it("offers a known customer's name in the body over a booking reference, when the sender is a portal", () => {
+    it("offers a known customer's name from the body over a booking reference, with the portal as its sender, when the sender is a portal", () => {
       const input = email({ from: portal, subject: 'Booking confirmed BK-55120', body: 'Booking for Brightwell Foods, 22 pallets, dock 4.' });
       const suggestion = suggestEvidence(input, { customers: customers() });
-      expect(suggestion?.mark.where).toBe('body');
+      expect(suggestion?.mark).toMatchObject({ where: 'any', sender: '<noreply@bookings-portal\\.example>' });
       expect(compileMark(suggestion?.mark.pattern ?? '').test('Booking for Brightwell Foods, dock 2')).toBe(true);
       expect(compileMark(suggestion?.mark.pattern ?? '').test('Booking for Brightwell Foodstuffs')).toBe(false);
       expect(suggestion?.why).toContain('automated address');
@@ -156,8 +157,11 @@ describe('suggestMark', () => {
       const recent = new RecentSenders();
       const input = email({ from: { address: 'desk@3pl-hub.example', name: 'Hub' }, subject: 'Arrival NGM/2026/1142', body: '' });
       recent.saw('desk@3pl-hub.example', 'corvid-electronics');
-      // One customer is no sign of sharing: it may well be that customer again.
-      expect(suggestMark(input, { customers: customers(), recent })?.where).toBe('from');
+      // Decided before and asked about now: what decided it then was not its address (a mark on it
+      // would decide this one too), so the address is not offered alone.
+      const once = suggestEvidence(input, { customers: customers(), recent });
+      expect(once?.mark).toEqual({ pattern: expect.stringContaining('NGM/2026/1142'), where: 'subject', sender: '<desk@3pl-hub\\.example>' });
+      expect(once?.why).toContain("desk@3pl-hub.example's earlier mail for Corvid Electronics Inc. was told apart by something other than its address");
       recent.saw('desk@3pl-hub.example', 'brightwell-foods');
       const suggestion = suggestEvidence(input, { customers: customers(), recent });
       expect(suggestion?.mark.where).toBe('subject');

@@ -1,6 +1,6 @@
 import type { Definition } from '@learnables/learnable';
 import { readLessonValue } from '@learnables/learnable';
-import { compileMark, markLesson } from './customer-marks.ts';
+import { LEGAL_FORM, compileMark, markLesson, sameMark } from './customer-marks.ts';
 import type { CustomerMarks, Mark } from './customer-marks.ts';
 import type { EmailInput, EmailSender } from './email-input.ts';
 import { evidenceText } from './evidence-text.ts';
@@ -22,6 +22,8 @@ export interface SuggestionContext {
 export interface Suggestion {
   readonly mark: Mark;
   readonly why?: string;
+  /** The customer whose name the mark is: the likely answer, and the only one it can be taught to. */
+  readonly names?: string;
 }
 
 /**
@@ -29,10 +31,6 @@ export interface Suggestion {
  * portal's `noreply@` writes for every customer that books through it.
  */
 const AUTOMATED_SENDER = /^(?:no-?reply|do-?not-?reply|donotreply|noreply[-+.].*|notifications?|notify|alerts?|mailer|mailer-daemon|postmaster|bounces?|system|automail|auto-confirm|portal|bookings?)(?:[-+.].*)?$/i;
-
-/** Legal forms left off a customer's name, so `Brightwell Foods` in a message matches `Brightwell Foods plc`. */
-const LEGAL_FORM =
-  /[\s,]+(?:plc|ltd\.?|limited|llc|inc\.?|corp\.?|gmbh|ag|kg|as|a\/s|asa|ab|oy|bv|b\.v\.|nv|n\.v\.|sa|s\.a\.|s\.l\.|sl|srl|s\.r\.l\.|spa|s\.p\.a\.|sas|co\.?|company)$/i;
 
 /** The shortest customer name offered as a mark: shorter names are words that occur anywhere. */
 const SHORTEST_NAME = 5;
@@ -46,10 +44,14 @@ export const MOST_CANDIDATES = 64;
  * - The sender's exact address, anchored at both ends (`<billing@origin\.example>`), when nothing
  *   says it is shared. For a forward, the sender is the original one the forward quotes; the
  *   desk that forwarded it never is.
- * - When the sender is shared (already a mark of another customer, or recently decided for two or
- *   more customers, or an automated address such as `noreply@`), something narrower: a known
- *   customer's name in the subject or body, else a whole reference from the subject, then the
- *   body, then the attachments — and `why` says so.
+ * - When the sender may write for several customers, "the sender AND" something narrower from the
+ *   same message: a known customer's name in the subject or body, else a whole reference from the
+ *   subject, then the body, then the attachments — and `why` says so. A sender may write for
+ *   several when its address is already a mark of another customer, when its recent mail was
+ *   decided for a customer by other evidence than its address (a reference: its address never
+ *   told its mail apart) or for two customers, when it is an automated address such as
+ *   `noreply@`, or when its message names a known customer in its own text (a portal's
+ *   "Customer: …", a haulier's "for …": who writes about customers writes about more than one).
  * - Never text from a signature or a quoted header block (postcodes, phone numbers, the desk's
  *   own address); never a mark another customer already holds; always one CustomerMarks accepts
  *   and that matches the message it came from.
@@ -78,24 +80,43 @@ export function suggestEvidence(input: EmailInput, context: SuggestionContext = 
   };
   if (sender !== undefined) {
     const senderMark: Mark = { pattern: senderPattern(sender.address), where: 'from' };
-    const shared = sharedBecause(sender, senderMark, fields.from, context.customers, context.recent);
+    const shared = sharedBecause(sender, senderMark, fields.from, context.customers, context.recent) ?? namesCustomers(sender, evidence, customers);
     if (shared === undefined && usable(senderMark)) {
       return forwarded === undefined
         ? { mark: senderMark }
         : { mark: senderMark, why: `This is a forward: I suggest the original sender ${sender.address}, not ${input.from.address || 'the forwarder'}.` };
     }
+    // The pair is narrower than either half: the name or reference counts only on this sender's mail.
+    // A customer's name from this sender counts wherever the message has it (a statement names the
+    // customer in its attached CSV); a reference stays where it was found.
+    const paired = (candidate: Candidate): Candidate => ({
+      ...candidate,
+      mark: { ...candidate.mark, ...(candidate.customer !== undefined && { where: 'any' as const }), sender: senderMark.pattern },
+    });
+    const pair = [...namesIn(evidence, customers), ...referencesIn(evidence)].slice(0, MOST_CANDIDATES).map(paired).find((candidate) => usable(candidate.mark));
+    const because = shared?.sentence ?? `${sender.address} cannot be offered`;
+    if (pair !== undefined) {
+      return {
+        mark: pair.mark,
+        why: `${because}, so I suggest ${pair.text} in ${pair.mark.where === 'any' ? 'any part' : `the ${pair.mark.where}`} of mail from ${sender.address}, which tells this message apart.`,
+        ...(pair.customer !== undefined && { names: pair.customer }),
+      };
+    }
     const first = firstNarrower();
     if (first !== undefined) {
-      const because = shared?.sentence ?? `${sender.address} cannot be offered`;
-      return { mark: first.mark, why: `${because}, so I suggest ${first.text} from the ${first.mark.where} instead, which tells this message apart.` };
+      return {
+        mark: first.mark,
+        why: `${because}, so I suggest ${first.text} from the ${first.mark.where} instead, which tells this message apart.`,
+        ...(first.customer !== undefined && { names: first.customer }),
+      };
     }
-    if (shared?.kind === 'automated' && usable(senderMark)) {
+    if ((shared?.kind === 'automated' || shared?.kind === 'told-otherwise') && usable(senderMark)) {
       return { mark: senderMark, why: `${shared.sentence}; teach it only if it writes for this customer alone.` };
     }
     return undefined;
   }
   const first = firstNarrower();
-  return first === undefined ? undefined : { mark: first.mark };
+  return first === undefined ? undefined : { mark: first.mark, ...(first.customer !== undefined && { names: first.customer }) };
 }
 
 /** The suggested mark alone (see `suggestEvidence`). */
@@ -104,7 +125,7 @@ export function suggestMark(input: EmailInput, context: SuggestionContext = {}):
 }
 
 interface Shared {
-  readonly kind: 'held' | 'seen' | 'automated';
+  readonly kind: 'held' | 'seen' | 'told-otherwise' | 'automated' | 'names';
   readonly sentence: string;
 }
 
@@ -112,6 +133,8 @@ interface Shared {
 interface Candidate {
   readonly mark: Mark;
   readonly text: string;
+  /** For a customer's name: whose. */
+  readonly customer?: string;
 }
 
 function sharedBecause(
@@ -128,15 +151,26 @@ function sharedBecause(
     const names = holders.map((customer) => customer.label);
     return shared('held', `${sender.address} is already a mark of ${listed(names)}`);
   }
-  // One customer seen is no sign of sharing (it may be this one again); two are.
+  // Asked about now, and seen decided before: whatever decided its earlier mail was not its address
+  // (a mark on it would decide this one too), so its address has never told its mail apart.
   const seen = recent?.customersOf(sender.address) ?? [];
-  if (seen.length > 1) {
-    const names = seen.map((key) => (definition === undefined ? undefined : findCustomer(definition, key))?.label ?? key);
-    return shared('seen', `${sender.address} has lately written for ${listed(names)}`);
-  }
+  const names = seen.map((key) => (definition === undefined ? undefined : findCustomer(definition, key))?.label ?? key);
+  if (seen.length > 1) return shared('seen', `${sender.address} has lately written for ${listed(names)}`);
+  if (seen.length === 1) return shared('told-otherwise', `${sender.address}'s earlier mail for ${names[0]} was told apart by something other than its address`);
   const local = sender.address.slice(0, sender.address.lastIndexOf('@'));
   if (AUTOMATED_SENDER.test(local)) return shared('automated', `${sender.address} is an automated address, which may write for several customers`);
   return undefined;
+}
+
+/**
+ * A message that names a known customer in its own text (not its signature or a quoted header
+ * block) is written about that customer by someone else, such as a booking portal or a haulier,
+ * who writes about others too.
+ */
+function namesCustomers(sender: EmailSender, evidence: Readonly<Record<'subject' | 'body', string>>, customers: readonly CustomerMarks[]): Shared | undefined {
+  const named = namesIn(evidence, customers);
+  if (named.length === 0) return undefined;
+  return { kind: 'names', sentence: `${sender.address} writes about ${listed([...new Set(named.map((candidate) => candidate.text))])} by name, as a portal or a haulier writes about several customers` };
 }
 
 /** Known customers' names (without their legal form) where they stand in the subject, then the body. */
@@ -145,13 +179,14 @@ function namesIn(evidence: Readonly<Record<'subject' | 'body', string>>, custome
   for (const where of ['subject', 'body'] as const) {
     const plain = evidence[where].toLowerCase().replace(/\s+/g, ' ');
     for (const customer of customers) {
+      if (customer.noCustomer) continue;
       const name = customer.label.replace(LEGAL_FORM, '').trim();
       if (name.length < SHORTEST_NAME) continue;
       // A plain look first: compiling a pattern per customer per question would cost more than the rest.
       if (!plain.includes(name.toLowerCase().replace(/\s+/g, ' '))) continue;
       // The same edges as a reference's (ASCII: Unicode classes cost RE2 milliseconds to compile).
       const pattern = `(?:^|[^0-9a-z])${escapePattern(name).replace(/\s+/g, '\\s+')}(?:$|[^0-9a-z])`;
-      if (compileMark(pattern).test(evidence[where])) found.push({ mark: { pattern, where }, text: name });
+      if (compileMark(pattern).test(evidence[where])) found.push({ mark: { pattern, where }, text: name, customer: customer.key });
     }
   }
   return found;
@@ -187,7 +222,7 @@ export function holdersOf(from: string, definition: Definition<CustomerMarks> | 
 /** A mark held by a customer, listed under its pattern in definition order. */
 interface HeldMark {
   readonly customer: CustomerMarks;
-  readonly where: Mark['where'];
+  readonly mark: Mark;
 }
 
 /** Each version's marks by pattern, built once per version (entries arrays are frozen). */
@@ -201,14 +236,14 @@ export function heldBy(mark: Mark, customers: readonly CustomerMarks[]): Custome
     for (const customer of customers) {
       for (const known of customer.marks) {
         const list = built.get(known.pattern);
-        if (list === undefined) built.set(known.pattern, [{ customer, where: known.where }]);
-        else list.push({ customer, where: known.where });
+        if (list === undefined) built.set(known.pattern, [{ customer, mark: known }]);
+        else list.push({ customer, mark: known });
       }
     }
     index = built;
     heldByPattern.set(customers, index);
   }
-  return index.get(mark.pattern)?.find((known) => known.where === mark.where || known.where === 'any')?.customer;
+  return index.get(mark.pattern)?.find((known) => sameMark(known.mark, mark))?.customer;
 }
 
 function customersOf(definition: Definition<CustomerMarks> | undefined): readonly CustomerMarks[] {
@@ -216,6 +251,7 @@ function customersOf(definition: Definition<CustomerMarks> | undefined): readonl
 }
 
 function matchesIn(mark: Mark, fields: Readonly<Record<MessageField, string>>): boolean {
+  if (mark.sender !== undefined && !safeTest(mark.sender, fields.from)) return false;
   const places: readonly MessageField[] = mark.where === 'any' ? ['from', 'subject', 'body', 'attachments'] : [mark.where];
   return places.some((place) => safeTest(mark.pattern, fields[place]));
 }
@@ -236,7 +272,7 @@ function listed(items: readonly string[]): string {
 /** Whether the mark's value passes the learnable's own schema, as a lesson of it would be read. */
 function isAccepted(mark: Mark): boolean {
   try {
-    readLessonValue(markLesson, { pattern: mark.pattern, where: mark.where });
+    readLessonValue(markLesson, { pattern: mark.pattern, where: mark.where, ...(mark.sender !== undefined && { sender: mark.sender }) });
     return true;
   } catch {
     return false;

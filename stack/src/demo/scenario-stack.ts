@@ -7,7 +7,7 @@ import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Authority, authorityService, loadSeeds, openStore } from '@learnables/authority';
-import { emailAgent } from '@learnables/email-agent';
+import { createEmailAgent } from '@learnables/email-agent';
 import { manifestAgent } from '@learnables/manifest-agent';
 import type { RunningAgent } from '@learnables/runtime';
 import { startLearnableAgent } from '@learnables/runtime';
@@ -51,7 +51,9 @@ export async function startScenarioStack(options: { seedsDir?: string; token?: s
       users: { [token]: 'operator-desk' },
       log,
     });
-    const email: RunningAgent = await startLearnableAgent(emailAgent, agentOptions('email-agent.db'));
+    // An agent of its own: what it remembers of senders (whom they lately wrote for) is per running
+    // agent, and two stacks in one process (learning on and off, side by side) must not share it.
+    const email: RunningAgent = await startLearnableAgent(createEmailAgent(), agentOptions('email-agent.db'));
     opened.unshift(email);
     const manifest: RunningAgent = await startLearnableAgent(manifestAgent, agentOptions('manifest-agent.db'));
     opened.unshift(manifest);

@@ -1,0 +1,149 @@
+// The trap scenario's rules (issue 19, SPEC §2.3.3–2.3.4), each as the smallest case that shows it:
+// a "sender AND reference" mark, a sender that writes about customers by name or was told apart by
+// something else than its address, a domain typed without its end, and a customer's name taught to
+// another entry. Each test here fails on the agent before these rules.
+import { describe, expect, it } from 'vitest';
+import { UnlearnableValue, absorbLesson, defineCollection } from '@learnables/learnable';
+import type { Definition } from '@learnables/learnable';
+import type { LessonValue } from '@learnables/protocol';
+import type { PinnedDefinitions, Question, Reading } from '@learnables/runtime';
+import { pinDefinitions } from '@learnables/runtime';
+import { CustomerMarks } from './customer-marks.ts';
+import type { MarkLesson } from './customer-marks.ts';
+import { createEmailAgent } from './email-agent.ts';
+import type { EmailResult } from './email-agent.ts';
+import type { EmailInput } from './email-input.ts';
+import { matchMarks } from './match-marks.ts';
+import { messageFields } from './message-fields.ts';
+
+const definitionOf = (...entries: CustomerMarks[]) => defineCollection('customers', entries);
+const pinned = (definition: Definition, version = 1): PinnedDefinitions => pinDefinitions([{ ...definition, version }]);
+const teach = (customer: CustomerMarks, value: LessonValue, others: CustomerMarks[] = []) => customer.learn(customer.readValue(value), others);
+
+/** The learnable's refusal: its sentence and the field it is about. */
+function refusalOf(attempt: () => unknown): { message: string; field?: string } {
+  try {
+    attempt();
+  } catch (error) {
+    if (error instanceof UnlearnableValue) return { message: error.message, ...(error.field !== undefined && { field: error.field }) };
+    throw error;
+  }
+  throw new Error('expected a refusal, and the value was taken');
+}
+
+const portal = { address: 'noreply@dockslot-portal.example', name: 'DockSlot Bookings' };
+const haulier = { address: 'traffic@swiftline-haulage.example', name: 'Swiftline Traffic' };
+const email = (from: EmailInput['from'], subject: string, body: string): EmailInput => ({ from, subject, body, attachments: [], date: '2026-10-06T09:00:00.000Z' });
+
+const seed = () =>
+  definitionOf(
+    new CustomerMarks('brightwell-foods', 'Brightwell Foods plc', [
+      { pattern: '@brightwell-foods\\.example>', where: 'from' },
+      { pattern: '\\bBW-\\d{5}\\b', where: 'subject' },
+    ]),
+    new CustomerMarks('oakridge-furniture', 'Oakridge Furniture Co.'),
+    new CustomerMarks('meridian-medical', 'Meridian Medical Supplies'),
+    new CustomerMarks('no-customer', "Not a customer's (newsletters, notices)", [], true),
+  );
+
+function asked(reading: Reading<EmailResult, MarkLesson>): Question<MarkLesson> {
+  if (reading.settled) throw new Error(`expected a question, got ${reading.result.customer}`);
+  return reading.question;
+}
+
+/** Teach the question's suggestion to `entry`, exactly as offered, as the authority would. */
+function taught(definition: Definition<CustomerMarks>, entry: string, question: Question<MarkLesson>): Definition<CustomerMarks> {
+  if (question.suggested === undefined) throw new Error('expected a suggestion');
+  const lesson = { collection: 'customers', entry, value: question.suggested as unknown as LessonValue, taughtBy: 'clerk', reason: 'as offered' };
+  return absorbLesson(definition, lesson).definition as Definition<CustomerMarks>;
+}
+
+describe('a "sender AND reference" mark', () => {
+  const oakridge = new CustomerMarks('oakridge-furniture', 'Oakridge Furniture Co.', [
+    { pattern: '(?:^|[^0-9a-z])Oakridge\\s+Furniture(?:$|[^0-9a-z])', where: 'body', sender: '<noreply@dockslot-portal\\.example>' },
+  ]);
+
+  it('counts only on mail from its sender', () => {
+    const definition = definitionOf(oakridge, new CustomerMarks('no-customer', 'Not a customer', [{ pattern: '<newsletter@freightweek\\.example>', where: 'from' }], true));
+    const booking = messageFields(email(portal, '[DockSlot] Booking DO-405916 confirmed', 'Customer: Oakridge Furniture Co.\nCustomer ref: OFC-58729'));
+    expect(matchMarks(definition, booking, 1)).toMatchObject({ kind: 'settled', winner: 'oakridge-furniture' });
+    // The same name in a newsletter's headline is news, not Oakridge's mail.
+    const news = messageFields(email({ address: 'newsletter@freightweek.example', name: 'FreightWeek' }, 'FreightWeek #44', 'Oakridge Furniture opens a new hub'));
+    expect(matchMarks(definition, news, 1)).toMatchObject({ kind: 'settled', winner: 'no-customer' });
+  });
+
+  it('is a lesson the learnable takes, and says so with its sender', () => {
+    const value = { pattern: 'OFC-58729', where: 'body', sender: '<noreply@dockslot-portal\\.example>' };
+    const { next, changed } = teach(new CustomerMarks('oakridge-furniture', 'Oakridge Furniture Co.'), value);
+    expect(changed).toBe(true);
+    expect((next as CustomerMarks).marks).toEqual([value]);
+    expect((next as CustomerMarks).describes(value as MarkLesson)).toBe("oakridge-furniture learned: matches 'OFC-58729' in the body of mail from '<noreply@dockslot-portal\\.example>'");
+    // Blank, as an empty form field sends it: no condition at all.
+    expect((teach(new CustomerMarks('x', 'X'), { pattern: 'OFC-58729', where: 'body', sender: ' ' }).next as CustomerMarks).marks).toEqual([{ pattern: 'OFC-58729', where: 'body' }]);
+  });
+
+  it('refuses a sender condition on a mark that already looks at the sender, and one that is not anchored', () => {
+    const customer = new CustomerMarks('x', 'X');
+    expect(refusalOf(() => customer.readValue({ pattern: '<a@b\\.example>', where: 'from', sender: '<a@b\\.example>' }))).toMatchObject({ field: 'sender' });
+    const open = refusalOf(() => customer.readValue({ pattern: 'OFC-1', where: 'body', sender: '@dockslot-portal\\.example' }));
+    expect(open).toMatchObject({ field: 'sender' });
+    expect(open.message).toContain('dockslot-portal.example-remit.invalid');
+  });
+
+  it('is held apart from the same text on another sender, and not from the same text on every sender', () => {
+    const pair = { pattern: 'OFC-58729', where: 'body', sender: '<noreply@dockslot-portal\\.example>' } as const;
+    const other = new CustomerMarks('other', 'Other', [{ ...pair, sender: '<desk@elsewhere\\.example>' }]);
+    expect(teach(new CustomerMarks('x', 'X'), pair, [other]).changed).toBe(true);
+    const everywhere = new CustomerMarks('other', 'Other', [{ pattern: 'OFC-58729', where: 'body' }]);
+    expect(refusalOf(() => teach(new CustomerMarks('x', 'X'), pair, [everywhere])).message).toContain('already a mark of Other');
+  });
+});
+
+describe('typed at teach time', () => {
+  it('refuses a domain without its end, naming the look-alike it would also take, and takes it with >', () => {
+    const brightwell = new CustomerMarks('brightwell-foods', 'Brightwell Foods plc');
+    const refusal = refusalOf(() => brightwell.readValue({ pattern: '@brightwell-foods\\.example', where: 'from' }));
+    expect(refusal).toMatchObject({ field: 'pattern' });
+    expect(refusal.message).toContain('accounts@brightwell-foods.example-remit.invalid');
+    expect(refusal.message).toContain('end it with >');
+    expect(teach(brightwell, { pattern: '@brightwell-foods\\.example>', where: 'from' }).changed).toBe(true);
+    // An address too: its own local part stands in the example.
+    expect(refusalOf(() => brightwell.readValue({ pattern: 'billing@origin\\.example', where: 'any' })).message).toContain('billing@origin.example-remit.invalid');
+  });
+
+  it("refuses another customer's name for this entry, naming whose name it is", () => {
+    const oakridge = new CustomerMarks('oakridge-furniture', 'Oakridge Furniture Co.');
+    const news = new CustomerMarks('no-customer', "Not a customer's", [], true);
+    const name = { pattern: '(?:^|[^0-9a-z])Oakridge\\s+Furniture(?:$|[^0-9a-z])', where: 'subject', sender: '<newsletter@freightweek\\.example>' };
+    expect(refusalOf(() => teach(news, name, [oakridge])).message).toMatch(/is the name of Oakridge Furniture Co\. \(oakridge-furniture\)/);
+    // Its own name is its own evidence.
+    expect(teach(oakridge, name, [news]).changed).toBe(true);
+  });
+});
+
+describe('a sender that writes about customers', () => {
+  it('naming a known customer in its text is offered only with that name, and that customer comes first', () => {
+    const agent = createEmailAgent();
+    const question = asked(agent.read(email(portal, '[DockSlot] Booking DO-405916 confirmed', 'Customer: Oakridge Furniture Co.\nCustomer ref: OFC-58729'), pinned(seed())));
+    // Anywhere in its mail: a statement names the customer in its attached CSV.
+    expect(question.suggested).toEqual({ pattern: expect.stringContaining('Oakridge\\s+Furniture'), where: 'any', sender: '<noreply@dockslot-portal\\.example>' });
+    expect(question.entries[0]?.key).toBe('oakridge-furniture');
+    expect(question.question).toContain('so I suggest Oakridge Furniture in any part of mail from noreply@dockslot-portal.example');
+  });
+
+  it('is not taught as a plain sender once its mail was told apart by a reference (the haulier of issue 19)', () => {
+    const agent = createEmailAgent();
+    let definition = seed();
+    // Decided by the seed's reference in the subject: the haulier is seen with Brightwell.
+    const first = agent.read(email(haulier, 'Collection booked BW-88666', 'Vehicle loaded, 17 pallets.'), pinned(definition));
+    expect(first.settled && first.result.customer).toBe('brightwell-foods');
+    // The reference in the body: asked. Its address never told its mail apart, so it is not what is offered alone.
+    const second = asked(agent.read(email(haulier, 'POD job 725877', 'Signed POD attached.\nConsignee reference: BW-89416'), pinned(definition)));
+    expect(second.suggested).toMatchObject({ sender: '<traffic@swiftline-haulage\\.example>' });
+    expect(second.suggested?.where).not.toBe('from');
+    definition = taught(definition, 'brightwell-foods', second);
+    // Meridian's delivery by the same haulier is asked about, not decided as Brightwell's.
+    const third = agent.read(email(haulier, 'Delivery ETA job 767250', 'Our driver will be with you Friday.\nCustomer ref: MMS-56647'), pinned(definition, 2));
+    expect(third.settled).toBe(false);
+  });
+});
