@@ -75,7 +75,7 @@ describe('a sheet from a shipper never seen, with colliding headings', () => {
   it('suggests, among unknown headings, the column with valid check digits over one of 11-digit numbers that are no waybills', async () => {
     // Both columns are eleven digits; only the second has check digits. The old rule (shape only) offered the first.
     const sheet = await csv('unknown-shipper.csv', { 'Order Ref': ['17612345670', '17612345671', '17612345672'], 'Shipment No': waybills(3, 2_000_000) });
-    expect(questionOf(readManifest(sheet, seed.entries)).suggested).toEqual({ column: 'Shipment No' });
+    expect(questionOf(readManifest(sheet, seed.entries)).suggested).toEqual({ column: 'Shipment No', files: 'unknown-shipper.csv' });
   });
 
   it('leaves an optional field empty, saying why, when its known column holds something else', async () => {

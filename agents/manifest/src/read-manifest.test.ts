@@ -106,7 +106,7 @@ describe('the question', () => {
     };
     const question = questionOf(readManifest(sheet, seed.entries));
     expect(question.question).toBe(
-      "Which column holds the waybill number? None of the headings in 'm.csv' is one I know for it. I suggest 'Consignee' for files named like m.csv only (# stands for any number), because what it holds here is no proof of what it holds on other senders’ sheets.",
+      "Which column holds the waybill number? None of the headings in 'm.csv' is one I know for it. I suggest 'Consignee' for files named like m.csv only (# stands for any number), because what 'Consignee' holds here is not a form I could check on other senders’ sheets.",
     );
     expect(question.suggested).toEqual({ column: 'Consignee', files: 'm.csv' });
     expect(question.entries.map((entry) => entry.key)).toEqual(['Consignee', 'Weight']);

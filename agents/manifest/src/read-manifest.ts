@@ -8,9 +8,10 @@ import type { ManifestResult } from './manifest-result.ts';
 import { manifestRows } from './manifest-rows.ts';
 import type { ColumnMap, MappedColumn } from './map-columns.ts';
 import { mapColumns, sameHeadedColumns, unmappedColumns } from './map-columns.ts';
+import type { ScopeReason } from './reading-sentences.ts';
 import { sentences } from './reading-sentences.ts';
 import type { SheetInput } from './sheet-input.ts';
-import { suggestColumn } from './suggest-column.ts';
+import { namesField, suggestColumn } from './suggest-column.ts';
 
 export const COLLECTION = 'mappings';
 
@@ -99,14 +100,15 @@ function questionFor(field: ColumnMapping, input: SheetInput, { columns, misfits
   const suggestion = suggestColumn(field, candidates, input.rows);
   const headings = unplaced.map((column) => column.heading);
   const suggestedFit = suggestion && fitFor(field.key, suggestion, input.rows);
-  const files = suggestion && scopeFor(field, suggestion, suggestedFit, misfit, input.filename);
+  const scope = suggestion && scopeFor(field, suggestion, suggestedFit, misfit, input.filename);
+  const files = scope?.files;
   const asked =
     misfit === undefined
       ? sentences.question(field.label, input.filename, headings)
       : sentences.misfitQuestion(field.label, misfit.column.heading, misfit.fit, headings, suggestion && suggestedFit && { heading: suggestion.heading, fit: suggestedFit });
   return {
     collection: COLLECTION,
-    question: suggestion && files ? `${asked} ${sentences.scopedSuggestion(suggestion.heading, files, misfit?.column.heading)}` : asked,
+    question: suggestion && scope ? `${asked} ${sentences.scopedSuggestion(suggestion.heading, scope.files, scope.why)}` : asked,
     entries: offered.map((column) => ({ key: column.heading.trim(), label: column.heading.trim() })),
     entry: field.key,
     ...(suggestion ? { suggested: files ? { column: suggestion.heading.trim(), files } : { column: suggestion.heading.trim() } } : {}),
@@ -114,21 +116,36 @@ function questionFor(field: ColumnMapping, input: SheetInput, { columns, misfits
 }
 
 /**
- * The file-name pattern a suggestion is scoped to (SPEC §2.3.1), or undefined for every sheet.
- * A suggestion is scoped when the heading would not mean the field on other senders' sheets, as
- * far as this sheet shows: a heading learned for the field holds something else here (the
- * headings collide), the suggested column's values do not have the field's form (nothing on
- * another sheet could check it), or the suggested heading is one the field already reads
- * everywhere (unscoped, the lesson would teach nothing and the sheet ask again).
+ * The file-name pattern a suggestion is scoped to (SPEC §2.3.1, §2.3.3), and why; undefined for
+ * every sheet. A suggestion holds for every sheet only when its heading names the field in words
+ * (`Air Waybill No`) and nothing on this sheet says otherwise. It is scoped when a heading learned
+ * for the field holds something else here (the headings collide), when the suggested heading is a
+ * word any desk uses for anything (`Ref`: this sheet is the only evidence of what it means), when
+ * the column's values do not have the field's form (nothing on another sheet could check it), or
+ * when the heading is one the field already reads everywhere (unscoped, the lesson would teach
+ * nothing and the sheet ask again).
  */
-function scopeFor(field: ColumnMapping, suggestion: MappedColumn, fit: ColumnFit | undefined, misfit: Misfit | undefined, filename: string): string | undefined {
-  const collides = misfit !== undefined;
-  const unchecked = fit !== undefined && fit.values > 0 && !fit.fits;
-  const known = field.columns.some((heading) => sameHeading(heading, suggestion.heading));
-  if (!collides && !unchecked && !known) return undefined;
+function scopeFor(
+  field: ColumnMapping,
+  suggestion: MappedColumn,
+  fit: ColumnFit | undefined,
+  misfit: Misfit | undefined,
+  filename: string,
+): { readonly files: string; readonly why: ScopeReason } | undefined {
+  const why: ScopeReason | undefined =
+    misfit !== undefined
+      ? { collided: misfit.column.heading }
+      : fit !== undefined && fit.values > 0 && !fit.fits
+        ? 'unchecked'
+        : field.columns.some((heading) => sameHeading(heading, suggestion.heading))
+          ? 'known'
+          : !namesField(field, suggestion.heading)
+            ? 'generic'
+            : undefined;
+  if (why === undefined) return undefined;
   const files = patternOf(filename);
   // The scoped value must be one the learnable takes (SPEC §2.4); if not, the plain one is offered.
-  return files !== undefined && mappingLesson.safeParse({ column: suggestion.heading, files }).success ? files : undefined;
+  return files !== undefined && mappingLesson.safeParse({ column: suggestion.heading, files }).success ? { files, why } : undefined;
 }
 
 function resultOf(input: SheetInput, mappings: readonly ColumnMapping[], columns: ColumnMap): ManifestResult {

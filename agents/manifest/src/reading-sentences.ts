@@ -33,6 +33,16 @@ function misfitValues(fit: ColumnFit): string {
   return more ? `${shown.join(', ')}${more}` : `${shown.slice(0, -1).join(', ')} and ${shown.at(-1)}`;
 }
 
+/** Why a suggestion holds only for files named like this one. */
+export type ScopeReason = { readonly collided: string } | 'unchecked' | 'known' | 'generic';
+
+const scopeBecause = (heading: string, why: ScopeReason): string => {
+  if (typeof why === 'object') return `${quoted(why.collided)} means something else on these sheets than on others`;
+  if (why === 'unchecked') return `what ${quoted(heading)} holds here is not a form I could check on other senders’ sheets`;
+  if (why === 'known') return `${quoted(heading)} is already read on every sheet, and here another column was taken first`;
+  return `a heading such as ${quoted(heading)} may mean something else on other senders’ sheets`;
+};
+
 export const sentences = {
   reads: (
     field: string,
@@ -67,9 +77,8 @@ export const sentences = {
     (unplaced.length === 0 ? '.' : `; the ${unplaced.length === 1 ? 'column I could not place is' : 'columns I could not place are'} ${listed(unplaced)}.`),
 
   /** Why a suggestion holds only for files named like this one; said after the question. */
-  scopedSuggestion: (heading: string, files: string, collided: string | undefined): string =>
-    `I suggest ${quoted(heading)} for files named like ${files} only (# stands for any number)` +
-    (collided === undefined ? ', because what it holds here is no proof of what it holds on other senders’ sheets.' : `, because ${quoted(collided)} means something else on these sheets than on others.`),
+  scopedSuggestion: (heading: string, files: string, why: ScopeReason): string =>
+    `I suggest ${quoted(heading)} for files named like ${files} only (# stands for any number), because ${scopeBecause(heading, why)}.`,
 
   noSuchColumn: (heading: string): string => `There is no column headed ${quoted(heading)} in this sheet.`,
 

@@ -78,6 +78,26 @@ describe('ColumnMapping with a scope', () => {
   });
 });
 
+describe('which suggestions are scoped', () => {
+  const seed = seedDefinition();
+
+  it('a heading that names the field, with values that fit, is offered for every sheet; a word any desk uses for anything only for this desk’s files', async () => {
+    const named = await csv('2026-10-05-sky-manifest-1.csv', { 'Air Waybill No': waybills(3, 3_000_000), Notes: ['a', 'b', 'c'] });
+    expect(questionOf(readManifest(named, seed.entries)).suggested).toEqual({ column: 'Air Waybill No' });
+    const generic = await csv('2026-10-05-sha-manifest-1.csv', { Ref: waybills(3, 3_000_000), Notes: ['a', 'b', 'c'] });
+    const question = questionOf(readManifest(generic, seed.entries));
+    expect(question.suggested).toEqual({ column: 'Ref', files: '#-#-#-sha-manifest-#.csv' });
+    expect(question.question).toContain("I suggest 'Ref' for files named like #-#-#-sha-manifest-#.csv only (# stands for any number), because a heading such as 'Ref' may mean something else on other senders’ sheets.");
+  });
+
+  it('so confirming Shipper A’s Ref never reaches Shipper B’s sheets, which go on reading AWB without asking', async () => {
+    const first = questionOf(readManifest(await shipperA('2026-10-05'), seed.entries));
+    const taught = lesson(seed, first.suggested ?? {}).definition;
+    expect(resultOf(readManifest(await shipperA('2026-10-12'), taught.entries)).columns.waybill).toBe('Ref');
+    expect(resultOf(readManifest(await shipperB('2026-10-13'), taught.entries)).columns.waybill).toBe('AWB');
+  });
+});
+
 describe('a scoped lesson applies only to its scope', () => {
   const seed = seedDefinition();
   const taughtRef = teach(seed, 'waybill', 'Ref').definition;

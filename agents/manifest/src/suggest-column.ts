@@ -17,6 +17,9 @@ function fieldWords(field: ColumnMapping): Set<string> {
   return new Set([...words, ...(FIELD_WORDS.get(field.key) ?? [])]);
 }
 
+/** Does `heading` name `field` in words (`Air Waybill No` the waybill; `Ref` nothing)? */
+export const namesField = (field: ColumnMapping, heading: string): boolean => headingNamesField(heading, fieldWords(field));
+
 /** A heading word names the field when it is one of its words, or contains a long one ("airwaybill"). */
 function headingNamesField(heading: string, words: ReadonlySet<string>): boolean {
   return wordsOf(heading).some((word) => words.has(word) || [...words].some((known) => known.length >= 5 && word.includes(known)));
