@@ -11,7 +11,7 @@ const CONSIGNEES = ['Harbor Lights Trading', 'Blue Fin Imports', 'Kestrel Medica
 const DESCRIPTIONS = ['Machine parts', 'Consolidated cargo', 'Pharmaceuticals', 'Electronic components', 'Spare parts', 'Garments', 'Printed matter', 'Auto parts', 'Medical devices', 'Household goods'];
 
 /** An IATA air waybill: airline prefix, 7-digit serial and its check digit (serial mod 7). */
-function airWaybill(random: Random): string {
+export function airWaybill(random: Random): string {
   const serial = Number(digits(random, 7));
   return `${pick(random, AIRLINE_PREFIXES)}-${serial}${serial % 7}`;
 }
@@ -59,29 +59,54 @@ function csvField(value: string | number | undefined, separator: string): string
   return /[",;\n]/.test(text) ? `"${text.replace(/"/g, '""')}"` : text;
 }
 
-/** A manifest of `forwarder`'s layout, dated `date` (a title row says so in the .xlsx). */
-export async function manifestFile(forwarder: Forwarder, random: Random, date: Date): Promise<ManifestFile> {
-  const rows = rowsFor(forwarder, random);
-  if (forwarder.format === 'csv') {
-    const separator = forwarder.separator ?? ',';
-    const lines = [forwarder.columns.map((column) => csvField(headingOf(column), separator)).join(separator)];
-    for (const row of rows) lines.push(forwarder.columns.map((column) => csvField(cellOf(row, column), separator)).join(separator));
+/** A table as a sender's desk writes it: who writes it, how, its headings and its rows (cells by heading order). */
+export interface ManifestTable {
+  /** The sender's name, in the workbook's properties and its title row. */
+  readonly name: string;
+  readonly format: 'xlsx' | 'csv';
+  readonly separator?: ',' | ';';
+  /** Title rows above the header (xlsx only). */
+  readonly title?: boolean;
+  readonly headings: readonly string[];
+  readonly rows: readonly (readonly (string | number | undefined)[])[];
+}
+
+/** The bytes of `table`, dated `date`: CSV as written by hand, .xlsx by exceljs re-packed with a fixed zip time. */
+export async function writeManifestTable(table: ManifestTable, date: Date): Promise<Buffer> {
+  if (table.format === 'csv') {
+    const separator = table.separator ?? ',';
+    const lines = [table.headings.map((heading) => csvField(heading, separator)).join(separator)];
+    for (const row of table.rows) lines.push(row.map((cell) => csvField(cell, separator)).join(separator));
     const eol = separator === ';' ? '\r\n' : '\n';
-    return { bytes: Buffer.from(`${lines.join(eol)}${eol}`, 'utf8'), rows: rows.length };
+    return Buffer.from(`${lines.join(eol)}${eol}`, 'utf8');
   }
   const workbook = new ExcelJS.Workbook();
-  workbook.creator = forwarder.name;
-  workbook.lastModifiedBy = forwarder.name;
+  workbook.creator = table.name;
+  workbook.lastModifiedBy = table.name;
   workbook.created = date;
   workbook.modified = date;
   const sheet = workbook.addWorksheet('Manifest');
-  if (forwarder.title) {
-    sheet.addRow([`${forwarder.name} - export manifest`]);
+  if (table.title) {
+    sheet.addRow([`${table.name} - export manifest`]);
     sheet.addRow([`Manifest date: ${date.toISOString().slice(0, 10)}`]);
     sheet.addRow([]);
   }
-  sheet.addRow(forwarder.columns.map(headingOf));
-  for (const row of rows) sheet.addRow(forwarder.columns.map((column) => cellOf(row, column) ?? null));
+  sheet.addRow([...table.headings]);
+  for (const row of table.rows) sheet.addRow(row.map((cell) => cell ?? null));
   const written = Buffer.from((await workbook.xlsx.writeBuffer()) as unknown as ArrayBuffer);
-  return { bytes: repackZip(written, date), rows: rows.length };
+  return repackZip(written, date);
+}
+
+/** A manifest of `forwarder`'s layout, dated `date` (a title row says so in the .xlsx). */
+export async function manifestFile(forwarder: Forwarder, random: Random, date: Date): Promise<ManifestFile> {
+  const rows = rowsFor(forwarder, random);
+  const table: ManifestTable = {
+    name: forwarder.name,
+    format: forwarder.format,
+    ...(forwarder.separator && { separator: forwarder.separator }),
+    ...(forwarder.title && { title: forwarder.title }),
+    headings: forwarder.columns.map(headingOf),
+    rows: rows.map((row) => forwarder.columns.map((column) => cellOf(row, column))),
+  };
+  return { bytes: await writeManifestTable(table, date), rows: rows.length };
 }

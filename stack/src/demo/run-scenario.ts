@@ -15,6 +15,7 @@ import { AuthorityClient, AuthorityRefused } from '@learnables/authority';
 import type { LessonValue } from '@learnables/protocol';
 import { TeachBlockSchema } from '@learnables/protocol';
 import { LOCAL_DEV_TOKEN } from '../config.ts';
+import { wrongColumns } from './manifest-truth.ts';
 import { answerTask, connectAgent, isAsking, isDone, resultOf, sendFile, statusText, teachBlockOf } from './scenario-client.ts';
 import type { PeriodNumbers, StatsCheck } from './stats-check.ts';
 import { checkAgent, countedBetween, statsByWeek } from './stats-check.ts';
@@ -326,9 +327,5 @@ function misread(item: StreamItem, task: Task): string | undefined {
     const customer = result?.customer;
     return customer === item.truth.entry ? undefined : `Decided ${String(customer)} for a message of ${item.truth.entry}.`;
   }
-  const columns = result?.columns as Record<string, string | null> | undefined;
-  const column = columns?.[item.truth.entry];
-  return typeof column === 'string' && sameHeading(column, item.truth.column)
-    ? undefined
-    : `Read ${item.truth.entry} from ${column === null || column === undefined ? 'no column' : `'${column}'`}; it is in '${item.truth.column}'.`;
+  return wrongColumns(item.truth, result?.columns as Record<string, unknown> | undefined);
 }

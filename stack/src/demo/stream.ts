@@ -10,10 +10,15 @@ export interface EmailTruth {
   readonly entry: string;
 }
 
-/** The manifest agent's truth: which column heading holds the field (`waybill`). */
+/**
+ * The manifest agent's truth: which column heading holds the field the question is about
+ * (`waybill`), and, when the stream says so, every field's heading (null where the sheet has no
+ * column for it): a field read from any other column is a wrong decision.
+ */
 export interface ManifestTruth {
   readonly entry: string;
   readonly column: string;
+  readonly columns?: Readonly<Record<string, string | null>>;
 }
 
 /**
