@@ -1,16 +1,17 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { TaskState } from '@a2a-js/sdk';
 import { CorrectionOutcomeSchema, StatsSchema } from '@learnables/protocol';
-import { scratchDir } from '@learnables/testing';
-import type { ScratchDir } from '@learnables/testing';
+import { scratchDir, scratchPostgres } from '@learnables/testing';
+import type { ScratchDatabase, ScratchDir } from '@learnables/testing';
 import { rpc, said, sdkClient, send, startAuthority, userData, userText } from './harness.test-support.ts';
 import type { RunningAgent } from './start-agent.ts';
 import { startLearnableAgent } from './start-agent.ts';
 import { wordAgent } from './word-agent.test-support.ts';
 
-/** Corrections (SPEC §6.7) and the numbers that count them (§6.8), on a real agent over HTTP. */
-describe('correcting a completed task’s decision', () => {
+/** Corrections (SPEC §6.7) and the numbers that count them (§6.8), on a real agent over HTTP, on both stores. */
+for (const engine of ['sqlite', 'postgres'] as const) describe(`correcting a completed task’s decision (${engine})`, () => {
   let dir: ScratchDir;
+  let database: ScratchDatabase | undefined;
   let authority: Awaited<ReturnType<typeof startAuthority>>;
   let agent: RunningAgent;
   const alice = { authorization: 'Bearer alice-token' };
@@ -18,8 +19,9 @@ describe('correcting a completed task’s decision', () => {
   beforeAll(async () => {
     dir = scratchDir('runtime-correct-');
     authority = await startAuthority();
+    database = engine === 'postgres' ? await scratchPostgres('learnables_correct') : undefined;
     agent = await startLearnableAgent(wordAgent, {
-      store: `sqlite:${dir.path}/agent.db`,
+      store: database?.url ?? `sqlite:${dir.path}/agent.db`,
       authority: { url: authority.url, token: 'agent-token' },
       users: { 'alice-token': 'alice', 'bob-token': 'bob' },
       log: () => undefined,
@@ -29,6 +31,7 @@ describe('correcting a completed task’s decision', () => {
   afterAll(async () => {
     await agent.close();
     await authority.close();
+    await database?.drop();
     authority.dir.remove();
     dir.remove();
   });
@@ -139,6 +142,23 @@ describe('correcting a completed task’s decision', () => {
     // None of those wrote anything.
     const listed = await rpc(agent.url, 'learnables/corrections', { taskId: task.id }, alice);
     expect(listed.body.result).toEqual({ taskId: task.id, corrections: [] });
+  });
+
+  it('two corrections at once: each is recorded or refused in words, none lost silently', async () => {
+    const { client } = await sdkClient(agent.url, { token: 'alice-token' });
+    const task = await send(client, userText('date:2026-09-28 banana jam'));
+    const answers = await Promise.all(
+      [{ entry: 'alpha' }, { none: true }, { entry: 'alpha' }, { none: true }].map((to, i) =>
+        rpc(agent.url, 'learnables/correct', { taskId: task.id, ...to, correctedBy: `clerk ${i}`, reason: 'at once' }, alice),
+      ),
+    );
+    for (const answer of answers) {
+      if (answer.body.error) expect(answer.body.error.data).toMatchObject({ error: 'conflict', message: 'Someone corrected this decision at the same moment; look at the task again before correcting it.' });
+    }
+    const recorded = ((await rpc(agent.url, 'learnables/corrections', { taskId: task.id }, alice)).body.result as { corrections: { correctedBy: string }[] }).corrections;
+    const changed = answers.filter((answer) => (answer.body.result as { changed?: boolean } | undefined)?.changed === true);
+    expect(recorded.length).toBe(changed.length);
+    expect(recorded.length).toBeGreaterThan(0);
   });
 
   it('corrects to "none of these": the decision should have named nobody', async () => {
