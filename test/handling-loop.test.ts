@@ -42,7 +42,7 @@ describe('the handling agent, the whole loop over HTTP', () => {
 
     // Reread before: the probabilities, and why it asks.
     const before = await reread(agent.url, first.id);
-    expect(before.handling).toMatchObject({ settled: false, version: 1, reads: expect.stringMatching(/^not sure \(General cargo 0\.\d\d/) });
+    expect(before.handling).toMatchObject({ settled: false, version: 1, reads: expect.stringMatching(/^Not sure \(General cargo 0\.\d\d/) });
 
     const outcome = await authority.client.postLesson({ collection: 'handling', entry: 'perishable', value: { example: KOI }, taughtBy: 'dana', reason: 'live fish go by the cold chain' });
     expect(outcome).toMatchObject({ changed: true, version: 2, audit: `"${KOI}" is an example of Perishable (cold chain) handling` });
@@ -52,7 +52,7 @@ describe('the handling agent, the whole loop over HTTP', () => {
     );
 
     // Reread after, under version 2; the task itself still asks, pinned to version 1.
-    expect((await reread(agent.url, first.id)).handling).toEqual({ settled: true, winner: 'perishable', reads: 'a taught example of Perishable (cold chain)', version: 2 });
+    expect((await reread(agent.url, first.id)).handling).toEqual({ settled: true, winner: 'perishable', reads: 'A taught example of Perishable (cold chain)', version: 2 });
     const answered = await answer(client, first, 'perishable');
     expect(said(answered)).toMatchObject({ extension: { versions: { handling: 1 }, decidedBy: 'operator' } });
     expect(resultOf(answered).lines).toEqual([{ description: KOI, handling: 'perishable', decidedBy: 'operator' }]);

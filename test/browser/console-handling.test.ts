@@ -8,7 +8,7 @@ import { handlingAgent, handlingExamplesKind, seedsFolder } from '@learnables/ha
 import type { LearnableAgent } from '@learnables/runtime';
 import type { Browser, Page } from 'playwright-core';
 import type { ConsoleStack } from './console-harness.ts';
-import { answerQuestion, launchBrowser, openQuestion, sendText, signedInPage, startConsoleStack } from './console-harness.ts';
+import { answerQuestion, launchBrowser, openQuestion, screenshot, sendText, signedInPage, startConsoleStack } from './console-harness.ts';
 
 const KOI = 'ornamental koi carp in oxygenated bags';
 
@@ -52,13 +52,15 @@ describe('the console and the handling agent (decided by a classifier)', () => {
     const promise = await page.locator('.honesty').textContent();
     expect(promise).toContain('one example among many');
     expect(promise).not.toContain('takes effect on the next message');
+    await screenshot(page, 'handling-question');
   });
 
   it('keeps the lesson as one more example and reads the message again: the taught description is decided by it', async () => {
     await answerQuestion(page, { entry: 'Perishable (cold chain)', remember: { reason: 'live fish travel in the cold chain' } });
     const settled = page.locator('.show-back .reading.settled');
     await settled.waitFor();
-    expect(await settled.locator('.reads').textContent()).toBe('a taught example of Perishable (cold chain)');
+    expect(await settled.locator('.reads').textContent()).toBe('A taught example of Perishable (cold chain)');
+    await screenshot(page, 'handling-show-back');
     expect((await stack.authority.client.history('handling')).activations[0]).toMatchObject({
       author: 'dana',
       audit: `"${KOI}" is an example of Perishable (cold chain) handling`,

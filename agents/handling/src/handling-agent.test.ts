@@ -64,7 +64,7 @@ describe(`how: "${HOW}"`, () => {
     expect(read('Frozen prawns,  40 CARTONS, keep at -18 °C', taught).findings.handling).toEqual({
       settled: true,
       winner: 'general',
-      reads: 'a taught example of General cargo',
+      reads: 'A taught example of General cargo',
       collection: 'handling',
     });
   });
@@ -107,7 +107,7 @@ describe('asking', () => {
       entries: candidates.map(({ key, label }) => ({ key, label })),
       suggested: { example: 'ornamental koi carp in oxygenated bags' },
     });
-    expect(reading.findings.handling!.reads).toMatch(/^not sure \(General cargo 0\.\d\d, \w[^,]* 0\.\d\d, [^,]+ 0\.\d\d\): the rule asks under 0\.8, or within 0\.15 of the next$/);
+    expect(reading.findings.handling!.reads).toMatch(/^Not sure \(General cargo 0\.\d\d, \w[^,]* 0\.\d\d, [^,]+ 0\.\d\d\): the rule asks under 0\.8, or within 0\.15 of the next$/);
   });
 
   it('the suggestion, taught to the handling the operator names, is one more example, and that description is then decided by it', () => {
@@ -115,7 +115,7 @@ describe('asking', () => {
     const { suggested } = questionOf(read(description));
     const taught = absorbLesson(seed(), { collection: 'handling', entry: 'perishable', value: { ...suggested! }, taughtBy: 'dana', reason: 'live fish' });
     expect(taught.changed).toBe(true);
-    expect(read(description, taught.definition).findings.handling).toMatchObject({ settled: true, winner: 'perishable', reads: 'a taught example of Perishable (cold chain)' });
+    expect(read(description, taught.definition).findings.handling).toMatchObject({ settled: true, winner: 'perishable', reads: 'A taught example of Perishable (cold chain)' });
     // Taken back, the description is asked about again.
     const back = retractValue(taught.definition, 'perishable', { ...suggested! });
     expect(read(description, back.definition).settled).toBe(false);
@@ -142,7 +142,7 @@ describe('a manifest', () => {
     const reading = read(csv);
     expect(Object.keys(reading.findings)).toEqual(['row 2', 'row 3', 'row 4', 'row 5']);
     expect(reading.findings['row 2']).toMatchObject({ settled: true, winner: 'perishable' });
-    expect(reading.findings['row 4']).toMatchObject({ settled: true, winner: 'fragile', reads: 'a taught example of Fragile' });
+    expect(reading.findings['row 4']).toMatchObject({ settled: true, winner: 'fragile', reads: 'A taught example of Fragile' });
     expect(questionOf(reading)).toMatchObject({ question: `${QUESTION} Row 3: "ornamental koi carp in oxygenated bags".`, suggested: { example: 'ornamental koi carp in oxygenated bags' } });
   });
 

@@ -48,11 +48,11 @@ const nameOf = (line: GoodsLine) => (line.row === undefined ? 'handling' : `row 
 function readsOf(decision: Decision, trainedOn: number): string {
   switch (decision.by) {
     case 'phrase':
-      return `a taught example of ${decision.entry.label}`;
+      return `A taught example of ${decision.entry.label}`;
     case 'model':
       return `${decision.entry.label} by the classifier, trained on ${trainedOn} examples (${candidatesText(decision.candidates)})`;
     case 'nobody':
-      return `not sure (${candidatesText(decision.candidates)}): the rule asks under ${ASK_BELOW}, or within ${ASK_WITHIN} of the next`;
+      return `Not sure (${candidatesText(decision.candidates)}): the rule asks under ${ASK_BELOW}, or within ${ASK_WITHIN} of the next`;
   }
 }
 
