@@ -103,7 +103,7 @@ describe('pnpm new-agent, from a copy of the repository to a running agent that 
     expect(added).toEqual(expect.arrayContaining(['agents/carrier/package.json', 'agents/carrier/seeds/carrier-limits.json', 'agents/carrier/src/carrier-agent.ts']));
     expect(changed).toEqual(['docker-compose.yml', 'pnpm-lock.yaml', 'stack/package.json', 'stack/src/agents.ts']);
     expect(scaffolded).toContain('wrote stack/src/agents.ts');
-    expect(readFileSync(join(dir.path, 'stack/src/agents.ts'), 'utf8')).toContain("registerAgent({ name: 'carrier', agent: carrierAgent, seeds: carrierSeeds, port: 4204");
+    expect(readFileSync(join(dir.path, 'stack/src/agents.ts'), 'utf8')).toContain("registerAgent({ name: 'carrier', agent: carrierAgent, seeds: carrierSeeds, port: 4205");
     expect(readFileSync(join(dir.path, 'docker-compose.yml'), 'utf8')).toContain('"stack/src/agent-main.ts", "carrier"');
   });
 

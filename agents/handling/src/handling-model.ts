@@ -1,3 +1,6 @@
+/// <reference path="./wink.d.ts" />
+// The declarations of the classifier package (it ships none) travel with its importers, so any
+// project that compiles this package through its public face (the stack, a scaffolded copy) finds them.
 import naiveBayes from 'wink-naive-bayes-text-classifier';
 import type { Definition } from '@learnables/learnable';
 import type { HandlingExamples } from './handling-examples.ts';

@@ -1,3 +1,4 @@
+/// <reference path="./wink.d.ts" />
 import prepText from 'wink-naive-bayes-text-classifier/src/prep-text.js';
 
 /**
