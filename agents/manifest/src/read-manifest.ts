@@ -116,7 +116,7 @@ function questionFor(field: ColumnMapping, input: SheetInput, { columns, misfits
 }
 
 /**
- * The file-name pattern a suggestion is scoped to (SPEC §2.3.1, §2.3.3), and why; undefined for
+ * The file-name pattern a suggestion is scoped to (SPEC §2.3.1, §2.3.5), and why; undefined for
  * every sheet. A suggestion holds for every sheet only when its heading names the field in words
  * (`Air Waybill No`) and nothing on this sheet says otherwise. It is scoped when a heading learned
  * for the field holds something else here (the headings collide), when the suggested heading is a
