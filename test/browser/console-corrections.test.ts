@@ -8,7 +8,7 @@ import type { LearnableAgent } from '@learnables/runtime';
 import type { Browser, Page } from 'playwright-core';
 import { wordAgent } from '../../shared/runtime/src/word-agent.test-support.ts';
 import type { ConsoleStack } from './console-harness.ts';
-import { launchBrowser, sendText, signedInPage, startConsoleStack } from './console-harness.ts';
+import { launchBrowser, screenshot, sendText, signedInPage, startConsoleStack } from './console-harness.ts';
 
 const LIVE = { timeout: 10_000 };
 
@@ -73,6 +73,8 @@ describe('the console, through a browser: a decision corrected later is counted'
     // The task still says what its pinned version decided: the correction sits beside it.
     expect(await page.locator('.task-details .said').textContent()).toBe('Belongs to List beta');
     expect(await page.locator('.task-details').textContent()).toContain('decided without asking');
+    await recorded.scrollIntoViewIfNeeded();
+    await screenshot(page, 'task-correction');
 
     // The other tab's dashboard moves by itself: the agent's own count, in the week of the message.
     await expect.poll(() => panel.locator('.corrections-line').textContent(), LIVE).toMatch(/^1 decision corrected later \(made without asking\)\./);
