@@ -44,6 +44,22 @@ describe('the handling agent, the whole loop over HTTP', () => {
     const before = await reread(agent.url, first.id);
     expect(before.handling).toMatchObject({ settled: false, version: 1, reads: expect.stringMatching(/^Not sure \(General cargo 0\.\d\d/) });
 
+    // Preview, before anything is written: the asked task's reading now (the probabilities) and under the lesson.
+    const preview = (await (
+      await fetch(`${agent.url}/a2a/jsonrpc`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json', 'A2A-Version': '1.0', authorization: 'Bearer console-token' },
+        body: JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'learnables/preview', params: { lesson: { collection: 'handling', entry: 'perishable', value: { example: KOI }, taughtBy: 'dana', reason: 'live fish' } } }),
+      })
+    ).json()) as { result: { changed: boolean; examples: { taskId: string; effect: string; now: { reads: string }; after: { reads: string } }[] } };
+    expect(preview.result.changed).toBe(true);
+    expect(preview.result.examples.find((example) => example.taskId === first.id)).toMatchObject({
+      effect: 'settles',
+      now: { reads: expect.stringMatching(/^Not sure \(General cargo 0\.\d\d, /) },
+      after: { reads: 'A taught example of Perishable (cold chain)' },
+    });
+    expect((await authority.client.history('handling')).activations).toHaveLength(1);
+
     const outcome = await authority.client.postLesson({ collection: 'handling', entry: 'perishable', value: { example: KOI }, taughtBy: 'dana', reason: 'live fish go by the cold chain' });
     expect(outcome).toMatchObject({ changed: true, version: 2, audit: `"${KOI}" is an example of Perishable (cold chain) handling` });
     // The same description is another handling's example now: refused in the learnable's words.
