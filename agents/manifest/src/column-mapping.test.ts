@@ -1,7 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import { refusalOf } from '@learnables/testing';
 import type { LessonValue } from '@learnables/protocol';
-import { ColumnMapping, columnMappingKind } from './column-mapping.ts';
+import { ColumnMapping, checkSeedMappings, columnMappingKind } from './column-mapping.ts';
+import { seedDefinition } from './fixtures.test-support.ts';
 
 const waybill = () => new ColumnMapping('waybill', 'Waybill number', ['AWB', 'Waybill No'], true);
 
@@ -48,5 +49,30 @@ describe('ColumnMapping', () => {
     expect(() => columnMappingKind.fromState('waybill', { label: 'Waybill', required: true, columns: 'AWB' })).toThrow(
       'mappings: "waybill" cannot be rebuilt from its state: columns: Invalid input: expected array, received string.',
     );
+  });
+});
+
+describe('a heading another field already reads (SPEC §2.3.2)', () => {
+  const weight = new ColumnMapping('weight', 'Weight', ['Weight', 'Gross Wt']);
+  const pieces = new ColumnMapping('pieces', 'Pieces', ['Pcs'], false, [{ column: 'Qty', files: '#-#-#-brl-manifest-#.xlsx' }]);
+
+  it('is refused, naming that field, in the learnable’s words', () => {
+    expect(refusalOf(() => pieces.learn(pieces.readValue({ column: ' gross wt ' }), [weight]))).toBe(
+      "'gross wt' is already the heading of Weight (weight); taught here too, both would be read from the same column. A column holds one field: if it is not Weight, retract that lesson first.",
+    );
+  });
+
+  it('for the same files only: a heading scoped to one desk’s files does not block the same heading elsewhere', () => {
+    const waybill = new ColumnMapping('waybill', 'Waybill number', ['AWB'], true);
+    expect(waybill.learn(waybill.readValue({ column: 'Qty', files: '#-#-#-sky-manifest-#.xlsx' }), [pieces]).changed).toBe(true);
+    expect(refusalOf(() => waybill.learn(waybill.readValue({ column: 'QTY', files: '#-#-#-BRL-manifest-#.xlsx' }), [pieces]))).toMatch(/^'QTY' is already the heading of Pieces \(pieces\) in files named like #-#-#-BRL-manifest-#\.xlsx;/);
+  });
+
+  it('is refused in a seed at start-up, as is a heading a lesson could not teach; the shipped seed passes', () => {
+    expect(() => checkSeedMappings([weight, new ColumnMapping('pieces', 'Pieces', ['WEIGHT'])])).toThrow(
+      "The mappings seed breaks the rules lessons follow: 'Weight' is a heading of both weight and pieces, so both would be read from the same column.",
+    );
+    expect(() => checkSeedMappings([new ColumnMapping('x', 'X', ['y'.repeat(201)])])).toThrow(/x's heading 'y{40}' is one a lesson could not teach \(A column heading of 201 characters/);
+    expect(() => checkSeedMappings([...seedDefinition().entries])).not.toThrow();
   });
 });

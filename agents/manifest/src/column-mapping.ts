@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import type { Learned, LessonValueOf } from '@learnables/learnable';
-import { Learnable, defineKind, lessonField, lessonValue } from '@learnables/learnable';
+import { Learnable, UnlearnableValue, defineKind, lessonField, lessonValue } from '@learnables/learnable';
 import { patternProblem, samePattern } from './file-pattern.ts';
 
 /** Longer than any heading a sheet has; longer text is a paste of something else. */
@@ -81,7 +81,8 @@ export class ColumnMapping extends Learnable.of(mappingLesson) {
     super();
   }
 
-  learn({ column, files }: MappingLesson): Learned<ColumnMapping> {
+  learn({ column, files }: MappingLesson, others: readonly ColumnMapping[] = []): Learned<ColumnMapping> {
+    refuseHeldElsewhere({ column, files }, others);
     if (files !== undefined) {
       const heading = { column, files };
       if (this.scoped.some((known) => sameScoped(known, heading))) return { next: this, changed: false };
@@ -118,7 +119,39 @@ export class ColumnMapping extends Learnable.of(mappingLesson) {
   }
 }
 
-/** How the authority rebuilds mappings from storage. */
+/** Does `field` hold this heading, for the same files (or for every sheet)? */
+const holds = (field: ColumnMapping, { column, files }: MappingLesson): boolean =>
+  files === undefined ? field.columns.some((known) => sameHeading(known, column)) : field.scoped.some((known) => sameScoped(known, { column, files }));
+
+/**
+ * Refuse a heading another field already reads (SPEC §2.3.2): taught here too, both fields would
+ * read the same column, and at least one of them wrongly.
+ */
+function refuseHeldElsewhere(value: MappingLesson, others: readonly ColumnMapping[]): void {
+  const holder = others.find((other) => holds(other, value));
+  if (holder === undefined) return;
+  throw new UnlearnableValue(
+    `'${value.column}' is already the heading of ${holder.label} (${holder.key})${inFiles(value.files)}; taught here too, both would be read from the same column. A column holds one field: if it is not ${holder.label}, retract that lesson first.`,
+    { field: 'column' },
+  );
+}
+
+/** A seed follows the rules lessons follow (SPEC §2.3.2): no heading read by two fields, none a lesson would refuse. */
+export function checkSeedMappings(entries: readonly ColumnMapping[]): void {
+  const problems: string[] = [];
+  for (const [index, entry] of entries.entries()) {
+    const values: MappingLesson[] = [...entry.columns.map((column) => ({ column })), ...entry.scoped];
+    for (const value of values) {
+      const refusal = mappingLesson.safeParse(value);
+      if (!refusal.success) problems.push(`${entry.key}'s heading '${value.column.slice(0, 40)}' is one a lesson could not teach (${refusal.error.issues[0]?.message ?? 'refused'})`);
+      const holder = entries.slice(index + 1).find((other) => holds(other, value));
+      if (holder !== undefined) problems.push(`'${value.column}'${inFiles(value.files)} is a heading of both ${entry.key} and ${holder.key}, so both would be read from the same column`);
+    }
+  }
+  if (problems.length > 0) throw new Error(`The mappings seed breaks the rules lessons follow: ${problems.join('; ')}.`);
+}
+
+/** How the authority rebuilds mappings from storage, and checks a seed at start-up. */
 export const columnMappingKind = defineKind({
   collection: 'mappings',
   learnable: ColumnMapping,
@@ -126,4 +159,5 @@ export const columnMappingKind = defineKind({
   fromState: (key, { label, required, columns, scoped }) => new ColumnMapping(key, label, columns, required, scoped ?? []),
   // A field someone adds is optional: a manifest without its column is still read.
   create: (key, label) => new ColumnMapping(key, label, [], false),
+  checkSeed: checkSeedMappings,
 });

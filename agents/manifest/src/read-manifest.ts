@@ -68,7 +68,7 @@ export function readManifest(input: SheetInput, mappings: readonly ColumnMapping
   const findings: Record<string, Finding> = {};
   for (const field of mappings) findings[field.key] = findingFor(field, placed, answered.has(field.key), input);
   const missing = mappings.find((field) => field.required && !columns[field.key]);
-  if (missing) return { settled: false, findings, question: questionFor(missing, input, placed) };
+  if (missing) return { settled: false, findings, question: questionFor(missing, input, placed, mappings) };
   return { settled: true, findings, result: resultOf(input, mappings, columns) };
 }
 
@@ -89,14 +89,17 @@ function findingFor(field: ColumnMapping, { columns, fits, misfits }: Placed, an
 /** A suggestion must be one the learnable takes (SPEC §2.4): asked of its own schema. */
 const teachable = (column: MappedColumn): boolean => mappingLesson.safeParse({ column: column.heading }).success;
 
-function questionFor(field: ColumnMapping, input: SheetInput, { columns, misfits }: Placed): Question<MappingLesson> {
+function questionFor(field: ColumnMapping, input: SheetInput, { columns, misfits }: Placed, mappings: readonly ColumnMapping[]): Question<MappingLesson> {
   const taken = Object.values(columns).flatMap((column) => (column ? [column.index] : []));
   const unplaced = unmappedColumns(input.headings, taken);
   // With every column placed, the answer may still be one of them: offer them all.
   const offered = unplaced.length > 0 ? unplaced : unmappedColumns(input.headings, []);
   const misfit = misfits.get(field.key);
-  // The column whose values did not fit is offered (the operator may know better) but never suggested.
-  const candidates = offered.filter((column) => teachable(column) && column.index !== misfit?.column.index);
+  // The column whose values did not fit is offered (the operator may know better) but never
+  // suggested, nor is a heading another field reads: its lesson would be refused (SPEC §2.3.1).
+  const heldElsewhere = (column: MappedColumn): boolean =>
+    mappings.some((other) => other.key !== field.key && other.columns.some((heading) => sameHeading(heading, column.heading)));
+  const candidates = offered.filter((column) => teachable(column) && column.index !== misfit?.column.index && !heldElsewhere(column));
   const suggestion = suggestColumn(field, candidates, input.rows);
   const headings = unplaced.map((column) => column.heading);
   const suggestedFit = suggestion && fitFor(field.key, suggestion, input.rows);
