@@ -36,9 +36,15 @@ export function wideWorkbook(width: number, rows: number): Uint8Array {
   return workbookOf([header, ...data]);
 }
 
+/** An air waybill number with a valid check digit (the serial mod 7), so a waybill column fits its field's form. */
+export function airWaybillNumber(serial: number): string {
+  const digits = String(serial % 10_000_000).padStart(7, '0');
+  return `176-${digits}${Number(digits) % 7}`;
+}
+
 /** A normal header, then `rows` rows each with one cell in the last column there is (XFD). */
 export function sparseWideWorkbook(rows: number): Uint8Array {
   const header = [[1, 'Waybill'], [2, 'Consignee'], [3, 'Weight (kg)']] as const;
-  const data = Array.from({ length: rows }, (_, at) => [[1, `WB${at}`], [16_384, 'far']] as const);
+  const data = Array.from({ length: rows }, (_, at) => [[1, airWaybillNumber(at)], [16_384, 'far']] as const);
   return workbookOf([header, ...data]);
 }
