@@ -1,5 +1,5 @@
 import type { Definition } from '@learnables/learnable';
-import { defineCollection } from '@learnables/learnable';
+import { absorbLesson, defineCollection } from '@learnables/learnable';
 import { DeclarationSchema } from '@learnables/protocol';
 import type { Reading } from '@learnables/runtime';
 import { pinDefinitions } from '@learnables/runtime';
@@ -86,6 +86,18 @@ describe(`how: "${HOW}"`, () => {
     const reading = manifestAgent.read(sheet, pinned(taught, 2));
     expect(questionOf(reading)).toMatchObject({ entry: 'waybill', suggested: { column: 'AWB' } });
     expect(reading.findings.weight?.reads).toMatch(/^does not read weight from the 'Weight' column/);
+  });
+
+  it('"some only for files named like a pattern (those come first)" and "unless taught for files named like this one"', async () => {
+    expect(HOW).toContain('some only for files named like a pattern (those come first)');
+    expect(HOW).toContain('is not read for it unless taught for files named like this one');
+    const csv = (name: string, text: string) => readSheet(new TextEncoder().encode(text), name);
+    const scoped = absorbLesson(seed, { collection: 'mappings', entry: 'waybill', value: { column: 'Job', files: '#-nfp-#.csv' }, taughtBy: 'dana', reason: 'their job numbers' }).definition;
+    // Scoped first: left of AWB, and its values (the desk's own numbers) are no air waybills, yet it is read in its files.
+    const theirs = manifestAgent.read(await csv('7-nfp-8.csv', 'Job,AWB\nNFP1234567,176-12345675\n'), pinned(scoped, 2));
+    expect(resultOf(theirs).columns.waybill).toBe('Job');
+    const others = manifestAgent.read(await csv('7-sky-8.csv', 'Job,AWB\nNFP1234567,176-12345675\n'), pinned(scoped, 2));
+    expect(resultOf(others).columns.waybill).toBe('AWB');
   });
 
   it('"a field whose headings match no column comes back empty": in every row, and it says so', async () => {
