@@ -5,10 +5,10 @@ import { existsSync, readFileSync, statSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
 import { parseArgs } from '../stack/src/demo/args.ts';
-import { DOCS_DIR, RUN_DIR, resultsDir } from '../stack/src/demo/report.ts';
+import { DOCS_DIR, RUN_DIR, TRAP_DOCS_DIR, TRAP_RUN_DIR, resultsDir, trapResultsDir } from '../stack/src/demo/report.ts';
 
 const root = fileURLToPath(new URL('..', import.meta.url));
-const committed = ['results-on.json', 'results-off.json', 'questions-per-100.svg'].map((name) => `${DOCS_DIR}/${name}`);
+const committed = [DOCS_DIR, TRAP_DOCS_DIR].flatMap((dir) => ['results-on.json', 'results-off.json', 'questions-per-100.svg'].map((name) => `${dir}/${name}`));
 const snapshot = () => committed.map((path) => ({ path, bytes: readFileSync(path, 'utf8'), mtime: statSync(path).mtimeMs }));
 
 describe('where the demo writes', () => {
@@ -16,6 +16,8 @@ describe('where the demo writes', () => {
     expect(RUN_DIR).toBe(`${root}data/scenario`);
     expect(resultsDir(parseArgs([]))).toBe(RUN_DIR);
     expect(resultsDir(parseArgs(['--update-docs']))).toBe(DOCS_DIR);
+    expect(trapResultsDir(parseArgs([]))).toBe(`${root}data/trap-scenario`);
+    expect(trapResultsDir(parseArgs(['--update-docs']))).toBe(TRAP_DOCS_DIR);
     expect(() => parseArgs(['--no-write', '--update-docs'])).toThrow(/contradict/);
   });
 
@@ -31,5 +33,9 @@ describe('where the demo writes', () => {
     expect(run).toMatchObject({ learning: 'on' });
     expect(run.weeks).toHaveLength(1);
     expect(existsSync(`${RUN_DIR}/questions-per-100.svg`)).toBe(true);
+    // The trap scenario's run too, by the trusting operator.
+    const trap = JSON.parse(readFileSync(`${TRAP_RUN_DIR}/results-on.json`, 'utf8')) as { operator: string; weeks: unknown[] };
+    expect(trap).toMatchObject({ operator: 'trusting' });
+    expect(trap.weeks).toHaveLength(1);
   }, 180_000);
 });

@@ -2,10 +2,12 @@
 // Replays fixtures/scenario/ through both agents on fresh in-process stacks, learning on and then
 // off (compareScenario, what `pnpm demo:compare` runs, writing nothing), and prints questions per
 // 100 messages per week next to the decisions made without asking that were wrong. Fewer questions
-// are worth something only while that count stays at zero. Exits 1 when the replay's counts and
-// the agents' own (GET /learnables/stats) disagree.
+// are worth something only while that count stays at zero. Then the same for the trap scenario,
+// replayed by the operator who trusts every suggestion. Exits 1 when the replay's counts and the
+// agents' own (GET /learnables/stats) disagree.
 import { compareScenario } from '../../stack/src/demo/compare-scenario.ts';
 import type { ScenarioResult } from '../../stack/src/demo/run-scenario.ts';
+import { trapReplay } from '../../stack/src/demo/trap-replay.ts';
 
 const started = performance.now();
 const { on, off } = await compareScenario();
@@ -29,4 +31,26 @@ ${rows.join('\n')}
 | all | | ${on.totals.all.messages} | **${per100(on.totals.all)}** | ${wrong(on)} | ${per100(off.totals.all)} | ${wrong(off)} |
 
 Learning on: ${lessons.changed} lessons, ${lessons.declined} questions answered but not remembered, ${lessons.refused} refused. The replay's counts ${on.check.agrees && off.check.agrees ? 'equal' : '**differ from**'} the agents' own (\`GET /learnables/stats?by=week\`) in both runs.`);
-process.exit(on.check.agrees && off.check.agrees ? 0 : 1);
+
+// The trap scenario, replayed by the operator who trusts every suggestion (issue 19).
+const trapStarted = performance.now();
+const trap = await compareScenario(trapReplay());
+const trapSeconds = ((performance.now() - trapStarted) / 1000).toFixed(1);
+const trapRows = trap.on.weeks.map((week) => {
+  const other = trap.off.weeks.find((w) => w.week === week.week);
+  return `| ${week.week} | ${week.start} | ${week.all.messages} | **${per100(week.all)}** | ${week.misreads} | ${week.corrections ?? 0} | ${other ? per100(other.all) : '–'} | ${other?.misreads ?? '–'} |`;
+});
+const taken = trap.on.corrections?.length ?? 0;
+console.log(`
+The trap scenario (fixtures/trap-scenario/: ${trap.on.scenario.messages} messages, a booking portal and a haulier writing for several customers,
+forwards in several layouts under signatures with the warehouse's postcode, look-alike domains, nobody's mail, new senders late),
+replayed by an operator who teaches every suggestion as offered and heeds only the preview's warnings (${trapSeconds} s for both runs).
+**taken back**: lessons the operator took back as wrong (corrections).
+
+| week | from | messages | learning on: questions per 100 (questions) | wrong | taken back | learning off: questions per 100 (questions) | wrong |
+|---:|---|---:|---:|---:|---:|---:|---:|
+${trapRows.join('\n')}
+| all | | ${trap.on.totals.all.messages} | **${per100(trap.on.totals.all)}** | ${wrong(trap.on)} | ${taken} | ${per100(trap.off.totals.all)} | ${wrong(trap.off)} |
+
+Learning on: ${trap.on.lessonOutcomes.changed} lessons taught as offered, ${trap.on.lessonOutcomes.warned} answered without remembering after the preview warned, ${trap.on.lessonOutcomes.refused} refused by the agent.`);
+process.exit(on.check.agrees && off.check.agrees && trap.on.check.agrees && trap.off.check.agrees ? 0 : 1);

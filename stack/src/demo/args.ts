@@ -1,4 +1,4 @@
-/** The demo's command-line options: `--learning on|off`, `--weeks N`, `--quiet`, `--verbose`, `--no-write`, `--update-docs`. */
+/** The demo's command-line options: `--learning on|off`, `--weeks N`, `--quiet`, `--verbose`, `--no-write`, `--update-docs`, `--trap`. */
 export interface DemoArgs {
   readonly learning: 'on' | 'off';
   readonly weeks?: number;
@@ -7,6 +7,8 @@ export interface DemoArgs {
   readonly write: boolean;
   /** Write into docs/scenario (the committed results and chart) instead of data/scenario. */
   readonly updateDocs: boolean;
+  /** Replay the trap scenario with the trusting operator instead (pnpm demo only). */
+  readonly trap: boolean;
 }
 
 export const USAGE = `options:
@@ -16,7 +18,9 @@ export const USAGE = `options:
   --verbose           a line per message
   --no-write          write no results file and no chart
   --update-docs       write the results and the chart into docs/scenario (the committed copies)
-                      instead of data/scenario (ignored by git)`;
+                      instead of data/scenario (ignored by git)
+  --trap              pnpm demo: replay fixtures/trap-scenario with the operator who trusts every
+                      suggestion, into data/trap-scenario (docs/trap-scenario with --update-docs)`;
 
 export function parseArgs(argv: readonly string[]): DemoArgs {
   let learning: 'on' | 'off' = 'on';
@@ -25,6 +29,7 @@ export function parseArgs(argv: readonly string[]): DemoArgs {
   let verbose = false;
   let write = true;
   let updateDocs = false;
+  let trap = false;
   for (let i = 0; i < argv.length; i++) {
     const arg = argv[i] as string;
     const [name, inline] = arg.includes('=') ? (arg.split('=', 2) as [string, string]) : [arg, undefined];
@@ -41,9 +46,10 @@ export function parseArgs(argv: readonly string[]): DemoArgs {
     else if (name === '--verbose') verbose = true;
     else if (name === '--no-write') write = false;
     else if (name === '--update-docs') updateDocs = true;
+    else if (name === '--trap') trap = true;
     else if (name === '--help' || name === '-h') throw new Error(USAGE);
     else throw new Error(`Unknown option ${arg}.\n${USAGE}`);
   }
   if (!write && updateDocs) throw new Error(`--no-write and --update-docs contradict each other.\n${USAGE}`);
-  return { learning, ...(weeks !== undefined && { weeks }), quiet, verbose, write, updateDocs };
+  return { learning, ...(weeks !== undefined && { weeks }), quiet, verbose, write, updateDocs, trap };
 }

@@ -33,7 +33,7 @@ export function drawChart(results: readonly ScenarioResult[]): string {
   out.push(`<text x="${PLOT.left}" y="30" font-size="18" font-weight="bold" fill="#222">Questions per 100 messages, week by week</text>`);
   const first = results[0];
   const subtitle = first
-    ? `The six-week scenario, ${first.scenario.from} to ${first.scenario.to}: ${first.scenario.messages} emails and manifests. Solid: both agents; dashed: each agent.`
+    ? `${first.name ?? 'The six-week scenario'}, ${first.scenario.from} to ${first.scenario.to}: ${first.scenario.messages} emails and manifests. Solid: both agents; dashed: each agent.`
     : 'No results yet: run pnpm demo or pnpm demo:compare.';
   out.push(`<text x="${PLOT.left}" y="52" font-size="12" fill="#555">${escape(subtitle)}</text>`);
 

@@ -1,18 +1,22 @@
 // `pnpm demo:compare`: the whole comparison by itself. Starts its own authority and both agents
 // in this process on a fresh temporary data folder for each run, replays the scenario with
 // learning on and then off, writes data/scenario/results-on.json, results-off.json and the chart
-// (docs/scenario with --update-docs), and prints both tables. Options: --weeks N, --quiet,
-// --verbose, --no-write, --update-docs.
+// (docs/scenario with --update-docs), and prints both tables. Then the same for the trap scenario
+// (fixtures/trap-scenario, replayed by the trusting operator), into data/trap-scenario
+// (docs/trap-scenario with --update-docs). Options: --weeks N, --quiet, --verbose, --no-write,
+// --update-docs.
 import { relative } from 'node:path';
 import { parseArgs } from './args.ts';
 import { compareScenario } from './compare-scenario.ts';
 import { progressPrinter } from './progress.ts';
-import { formatComparison, formatSummary, formatTable, resultsDir, writeResults } from './report.ts';
+import { formatComparison, formatSummary, formatTable, resultsDir, trapResultsDir, writeResults } from './report.ts';
+import { trapReplay } from './trap-replay.ts';
 import { repoRoot } from '../config.ts';
 
 let args;
 try {
   if (process.argv.some((arg) => arg.startsWith('--learning'))) throw new Error('pnpm demo:compare runs learning on and then off by itself; --learning is an option of pnpm demo.');
+  if (process.argv.includes('--trap')) throw new Error('pnpm demo:compare replays the trap scenario after the six-week one by itself; --trap is an option of pnpm demo.');
   args = parseArgs(process.argv.slice(2));
 } catch (error) {
   console.error((error as Error).message);
@@ -22,16 +26,32 @@ const printers = {
   on: progressPrinter({ quiet: args.quiet, verbose: args.verbose, prefix: '[learning on]  ' }),
   off: progressPrinter({ quiet: args.quiet, verbose: args.verbose, prefix: '[learning off] ' }),
 };
+const trapPrinters = {
+  on: progressPrinter({ quiet: args.quiet, verbose: args.verbose, prefix: '[trap, learning on]  ' }),
+  off: progressPrinter({ quiet: args.quiet, verbose: args.verbose, prefix: '[trap, learning off] ' }),
+};
 const started = performance.now();
-const { on, off } = await compareScenario({ ...(args.weeks !== undefined && { weeks: args.weeks }), onProgress: (learning, event) => printers[learning](event) });
+const weeks = args.weeks !== undefined ? { weeks: args.weeks } : {};
+const { on, off } = await compareScenario({ ...weeks, onProgress: (learning, event) => printers[learning](event) });
 
 for (const result of [on, off]) console.log(`\n${formatTable(result)}\n\n${formatSummary(result)}`);
 console.log(`\n${formatComparison(on, off)}`);
 if (args.write) {
   writeResults(off, resultsDir(args));
   const { chart } = writeResults(on, resultsDir(args));
+  console.log(`\nWrote ${relative(repoRoot, chart)}, results-on.json and results-off.json (${((performance.now() - started) / 1000).toFixed(1)} s).`);
+}
+
+// The trap scenario: the same comparison, with the operator who trusts every suggestion.
+const trap = await compareScenario({ ...weeks, ...trapReplay(), onProgress: (learning, event) => trapPrinters[learning](event) });
+console.log('\nThe trap scenario, replayed by a trusting operator:');
+for (const result of [trap.on, trap.off]) console.log(`\n${formatTable(result)}\n\n${formatSummary(result)}`);
+console.log(`\n${formatComparison(trap.on, trap.off)}`);
+if (args.write) {
+  writeResults(trap.off, trapResultsDir(args));
+  const { chart } = writeResults(trap.on, trapResultsDir(args));
   console.log(`\nWrote ${relative(repoRoot, chart)}, results-on.json and results-off.json (${((performance.now() - started) / 1000).toFixed(1)} s in all).`);
 }
-const agrees = on.check.agrees && off.check.agrees;
+const agrees = on.check.agrees && off.check.agrees && trap.on.check.agrees && trap.off.check.agrees;
 if (!agrees) console.error('\nThe replay and the agents do not count the same numbers; see the check lines above.');
 process.exit(agrees ? 0 : 1);

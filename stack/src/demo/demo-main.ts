@@ -2,14 +2,16 @@
 // simulated operator who answers every question and — with learning on — remembers the answer.
 // Environment: EMAIL_AGENT_URL, MANIFEST_AGENT_URL, AUTHORITY_URL, AGENT_TOKEN, AUTHORITY_TOKEN.
 // Options: --learning on|off, --weeks N, --quiet, --verbose, --no-write, --update-docs (write into
-// docs/scenario, the committed copies, instead of data/scenario).
+// docs/scenario, the committed copies, instead of data/scenario), --trap (the trap scenario, replayed
+// by the operator who trusts every suggestion, into data/trap-scenario or docs/trap-scenario).
 import { relative } from 'node:path';
 import { AuthorityUnavailable } from '@learnables/authority';
 import { repoRoot } from '../config.ts';
 import { parseArgs } from './args.ts';
 import { progressPrinter } from './progress.ts';
-import { formatSummary, formatTable, resultsDir, writeResults } from './report.ts';
+import { formatSummary, formatTable, resultsDir, trapResultsDir, writeResults } from './report.ts';
 import { optionsFromEnv, runScenario } from './run-scenario.ts';
+import { trapReplay } from './trap-replay.ts';
 
 let args;
 try {
@@ -24,11 +26,12 @@ try {
     ...env,
     learning: args.learning,
     ...(args.weeks !== undefined && { weeks: args.weeks }),
+    ...(args.trap && trapReplay()),
     onProgress: progressPrinter({ quiet: args.quiet, verbose: args.verbose }),
   });
   console.log(`\n${formatTable(result)}\n\n${formatSummary(result)}`);
   if (args.write) {
-    const written = writeResults(result, resultsDir(args));
+    const written = writeResults(result, args.trap ? trapResultsDir(args) : resultsDir(args));
     console.log(`\nWrote ${relative(repoRoot, written.results)} and ${relative(repoRoot, written.chart)} (the chart draws every results-*.json there).`);
   }
   // Totals that agree under other weeks are a known gap (an agent without a date of its own), not

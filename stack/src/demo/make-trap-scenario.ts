@@ -17,18 +17,19 @@ import { join, relative } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { Random } from '@learnables/testing';
 import { between, mulberry32, pick, weighted } from '@learnables/testing';
-import { repoRoot } from '../config.ts';
 import { offsetMinutes } from './cast.ts';
 import type { Zone } from './cast.ts';
 import type { Stream, StreamItem } from './stream.ts';
-import { DAY_MS } from './stream.ts';
+import { DAY_MS, TRAP_SCENARIO_DIR } from './stream.ts';
+
+// Where the committed stream lives (stream.ts holds it, for the replay); exported here for the generator's users.
+export { TRAP_SCENARIO_DIR };
 import type { TrapCast, TrapSender, TrapVariant } from './trap-cast.ts';
 import { TRAP_CASTS } from './trap-cast.ts';
 import { writeTrapMessage } from './trap-mail.ts';
 import type { TrapManifestFile } from './trap-manifests.ts';
 import { trapManifestReadme, trapManifests } from './trap-manifests.ts';
 
-export const TRAP_SCENARIO_DIR = join(repoRoot, 'fixtures', 'trap-scenario');
 const WEEKS = 6;
 
 interface Planned {
@@ -181,7 +182,7 @@ mail that is no customer's belongs to its \`no-customer\` entry.
 
 [\`stream.json\`](stream.json) has the shape of [the six-week scenario's](../scenario/README.md)
 (\`{ file, date, week, agent, source, truth, trap }\`); \`trap\` says which trap a message carries. The
-operator who replays it **trusts every suggestion** (\`pnpm demo:trap\`, see
+operator who replays it **trusts every suggestion** (\`pnpm demo:compare\`, \`pnpm demo --trap\`; see
 [docs/trap-scenario](../../docs/trap-scenario/README.md)): there is no \`remember: false\` in it.
 
 This stream was written to be hard, not to be passed: it was written before the email agent's

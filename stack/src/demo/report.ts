@@ -11,6 +11,10 @@ export const RUN_DIR = join(repoRoot, 'data', 'scenario');
 
 /** The folder a run writes its results and chart into: data/scenario, or docs/scenario when asked. */
 export const resultsDir = (args: { readonly updateDocs: boolean }): string => (args.updateDocs ? DOCS_DIR : RUN_DIR);
+/** The same for the trap scenario: data/trap-scenario, or docs/trap-scenario when asked. */
+export const TRAP_DOCS_DIR = join(repoRoot, 'docs', 'trap-scenario');
+export const TRAP_RUN_DIR = join(repoRoot, 'data', 'trap-scenario');
+export const trapResultsDir = (args: { readonly updateDocs: boolean }): string => (args.updateDocs ? TRAP_DOCS_DIR : TRAP_RUN_DIR);
 export const CHART_FILE = 'questions-per-100.svg';
 
 const pad = (text: string | number, width: number) => String(text).padStart(width);
@@ -60,10 +64,16 @@ export function formatSummary(result: ScenarioResult): string {
   const lines: string[] = [];
   if (result.learning === 'on') {
     lines.push(
-      `Lessons: ${o.changed} new versions, ${o.unchanged} already known, ${o.refused} refused by the authority, ${o['no-suggestion']} questions without a suggestion, ${o.declined} answered but not remembered.`,
+      `Lessons: ${o.changed} new versions, ${o.unchanged} already known, ${o.refused} refused, ${o['no-suggestion']} questions without a suggestion, ${o.declined + (o.warned ?? 0)} answered but not remembered.`,
     );
   } else {
     lines.push('Lessons: none (learning off: every question answered, nothing remembered).');
+  }
+  if (result.operator === 'trusting' && result.learning === 'on') {
+    const taken = result.corrections?.length ?? 0;
+    lines.push(
+      `The operator trusted every suggestion: ${o.warned} answered without remembering because the preview warned of taking other customers' mail, ${o.refused} refused by the agent; ${taken} lesson${taken === 1 ? '' : 's'} taken back as wrong (corrections${taken > 0 ? `, weeks ${result.weeks.map((w) => w.corrections ?? 0).join(' ')}` : ''}).`,
+    );
   }
   const misreads = result.problems.filter((p) => p.kind === 'misread').length;
   const others = result.problems.filter((p) => p.kind !== 'misread');

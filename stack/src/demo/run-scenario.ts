@@ -13,7 +13,7 @@ import type { Task } from '@a2a-js/sdk';
 import type { Client } from '@a2a-js/sdk/client';
 import { AuthorityClient, AuthorityRefused } from '@learnables/authority';
 import type { LessonValue } from '@learnables/protocol';
-import { TeachBlockSchema } from '@learnables/protocol';
+import { PreviewResultSchema, TeachBlockSchema } from '@learnables/protocol';
 import { LOCAL_DEV_TOKEN } from '../config.ts';
 import { wrongColumns } from './manifest-truth.ts';
 import { answerTask, connectAgent, isAsking, isDone, resultOf, sendFile, statusText, teachBlockOf } from './scenario-client.ts';
@@ -23,6 +23,16 @@ import type { Stream, StreamItem } from './stream.ts';
 import { DAY_MS, SCENARIO_DIR, loadStream, weekStart } from './stream.ts';
 
 export type Learning = 'on' | 'off';
+/**
+ * Who answers. `careful` (the six-week scenario's): remembers the suggestion unless the stream
+ * says a person would not (`remember: false`). `trusting` (the trap scenario's): a busy clerk who
+ * teaches every suggestion exactly as offered, but first looks at the preview (SPEC §6.5) and does
+ * not remember one that warns it would take messages decided for another entry or make decided
+ * ones undecided; and who takes back an earlier lesson of their own on a sender when a question
+ * about that sender's mail names the entry the lesson went to, for a message that is not its
+ * (the lesson was wrong: it is counted as a correction).
+ */
+export type Operator = 'careful' | 'trusting';
 export type AgentName = 'email' | 'manifest';
 
 export interface RunScenarioOptions {
@@ -47,6 +57,10 @@ export interface RunScenarioOptions {
   readonly signal?: AbortSignal;
   /** A sentence for the results, saying what the replay ran against. */
   readonly stack?: string;
+  /** Who answers the questions; default `careful`. */
+  readonly operator?: Operator;
+  /** What the results call the stream (charts and tables); default the six-week scenario. */
+  readonly name?: string;
 }
 
 export interface Count {
@@ -67,9 +81,11 @@ export interface WeekNumbers {
   readonly lessons: number;
   /** Messages decided without asking, for a customer or a column other than the truth. */
   readonly misreads: number;
+  /** Lessons the operator took back during the week, having seen they were wrong. */
+  readonly corrections?: number;
 }
 
-export type LessonOutcome = 'changed' | 'unchanged' | 'refused' | 'no-suggestion' | 'declined';
+export type LessonOutcome = 'changed' | 'unchanged' | 'refused' | 'no-suggestion' | 'declined' | 'warned';
 
 export interface LessonRecord {
   readonly file: string;
@@ -91,7 +107,7 @@ export interface Problem {
   readonly file: string;
   readonly week: number;
   readonly agent: AgentName;
-  readonly kind: 'failed' | 'answer-not-taken' | 'misread' | 'bad-teach-block';
+  readonly kind: 'failed' | 'answer-not-taken' | 'misread' | 'bad-teach-block' | 'retraction-failed';
   readonly sentence: string;
 }
 
@@ -110,13 +126,28 @@ export type ScenarioProgress =
   | { readonly kind: 'week'; readonly numbers: WeekNumbers }
   | { readonly kind: 'done'; readonly result: ScenarioResult };
 
+/** A lesson the operator took back. */
+export interface CorrectionRecord {
+  readonly file: string;
+  readonly week: number;
+  readonly collection: string;
+  readonly entry: string;
+  /** The version the lesson published. */
+  readonly version: number;
+  readonly sentence: string;
+}
+
 export interface ScenarioResult {
   readonly learning: Learning;
+  readonly operator?: Operator;
+  /** What the stream is called, when it is not the six-week scenario. */
+  readonly name?: string;
   readonly scenario: { readonly from: string; readonly to: string; readonly weeks: number; readonly messages: number };
   readonly stack: string;
   readonly weeks: readonly WeekNumbers[];
   readonly totals: { readonly all: Count; readonly email: Count; readonly manifest: Count };
   readonly lessons: readonly LessonRecord[];
+  readonly corrections?: readonly CorrectionRecord[];
   readonly lessonOutcomes: Readonly<Record<LessonOutcome, number>>;
   readonly problems: readonly Problem[];
   readonly check: StatsCheck;
@@ -178,7 +209,10 @@ export async function runScenario(options: RunScenarioOptions = {}): Promise<Sce
   const before = { email: await statsByWeek(urls.email), manifest: await statsByWeek(urls.manifest) };
   emit({ kind: 'start', learning, total: items.length, weeks, warnings });
 
-  const byWeek = new Map<number, { all: Tally; email: Tally; manifest: Tally; lessons: number; misreads: number }>();
+  const operator = options.operator ?? 'careful';
+  const byWeek = new Map<number, { all: Tally; email: Tally; manifest: Tally; lessons: number; misreads: number; corrections: number }>();
+  const corrections: CorrectionRecord[] = [];
+  const taughtBy = options.taughtBy ?? SIMULATED_OPERATOR_EMAIL;
   const byPeriod: Record<AgentName, Map<string, Tally>> = { email: new Map(), manifest: new Map() };
   const lessons: LessonRecord[] = [];
   const problems: Problem[] = [];
@@ -194,12 +228,13 @@ export async function runScenario(options: RunScenarioOptions = {}): Promise<Sce
       manifest: tally?.manifest.count ?? count(0, 0),
       lessons: tally?.lessons ?? 0,
       misreads: tally?.misreads ?? 0,
+      ...(operator === 'trusting' && { corrections: tally?.corrections ?? 0 }),
     };
   };
 
   for (const [index, item] of items.entries()) {
     options.signal?.throwIfAborted();
-    const tally = byWeek.get(item.week) ?? { all: new Tally(), email: new Tally(), manifest: new Tally(), lessons: 0, misreads: 0 };
+    const tally = byWeek.get(item.week) ?? { all: new Tally(), email: new Tally(), manifest: new Tally(), lessons: 0, misreads: 0, corrections: 0 };
     byWeek.set(item.week, tally);
     const client = clients[item.agent];
     const problem = (kind: Problem['kind'], sentence: string) => problems.push({ file: item.file, week: item.week, agent: item.agent, kind, sentence });
@@ -220,10 +255,21 @@ export async function runScenario(options: RunScenarioOptions = {}): Promise<Sce
       if (!parsed.success) problem('bad-teach-block', `The question carries no valid teach block: ${parsed.error.message}`);
       const teach = parsed.success ? parsed.data : undefined;
       const answer = item.agent === 'email' ? item.truth.entry : item.truth.column;
+      const trusting = operator === 'trusting' && learning === 'on' && teach !== undefined;
+      if (trusting) {
+        // Before answering, as a clerk reads the question: a lesson of theirs it shows to be wrong is taken back.
+        for (const taken of await takeBack(authority, item, teach, lessons, corrections, taughtBy)) {
+          if ('problem' in taken) problem('retraction-failed', taken.problem);
+          else tally.corrections += 1;
+        }
+      }
+      // The lesson is previewed on the question, before the answer, as the console shows it; a
+      // warning (or a refusal) is a reason not to remember it.
+      const heeded = trusting ? await heedPreview(urls[item.agent], agentToken, item, teach, taughtBy) : undefined;
       const answered = await answerTask(client, task, answer, SIMULATED_OPERATOR);
       if (!isDone(answered)) problem('answer-not-taken', `Answered "${answer}"; the task is now ${answered.status?.state}: ${statusText(answered)}`);
       if (learning === 'on' && teach) {
-        lesson = await remember(authority, item, teach, options.taughtBy ?? SIMULATED_OPERATOR_EMAIL);
+        lesson = heeded ?? (await remember(authority, item, teach, taughtBy, operator));
         lessons.push(lesson);
         if (lesson.outcome === 'changed') tally.lessons += 1;
       }
@@ -254,16 +300,19 @@ export async function runScenario(options: RunScenarioOptions = {}): Promise<Sce
     const messages = finishedWeeks.reduce((n, w) => n + w[agent].messages, 0);
     return count(messages, finishedWeeks.reduce((n, w) => n + w[agent].questions, 0));
   };
-  const outcomes: Record<LessonOutcome, number> = { changed: 0, unchanged: 0, refused: 0, 'no-suggestion': 0, declined: 0 };
+  const outcomes: Record<LessonOutcome, number> = { changed: 0, unchanged: 0, refused: 0, 'no-suggestion': 0, declined: 0, warned: 0 };
   for (const lesson of lessons) outcomes[lesson.outcome] += 1;
 
   const result: ScenarioResult = {
     learning,
+    ...(operator === 'trusting' && { operator }),
+    ...(options.name !== undefined && { name: options.name }),
     scenario: { from: stream.from, to: new Date(Date.parse(stream.from) + (weeks * 7 - 1) * DAY_MS).toISOString().slice(0, 10), weeks, messages: items.length },
     stack: options.stack ?? `the running stack: email agent ${urls.email}, manifest agent ${urls.manifest}`,
     weeks: finishedWeeks,
     totals: { all: sum('all'), email: sum('email'), manifest: sum('manifest') },
     lessons,
+    ...(operator === 'trusting' && { corrections }),
     lessonOutcomes: outcomes,
     problems,
     check: { agrees: agents.every((a) => a.outcome === 'match'), agents },
@@ -296,10 +345,10 @@ async function preflight(authority: AuthorityClient, learning: Learning): Promis
  * for the entry the answer named. A person does not remember a suggestion that says something else
  * than their answer, nor a sender that writes for everyone (`remember: false` in the truth).
  */
-async function remember(authority: AuthorityClient, item: StreamItem, teach: NonNullable<ReturnType<typeof TeachBlockSchema.safeParse>['data']>, taughtBy: string): Promise<LessonRecord> {
-  const entry = item.agent === 'email' ? item.truth.entry : (teach.entry ?? item.truth.entry);
+async function remember(authority: AuthorityClient, item: StreamItem, teach: Teach, taughtBy: string, operator: Operator = 'careful'): Promise<LessonRecord> {
+  const entry = lessonEntry(item, teach);
   const base = { file: item.file, week: item.week, agent: item.agent, collection: teach.collection, entry, ...(teach.suggested && { suggested: teach.suggested }) };
-  if (item.remember === false) return { ...base, outcome: 'declined', sentence: item.why ?? 'A person would not remember this one.' };
+  if (item.remember === false && operator === 'careful') return { ...base, outcome: 'declined', sentence: item.why ?? 'A person would not remember this one.' };
   if (teach.suggested === undefined) return { ...base, outcome: 'no-suggestion', sentence: 'The question came with no suggestion, so there was nothing to confirm.' };
   if (item.agent === 'manifest') {
     const column = teach.suggested.column;
@@ -318,6 +367,82 @@ async function remember(authority: AuthorityClient, item: StreamItem, teach: Non
     if (error instanceof AuthorityRefused) return { ...base, posted: teach.suggested, outcome: 'refused', sentence: error.message };
     throw error;
   }
+}
+
+type Teach = NonNullable<ReturnType<typeof TeachBlockSchema.safeParse>['data']>;
+
+/** The entry a lesson extends (SPEC §2.9): the block's own, else the answer's. */
+function lessonEntry(item: StreamItem, teach: Teach): string {
+  return item.agent === 'email' ? item.truth.entry : (teach.entry ?? item.truth.entry);
+}
+
+/**
+ * The trusting operator's look at the preview before "remember this": a record of why the lesson is
+ * not taught (the agent would refuse it, or the preview warns that it would take messages decided
+ * for another entry or make decided ones undecided), or undefined to teach it. An agent that offers
+ * no preview is trusted without one.
+ */
+async function heedPreview(agentUrl: string, token: string, item: StreamItem, teach: Teach, taughtBy: string): Promise<LessonRecord | undefined> {
+  if (teach.suggested === undefined) return undefined;
+  const entry = lessonEntry(item, teach);
+  const base = { file: item.file, week: item.week, agent: item.agent, collection: teach.collection, entry, suggested: teach.suggested };
+  const lesson = { collection: teach.collection, entry, value: teach.suggested, taughtBy, reason: 'A preview before teaching.' };
+  const response = await fetch(`${agentUrl}/a2a/jsonrpc`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json', 'A2A-Version': '1.0', authorization: `Bearer ${token}` },
+    body: JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'learnables/preview', params: { lesson } }),
+  });
+  const body = (await response.json()) as { result?: unknown; error?: { code?: number; message?: string; data?: { error?: string; message?: string } } };
+  if (body.error) {
+    // Method not found: the agent offers no preview.
+    if (body.error.code === -32601) return undefined;
+    return { ...base, outcome: 'refused', sentence: body.error.data?.message ?? body.error.message ?? 'The preview refused the lesson.' };
+  }
+  const preview = PreviewResultSchema.parse(body.result);
+  if (preview.counts.changes === 0 && preview.counts.unsettles === 0) return undefined;
+  const said = [
+    preview.counts.changes > 0 ? `${preview.counts.changes} message(s) decided for another entry would go to ${entry} instead` : '',
+    preview.counts.unsettles > 0 ? `${preview.counts.unsettles} message(s) decided now would be asked about again` : '',
+  ].filter((part) => part !== '');
+  return { ...base, outcome: 'warned', sentence: `Answered without remembering: the preview warned that ${said.join(' and ')}.` };
+}
+
+/**
+ * Take back the operator's own earlier lessons that a question shows to be wrong: a lesson that
+ * named this message's sender (the original one, for a forward) for another entry, when the
+ * question names that entry (as a contender, or as the holder of the sender's mark). A clerk who
+ * knows whose this message is sees that the sender writes for more than that one entry.
+ */
+async function takeBack(
+  authority: AuthorityClient,
+  item: StreamItem,
+  teach: Teach,
+  lessons: LessonRecord[],
+  corrections: CorrectionRecord[],
+  taughtBy: string,
+): Promise<({ correction: CorrectionRecord } | { problem: string })[]> {
+  if (item.agent !== 'email') return [];
+  const sender = item.source.split(' ').at(-1)?.toLowerCase() ?? '';
+  const done: ({ correction: CorrectionRecord } | { problem: string })[] = [];
+  for (const earlier of lessons) {
+    if (earlier.outcome !== 'changed' || earlier.version === undefined || earlier.entry === item.truth.entry) continue;
+    if (corrections.some((c) => c.collection === earlier.collection && c.version === earlier.version)) continue;
+    const value = earlier.posted as { pattern?: unknown; where?: unknown } | undefined;
+    if (value?.where !== 'from' || typeof value.pattern !== 'string') continue;
+    if (!value.pattern.replace(/\\(.)/g, '$1').toLowerCase().includes(`<${sender}>`)) continue;
+    const label = teach.entries.find((e) => e.key === earlier.entry)?.label ?? earlier.entry;
+    if (!teach.question.includes(label)) continue;
+    const reason = `Taken back: ${sender} also writes for ${item.truth.entry}, so its address is no mark of ${earlier.entry} alone.`;
+    try {
+      const outcome = await authority.retract({ collection: earlier.collection, version: earlier.version, author: taughtBy, reason });
+      const correction = { file: item.file, week: item.week, collection: earlier.collection, entry: earlier.entry, version: earlier.version, sentence: outcome.audit };
+      corrections.push(correction);
+      done.push({ correction });
+    } catch (error) {
+      done.push({ problem: `Could not take back version ${earlier.version}: ${(error as Error).message}` });
+    }
+  }
+  return done;
 }
 
 /** A decision made without asking that the truth disagrees with, in a sentence; undefined when right. */

@@ -4,6 +4,8 @@ import { repoRoot } from '../config.ts';
 
 /** Where `make-scenario.ts` writes the scenario, and where the runner reads it by default. */
 export const SCENARIO_DIR = join(repoRoot, 'fixtures', 'scenario');
+/** Where `make-trap-scenario.ts` writes the trap scenario (its main variant). */
+export const TRAP_SCENARIO_DIR = join(repoRoot, 'fixtures', 'trap-scenario');
 
 /** The email agent's truth: which customer (a key of fixtures/seeds/customers.json) it belongs to. */
 export interface EmailTruth {

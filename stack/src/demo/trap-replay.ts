@@ -1,0 +1,14 @@
+// The trap scenario's replay settings, in one place for `pnpm demo --trap`, `pnpm demo:compare`,
+// the benchmark and the test: fixtures/trap-scenario, replayed by the trusting operator (a busy
+// clerk who teaches every suggestion as offered, heeding only the preview's warnings; see
+// run-scenario.ts, Operator).
+import type { CompareOptions } from './compare-scenario.ts';
+import { TRAP_SCENARIO_DIR } from './stream.ts';
+
+export const TRAP_NAME = 'The trap scenario (a trusting operator)';
+
+export const trapReplay = (scenarioDir: string = TRAP_SCENARIO_DIR): Pick<CompareOptions, 'scenarioDir' | 'operator' | 'name'> => ({
+  scenarioDir,
+  operator: 'trusting',
+  name: TRAP_NAME,
+});

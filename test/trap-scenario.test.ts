@@ -1,0 +1,46 @@
+// The trap scenario (fixtures/trap-scenario) and its holdout (the same generator's second cast,
+// written apart: other customers, portal, broker, clerks, layouts and wording, another seed),
+// each replayed through both agents on a fresh stack by the operator who trusts every suggestion
+// (issue 19): no decision made without asking is wrong, week 6 asks fewer than 10 in 100, and the
+// line falls. The holdout is generated here, into a temporary folder, and never committed.
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { replayOnFreshStack } from '../stack/src/demo/compare-scenario.ts';
+import { writeTrapScenario } from '../stack/src/demo/make-trap-scenario.ts';
+import type { ScenarioResult } from '../stack/src/demo/run-scenario.ts';
+import { TRAP_SCENARIO_DIR } from '../stack/src/demo/stream.ts';
+import { trapReplay } from '../stack/src/demo/trap-replay.ts';
+
+describe('the trap scenario, replayed by an operator who trusts every suggestion', () => {
+  const dir = mkdtempSync(join(tmpdir(), 'learnables-trap-'));
+  const runs = new Map<string, ScenarioResult>();
+  beforeAll(async () => {
+    const [main, holdout] = await Promise.all([writeTrapScenario('main', join(dir, 'main')), writeTrapScenario('holdout', join(dir, 'holdout'))]);
+    // The committed stream is what the generator writes.
+    expect(`${JSON.stringify(main.stream, null, 1)}\n`).toBe(readFileSync(join(TRAP_SCENARIO_DIR, 'stream.json'), 'utf8'));
+    const [onMain, onHoldout] = await Promise.all([replayOnFreshStack('on', trapReplay(TRAP_SCENARIO_DIR)), replayOnFreshStack('on', trapReplay(holdout.dir))]);
+    runs.set('main', onMain);
+    runs.set('holdout', onHoldout);
+  }, 110_000);
+  afterAll(() => rmSync(dir, { recursive: true, force: true }));
+
+  for (const variant of ['main', 'holdout']) {
+    it(`${variant}: decides nothing wrong without asking, asks fewer than 10 in 100 in week 6, and the line falls`, () => {
+      const result = runs.get(variant)!;
+      const byWeek = result.weeks.map((w) => `week ${w.week}: ${w.all.per100} per 100, ${w.misreads} wrong`).join('; ');
+      expect(result.weeks).toHaveLength(6);
+      expect(result.problems, byWeek).toEqual([]);
+      expect(result.weeks.map((w) => w.misreads)).toEqual([0, 0, 0, 0, 0, 0]);
+      const [first, last] = [result.weeks[0]!, result.weeks[5]!];
+      expect(last.all.per100, byWeek).toBeLessThan(10);
+      expect(last.all.per100, byWeek).toBeLessThan(first.all.per100 / 2);
+      expect(result.check.agrees).toBe(true);
+      // Trusting: every question that came with a suggestion was taught, unless the agent refused it
+      // or the preview warned of taking other customers' mail.
+      expect(result.lessons.every((lesson) => ['changed', 'refused', 'warned', 'no-suggestion'].includes(lesson.outcome))).toBe(true);
+      expect(result.lessonOutcomes.changed).toBeGreaterThan(10);
+    });
+  }
+});
