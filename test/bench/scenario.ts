@@ -43,7 +43,7 @@ const trapRows = trap.on.weeks.map((week) => {
 const taken = trap.on.corrections?.length ?? 0;
 console.log(`
 The trap scenario (fixtures/trap-scenario/: ${trap.on.scenario.messages} messages, a booking portal and a haulier writing for several customers,
-forwards in several layouts under signatures with the warehouse's postcode, look-alike domains, nobody's mail, new senders late),
+forwards in several layouts under signatures with the warehouse's postcode, look-alike domains, nobody's mail, new senders late, shippers whose manifest headings collide),
 replayed by an operator who teaches every suggestion as offered and heeds only the preview's warnings (${trapSeconds} s for both runs).
 **taken back**: lessons the operator took back as wrong (corrections).
 
