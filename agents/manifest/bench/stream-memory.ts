@@ -13,6 +13,7 @@ import { basename, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import ExcelJS from 'exceljs';
 import { readSheet } from '../src/read-sheet.ts';
+import { writeManifest } from './manifest-file.ts';
 
 const SIZES = [25_000, 50_000, 100_000];
 const READERS = ['baseline', 'stream', 'load'] as const;
@@ -25,47 +26,6 @@ interface Measured {
   readonly maxRssKb: number;
   /** Peak of heap plus external memory still reachable, sampled after forced collections; 0 when not sampled. */
   readonly liveBytes: number;
-}
-
-/** A deterministic manifest: shared strings and a date format, the way Excel saves one. */
-async function writeManifest(path: string, rows: number): Promise<void> {
-  let seed = rows;
-  const random = (): number => {
-    seed = (seed * 1_103_515_245 + 12_345) % 2 ** 31;
-    return seed / 2 ** 31;
-  };
-  const pick = <T>(items: readonly T[]): T => items[Math.floor(random() * items.length)] as T;
-  const airports = ['FRA', 'JFK', 'LHR', 'ORD', 'HKG', 'SIN', 'DXB', 'NRT', 'CDG', 'AMS'];
-  const consignees = ['Harbor Lights Trading', 'Blue Fin Imports', 'Kestrel Medical Supply', 'Orchard Lane Foods', 'Paloma Textiles'];
-  const goods = ['Machine parts', 'Pharmaceuticals', 'Fresh flowers', 'Textiles', 'Spare parts', 'Documents'];
-  const workbook = new ExcelJS.stream.xlsx.WorkbookWriter({ filename: path, useSharedStrings: true, useStyles: true });
-  const sheet = workbook.addWorksheet('Manifest');
-  sheet.columns = [
-    { header: 'Waybill', key: 'waybill' },
-    { header: 'Consignee', key: 'consignee' },
-    { header: 'Origin', key: 'origin' },
-    { header: 'Destination', key: 'destination' },
-    { header: 'Pieces', key: 'pieces' },
-    { header: 'Gross Weight (kg)', key: 'weight' },
-    { header: 'Description', key: 'description' },
-    { header: 'Shipped', key: 'shipped', style: { numFmt: 'yyyy-mm-dd' } },
-  ];
-  for (let i = 0; i < rows; i++) {
-    sheet
-      .addRow({
-        waybill: `176-${String(10_000_000 + i).padStart(8, '0')}`,
-        consignee: pick(consignees),
-        origin: pick(airports),
-        destination: pick(airports),
-        pieces: 1 + Math.floor(random() * 40),
-        weight: Math.round(random() * 9_000) / 10,
-        description: pick(goods),
-        shipped: new Date(Date.UTC(2025, 2, 10 + Math.floor(random() * 5))),
-      })
-      .commit();
-  }
-  sheet.commit();
-  await workbook.commit();
 }
 
 /**

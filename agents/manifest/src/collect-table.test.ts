@@ -1,7 +1,8 @@
 import { InputRefused } from '@learnables/runtime';
+import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import type { SheetRow } from './collect-table.ts';
-import { HEADER_SEARCH_ROWS, collectTable, looksLikeHeader } from './collect-table.ts';
+import { HEADER_SEARCH_ROWS, collectTable, isBlank, looksLikeHeader } from './collect-table.ts';
 import type { Cell } from './sheet-input.ts';
 
 const sheet = (...rows: (readonly Cell[])[]): SheetRow[] => rows.map((cells, i) => ({ number: i + 1, cells }));
@@ -105,5 +106,13 @@ describe('collectTable bounds the table by its width (issue 15)', () => {
     expect(table).toMatchObject({ rowCount: 10, truncated: true });
     const two = await collectTable(sheet(['A', 'B'], ...rows), 10, where, narrow);
     expect(two.rows).toHaveLength(6);
+  });
+});
+
+describe('isBlank', () => {
+  it('calls text blank exactly when trimming leaves nothing, though it trims only text not starting with a visible ASCII character', () => {
+    const text = fc.string({ unit: fc.constantFrom(' ', '\t', '\n', '\r', '\u00a0', '\u2003', '\ufeff', '\u0000', '\u007f', 'a', '~', '!', 'é', '€', '0') });
+    fc.assert(fc.property(text, (cell) => isBlank(cell) === (cell.trim() === '')));
+    expect([isBlank(null), isBlank(0), isBlank(''), isBlank(' \u00a0 ')]).toEqual([true, false, true, true]);
   });
 });

@@ -26,7 +26,13 @@ export interface Table {
 /** Filled rows searched for the header before giving up: a table does not start below this. */
 export const HEADER_SEARCH_ROWS = 50;
 
-const isBlank = (cell: Cell | undefined): boolean => cell === null || cell === undefined || (typeof cell === 'string' && cell.trim() === '');
+/** Null, or text of white space only. Text starting with a visible ASCII character is not blank, without trimming it. */
+export const isBlank = (cell: Cell | undefined): boolean => {
+  if (cell === null || cell === undefined) return true;
+  if (typeof cell !== 'string') return false;
+  const first = cell.charCodeAt(0);
+  return !(first > 0x20 && first < 0x7f) && cell.trim() === '';
+};
 
 /** Text a person would write as a heading: not a number, not a date. */
 const isHeadingText = (cell: Cell | undefined): boolean =>
@@ -52,35 +58,72 @@ export async function collectTable(
   where: { readonly filename: string | undefined; readonly csv: boolean },
   width: Pick<ReadLimits, 'maxColumns' | 'maxKeptCells'> = DEFAULT_LIMITS,
 ): Promise<Table> {
-  let header: { readonly number: number; readonly headings: string[] } | undefined;
-  let filledAbove = 0;
-  const kept: Cell[][] = [];
-  let keepRows = maxRows;
-  let rowCount = 0;
-  for await (const row of rows) {
+  const table = new TableCollector(maxRows, where, width);
+  for await (const row of rows) table.add(row);
+  return table.table();
+}
+
+/**
+ * `collectTable` a row at a time, for a reader that receives rows in batches and would rather
+ * not wait once per row (CSV: csv-parse hands over a piece of the file's records at once).
+ */
+export class TableCollector {
+  private header: { readonly number: number; readonly headings: string[] } | undefined;
+  private filledAbove = 0;
+  private readonly kept: Cell[][] = [];
+  private keepRows: number;
+  private rowCount = 0;
+
+  constructor(
+    private readonly maxRows: number,
+    private readonly where: { readonly filename: string | undefined; readonly csv: boolean },
+    private readonly width: Pick<ReadLimits, 'maxColumns' | 'maxKeptCells'> = DEFAULT_LIMITS,
+  ) {
+    this.keepRows = maxRows;
+  }
+
+  add(row: SheetRow): void {
+    this.addCells(row.number, row.cells, row.width);
+  }
+
+  /** `add`, the row given by its parts (`lastFilled`: its `width`). */
+  addCells(number: number, cells: readonly Cell[], lastFilled?: number): void {
+    const header = this.header;
     if (header === undefined) {
-      if (row.cells.every(isBlank)) continue;
-      filledAbove++;
-      if (looksLikeHeader(row.cells)) {
-        const headings = headingsOf(row.cells);
-        const columns = Math.max(headings.length, row.width ?? 0);
-        if (columns > width.maxColumns) throw refuse.tooManyColumns(where.filename, columns, width.maxColumns);
-        header = { number: row.number, headings };
+      if (allBlank(cells, cells.length)) return;
+      this.filledAbove++;
+      if (looksLikeHeader(cells)) {
+        const headings = headingsOf(cells);
+        const columns = Math.max(headings.length, lastFilled ?? 0);
+        if (columns > this.width.maxColumns) throw refuse.tooManyColumns(this.where.filename, columns, this.width.maxColumns);
+        this.header = { number, headings };
         // Every kept row is as wide as the header; keep fewer rows of a wide table, so what the
         // journal stores stays bounded by cells, not by rows alone.
-        keepRows = Math.max(1, Math.min(maxRows, Math.floor(width.maxKeptCells / Math.max(1, headings.length))));
-      } else if (filledAbove >= HEADER_SEARCH_ROWS) throw refuse.noHeaderRow(where.filename, filledAbove);
-      continue;
+        this.keepRows = Math.max(1, Math.min(this.maxRows, Math.floor(this.width.maxKeptCells / Math.max(1, headings.length))));
+      } else if (this.filledAbove >= HEADER_SEARCH_ROWS) throw refuse.noHeaderRow(this.where.filename, this.filledAbove);
+      return;
     }
-    const cells = fit(row.cells, header.headings.length);
-    if (cells.every(isBlank)) continue;
-    rowCount++;
-    if (kept.length < keepRows) kept.push(cells);
+    // Rows past those kept are only counted: nothing under any heading, or something.
+    const columns = header.headings.length;
+    if (allBlank(cells, columns)) return;
+    this.rowCount++;
+    if (this.kept.length < this.keepRows) this.kept.push(fit(cells, columns));
   }
-  if (header === undefined) {
-    throw filledAbove === 0 ? refuse.emptySheet(where.filename, where.csv) : refuse.noHeaderRow(where.filename, filledAbove);
+
+  table(): Table {
+    const header = this.header;
+    if (header === undefined) {
+      throw this.filledAbove === 0 ? refuse.emptySheet(this.where.filename, this.where.csv) : refuse.noHeaderRow(this.where.filename, this.filledAbove);
+    }
+    return { headings: header.headings, headerRow: header.number, rows: this.kept, rowCount: this.rowCount, truncated: this.rowCount > this.kept.length };
   }
-  return { headings: header.headings, headerRow: header.number, rows: kept, rowCount, truncated: rowCount > kept.length };
+}
+
+/** Whether the first `width` cells are all blank (cells past the row's end are). */
+function allBlank(cells: readonly Cell[], width: number): boolean {
+  const end = Math.min(width, cells.length);
+  for (let at = 0; at < end; at++) if (!isBlank(cells[at])) return false;
+  return true;
 }
 
 function headingsOf(cells: readonly Cell[]): string[] {
@@ -91,8 +134,10 @@ function headingsOf(cells: readonly Cell[]): string[] {
 
 /** Exactly `width` cells: blanks as null, anything beyond the last heading dropped. */
 function fit(cells: readonly Cell[], width: number): Cell[] {
-  return Array.from({ length: width }, (_, at) => {
+  const out = new Array<Cell>(width);
+  for (let at = 0; at < width; at++) {
     const cell = cells[at];
-    return cell === undefined || isBlank(cell) ? null : cell;
-  });
+    out[at] = cell === undefined || isBlank(cell) ? null : cell;
+  }
+  return out;
 }

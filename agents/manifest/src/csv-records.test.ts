@@ -76,6 +76,17 @@ describe('csvRecords', () => {
     expect(await records(`${','.repeat(MAX_RECORD_CELLS - 1)}\n`)).toEqual([Array.from({ length: MAX_RECORD_CELLS }, () => '')]);
   });
 
+  it('counts a growing record\'s cells from where it starts, however many records came before it in the piece', async () => {
+    // 40,000 narrow records: 80,000 separators before the last one, none of them its own.
+    const narrow = `A,B,C\n${',,\n'.repeat(40_000)}${'x,'.repeat(MAX_RECORD_CELLS - 1)}x\n`;
+    const read = await records(narrow);
+    expect(read).toHaveLength(40_002);
+    expect(read.at(-1)).toHaveLength(MAX_RECORD_CELLS);
+    // And one that never ends, after them, is stopped while it grows, in its own row.
+    const growing = `A,B,C\n${',,\n'.repeat(40_000)}${'"\n",'.repeat(40_000)}x\n`;
+    expect(await refusalOf(records(growing, ',', 'm.csv'))).toMatch(/^'m\.csv' has more than 16,384 cells in row 40,002,/);
+  });
+
   it('gives back any table written with standard quoting', async () => {
     const field = fc.string({ unit: fc.constantFrom('a', 'é', ' ', ',', ';', '"', '\n', '\r', 'x') });
     await fc.assert(
