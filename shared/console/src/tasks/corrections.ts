@@ -10,34 +10,42 @@ import { taskOf } from './agent-tasks.ts';
 
 /**
  * What a decided task's findings may be corrected to: the collection's entries now for a finding
- * that named an entry (or the task that named none), else nothing (the right value is typed).
+ * whose winner is one of its entries (now, or in the version that decided it) or a task that named
+ * none; else nothing, and the right value is typed (a column, a verdict). The agent holds to the same rule.
  */
 async function correctableFindings(authority: AuthorityClient, agent: ConnectedAgent, taskId: string): Promise<CorrectableFinding[]> {
   const task = await taskOf(agent, taskId);
   if (task.state !== 'decided' || !task.findings) return [];
-  const entriesOf = new Map<string, Promise<{ key: string; label: string }[]>>();
-  const choicesFor = (collection: string) => {
+  const keysOf = async (collection: string, version: number) => (await authority.entries(collection, version)).entries.map((entry) => ({ key: entry.key, label: entry.label }));
+  const entriesOf = new Map<string, Promise<{ now: { key: string; label: string }[]; decidedWith: Set<string> }>>();
+  const lookUp = (collection: string) => {
     let found = entriesOf.get(collection);
     if (!found) {
-      found = authority
-        .active(collection)
-        .then((active) => authority.entries(collection, active.version))
-        .then(({ entries }) => entries.map((entry) => ({ key: entry.key, label: entry.label })))
-        .catch((error: unknown) => {
-          throw fromAuthority(error);
-        });
+      const pinned = task.versions && Object.hasOwn(task.versions, collection) ? task.versions[collection] : undefined;
+      found = (async () => {
+        const active = await authority.active(collection);
+        const now = await keysOf(collection, active.version);
+        const decidedWith = pinned !== undefined && pinned !== active.version ? await keysOf(collection, pinned) : now;
+        return { now, decidedWith: new Set([...now, ...decidedWith].map((entry) => entry.key)) };
+      })().catch((error: unknown) => {
+        throw fromAuthority(error);
+      });
       entriesOf.set(collection, found);
     }
     return found;
   };
   return Promise.all(
-    task.findings.map(async (finding) => ({
-      name: finding.name,
-      collection: finding.collection,
-      reads: finding.reads,
-      ...(finding.winner !== undefined && { winner: finding.winner }),
-      ...((finding.winner !== undefined || task.none) && { choices: await choicesFor(finding.collection) }),
-    })),
+    task.findings.map(async (finding) => {
+      const { now, decidedWith } = await lookUp(finding.collection);
+      const namesEntries = task.none === true || (finding.winner !== undefined && decidedWith.has(finding.winner));
+      return {
+        name: finding.name,
+        collection: finding.collection,
+        reads: finding.reads,
+        ...(finding.winner !== undefined && { winner: finding.winner }),
+        ...(namesEntries && { choices: now }),
+      };
+    }),
   );
 }
 

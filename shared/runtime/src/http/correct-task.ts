@@ -36,14 +36,21 @@ async function decidedTask(deps: CorrectDeps, taskId: string, user: User, tenant
 }
 
 /**
- * What the correction names, as the finding's collection knows it: an entry by key or label in the
- * version active now. A finding that named an entry (or said "none") is corrected only to an entry
- * that exists; one that never names entries (a column read for a field) takes the right value in words.
+ * What the correction names, as the finding's collection knows it. A finding that named an entry of
+ * its collection (its winner is one, in the version it was decided with or the one active now), or
+ * a task that completed with "none", is corrected only to an entry that exists now, by key or label.
+ * One whose winner is not an entry (a verdict, a column) or that names none takes the value in words.
  */
-async function correctedTo(deps: CorrectDeps, collection: string, namesEntries: boolean, said: string): Promise<string> {
-  if (!namesEntries) return said;
+async function correctedTo(deps: CorrectDeps, collection: string, decided: Decided, pinned: number | undefined, said: string): Promise<string> {
   const active = await deps.authority.active(collection);
   const live = await deps.authority.definition(collection, active.version);
+  const winner = decided.winner;
+  const wasEntry =
+    decided.none === true ||
+    (winner !== undefined &&
+      (live.entries.some((entry) => entry.key === winner) ||
+        (pinned !== undefined && pinned !== active.version && (await deps.authority.definition(collection, pinned)).entries.some((entry) => entry.key === winner))));
+  if (!wasEntry) return said;
   const lower = said.toLowerCase();
   const found = live.entries.find((entry) => entry.key === said) ?? live.entries.find((entry) => entry.label.trim().toLowerCase() === lower);
   if (found) return found.key;
@@ -97,8 +104,7 @@ export async function correct(deps: CorrectDeps, params: unknown, user: User, te
     ...(outcome.none && { none: true as const }),
     reads: finding.reads,
   };
-  const namesEntries = finding.winner !== undefined || outcome.none === true;
-  const entry = asked.entry !== undefined ? await correctedTo(deps, finding.collection, namesEntries, asked.entry) : undefined;
+  const entry = asked.entry !== undefined ? await correctedTo(deps, finding.collection, decided, Object.hasOwn(outcome.versions, finding.collection) ? outcome.versions[finding.collection] : undefined, asked.entry) : undefined;
   const record: CorrectionRecord = {
     taskId: asked.taskId,
     finding: name,
