@@ -37,6 +37,8 @@ async function replay(scenarioDir: string): Promise<ScenarioResult> {
       agentToken: stack.token,
       authorityToken: stack.token,
       learning: 'on',
+      // The busy clerk of issue 19: every suggestion taught as offered, unless the preview warns.
+      operator: 'trusting',
       scenarioDir,
     });
   } finally {
