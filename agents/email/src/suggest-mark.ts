@@ -80,7 +80,8 @@ export function suggestEvidence(input: EmailInput, context: SuggestionContext = 
   };
   if (sender !== undefined) {
     const senderMark: Mark = { pattern: senderPattern(sender.address), where: 'from' };
-    const shared = sharedBecause(sender, senderMark, fields.from, context.customers, context.recent) ?? namesCustomers(sender, evidence, customers);
+    const names = namesIn(evidence, customers);
+    const shared = sharedBecause(sender, senderMark, fields.from, context.customers, context.recent) ?? namesCustomers(sender, names);
     if (shared === undefined && usable(senderMark)) {
       return forwarded === undefined
         ? { mark: senderMark }
@@ -93,7 +94,7 @@ export function suggestEvidence(input: EmailInput, context: SuggestionContext = 
       ...candidate,
       mark: { ...candidate.mark, ...(candidate.customer !== undefined && { where: 'any' as const }), sender: senderMark.pattern },
     });
-    const pair = [...namesIn(evidence, customers), ...referencesIn(evidence)].slice(0, MOST_CANDIDATES).map(paired).find((candidate) => usable(candidate.mark));
+    const pair = [...names, ...referencesIn(evidence)].slice(0, MOST_CANDIDATES).map(paired).find((candidate) => usable(candidate.mark));
     const because = shared?.sentence ?? `${sender.address} cannot be offered`;
     if (pair !== undefined) {
       return {
@@ -167,8 +168,7 @@ function sharedBecause(
  * block) is written about that customer by someone else, such as a booking portal or a haulier,
  * who writes about others too.
  */
-function namesCustomers(sender: EmailSender, evidence: Readonly<Record<'subject' | 'body', string>>, customers: readonly CustomerMarks[]): Shared | undefined {
-  const named = namesIn(evidence, customers);
+function namesCustomers(sender: EmailSender, named: readonly Candidate[]): Shared | undefined {
   if (named.length === 0) return undefined;
   return { kind: 'names', sentence: `${sender.address} writes about ${listed([...new Set(named.map((candidate) => candidate.text))])} by name, as a portal or a haulier writes about several customers` };
 }
@@ -178,18 +178,30 @@ function namesIn(evidence: Readonly<Record<'subject' | 'body', string>>, custome
   const found: Candidate[] = [];
   for (const where of ['subject', 'body'] as const) {
     const plain = evidence[where].toLowerCase().replace(/\s+/g, ' ');
-    for (const customer of customers) {
-      if (customer.noCustomer) continue;
-      const name = customer.label.replace(LEGAL_FORM, '').trim();
-      if (name.length < SHORTEST_NAME) continue;
+    for (const { customer, name, lower } of namesOf(customers)) {
       // A plain look first: compiling a pattern per customer per question would cost more than the rest.
-      if (!plain.includes(name.toLowerCase().replace(/\s+/g, ' '))) continue;
+      if (!plain.includes(lower)) continue;
       // The same edges as a reference's (ASCII: Unicode classes cost RE2 milliseconds to compile).
       const pattern = `(?:^|[^0-9a-z])${escapePattern(name).replace(/\s+/g, '\\s+')}(?:$|[^0-9a-z])`;
       if (compileMark(pattern).test(evidence[where])) found.push({ mark: { pattern, where }, text: name, customer: customer.key });
     }
   }
   return found;
+}
+
+/** Each version's customers' names as messages write them, built once per version (entries arrays are frozen). */
+const namesByEntries = new WeakMap<readonly CustomerMarks[], readonly { customer: CustomerMarks; name: string; lower: string }[]>();
+
+function namesOf(customers: readonly CustomerMarks[]): readonly { customer: CustomerMarks; name: string; lower: string }[] {
+  let names = namesByEntries.get(customers);
+  if (names === undefined) {
+    names = customers.flatMap((customer) => {
+      const name = customer.label.replace(LEGAL_FORM, '').trim();
+      return customer.noCustomer || name.length < SHORTEST_NAME ? [] : [{ customer, name, lower: name.toLowerCase().replace(/\s+/g, ' ') }];
+    });
+    namesByEntries.set(customers, names);
+  }
+  return names;
 }
 
 /** Whole references, subject first, leaving out what reads as a postcode (`NW10 7HQ`). */
