@@ -247,22 +247,24 @@ export function sameMark(a: Mark, b: Mark): boolean {
  * for (a newsletter's headline, a haulier's job for another customer).
  */
 function refuseOthersName(mark: Mark, self: CustomerMarks, others: readonly CustomerMarks[]): void {
-  if (mark.where === 'from') return;
+  const other = othersNameIn(mark, self, others);
+  if (other === undefined) return;
+  throw new UnlearnableValue(
+    `'${mark.pattern}' matches the name of ${other.name} (${other.key}); a message that names it is evidence of ${other.name}, not of ${self.name}. Teach what tells ${self.name}'s mail apart instead: its sender, or its own reference.`,
+    { field: 'pattern' },
+  );
+}
+
+/** Another customer whose own name the mark's text matches (a mark on the sender never does). */
+function othersNameIn(mark: Mark, self: CustomerMarks, others: readonly CustomerMarks[]): CustomerMarks | undefined {
+  if (mark.where === 'from') return undefined;
   let regex: RE2;
   try {
     regex = compileMark(mark.pattern);
   } catch {
-    return;
+    return undefined;
   }
-  for (const other of others) {
-    if (other.key === self.key || other.noCustomer) continue;
-    if (regex.test(other.name) || regex.test(plainNameOf(other.name))) {
-      throw new UnlearnableValue(
-        `'${mark.pattern}' is the name of ${other.name} (${other.key}); a message that names it is evidence of ${other.name}, not of ${self.name}. Teach what tells ${self.name}'s mail apart instead: its sender, or its own reference.`,
-        { field: 'pattern' },
-      );
-    }
-  }
+  return others.find((other) => other.key !== self.key && !other.noCustomer && (regex.test(other.name) || regex.test(plainNameOf(other.name))));
 }
 
 /** Legal forms left off a customer's name, so `Brightwell Foods` in a message matches `Brightwell Foods plc`. */
@@ -311,6 +313,8 @@ export function checkSeedMarks(entries: readonly CustomerMarks[]): void {
       if (mark.sender !== undefined && (mark.where === 'from' || OPEN_DOMAIN_END.test(mark.sender))) {
         problems.push(`${entry.key}'s mark '${mark.pattern}' has the sender condition '${mark.sender}', which ${mark.where === 'from' ? 'a mark on the sender does not take' : 'also matches a longer look-alike address; end it with >'}`);
       }
+      const named = othersNameIn(mark, entry, entries);
+      if (named !== undefined) problems.push(`${entry.key}'s mark '${mark.pattern}' matches the name of ${named.key}, whose mail it would claim`);
       const holder = entries.slice(index + 1).find((other) => other.marks.some((known) => sameMark(known, mark)));
       if (holder !== undefined) problems.push(`'${mark.pattern}' is a mark of both ${entry.key} and ${holder.key}, so their messages would tie for ever`);
     }

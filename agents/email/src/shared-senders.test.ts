@@ -8,7 +8,7 @@ import type { Definition } from '@learnables/learnable';
 import type { LessonValue } from '@learnables/protocol';
 import type { PinnedDefinitions, Question, Reading } from '@learnables/runtime';
 import { pinDefinitions } from '@learnables/runtime';
-import { CustomerMarks } from './customer-marks.ts';
+import { CustomerMarks, customerMarksKind } from './customer-marks.ts';
 import type { MarkLesson } from './customer-marks.ts';
 import { createEmailAgent } from './email-agent.ts';
 import type { EmailResult } from './email-agent.ts';
@@ -115,9 +115,16 @@ describe('typed at teach time', () => {
     const oakridge = new CustomerMarks('oakridge-furniture', 'Oakridge Furniture Co.');
     const news = new CustomerMarks('no-customer', "Not a customer's", [], true);
     const name = { pattern: '(?:^|[^0-9a-z])Oakridge\\s+Furniture(?:$|[^0-9a-z])', where: 'subject', sender: '<newsletter@freightweek\\.example>' };
-    expect(refusalOf(() => teach(news, name, [oakridge])).message).toMatch(/is the name of Oakridge Furniture Co\. \(oakridge-furniture\)/);
+    expect(refusalOf(() => teach(news, name, [oakridge])).message).toMatch(/matches the name of Oakridge Furniture Co\. \(oakridge-furniture\)/);
     // Its own name is its own evidence.
     expect(teach(oakridge, name, [news]).changed).toBe(true);
+  });
+
+  it('refuses a seed that gives one customer a mark matching another\'s name, as it would refuse the lesson', () => {
+    const oakridge = new CustomerMarks('oakridge-furniture', 'Oakridge Furniture Co.');
+    const haulier = new CustomerMarks('greystone-tools', 'Greystone Tools plc', [{ pattern: 'Oakridge Furniture', where: 'body' }]);
+    expect(() => customerMarksKind.checkSeed?.([oakridge, haulier])).toThrow(/greystone-tools's mark 'Oakridge Furniture' matches the name of oakridge-furniture/);
+    expect(() => customerMarksKind.checkSeed?.([oakridge, new CustomerMarks('greystone-tools', 'Greystone Tools plc', [{ pattern: 'Greystone Tools', where: 'body' }])])).not.toThrow();
   });
 });
 
