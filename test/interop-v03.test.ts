@@ -47,7 +47,8 @@ describe('a v0.3 client (the SDK 0.3.14 client) and the extension methods', () =
     const asked = (await client.sendMessage({ message: v03Message() })) as Task;
     expect(asked.status.state).toBe('input-required');
     const block = asked.status.message?.metadata?.[LEARNABLES_URI] as { suggested: Record<string, unknown> };
-    expect(block.suggested).toEqual({ pattern: '<billing@origin\\.example>', where: 'from' });
+    // Origin's desk names its consignee: Northgate's name on Origin's mail (SPEC §2.3.3).
+    expect(block.suggested).toEqual({ pattern: '(?:^|[^0-9a-z])Northgate\\s+Motors(?:$|[^0-9a-z])', where: 'any', sender: '<billing@origin\\.example>' });
 
     const transport = new JsonRpcTransport({ endpoint: `${stack.agent.url}/a2a/jsonrpc`, fetchImpl });
     seen.length = 0;
