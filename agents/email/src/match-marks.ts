@@ -147,6 +147,15 @@ export function setPatchMarks(marks: number): number {
 
 /** The version whose patched shards are compiled next in the background (the newest patched). */
 let consolidating: WeakRef<Definition<CustomerMarks>> | undefined;
+/** Whether the background compile is running (one at a time), or waiting to start. */
+let consolidation: 'idle' | 'waiting' | 'running' = 'idle';
+let consolidationTimer: ReturnType<typeof setTimeout> | undefined;
+/**
+ * How long the background compile waits for lessons to stop coming before it starts: lessons
+ * often come in bursts, and each would otherwise compile a shard while the next is being served.
+ * It starts at once when the patch holds half of PATCH_MARKS.
+ */
+const QUIET_MS = 250;
 
 /**
  * The shard for these customers if compiled before: by identity with the last version's shard
@@ -273,36 +282,59 @@ function patchOver(definition: Definition<CustomerMarks>, plan: Plan, found: rea
   const compiled: CompiledMarks = { customers: plan.customers, shards, stale, patch };
   compiledByEntries.set(definition.entries, compiled);
   consolidating = new WeakRef(definition);
-  setImmediate(() => void consolidate(definition));
+  if (consolidation !== 'running') {
+    clearTimeout(consolidationTimer);
+    consolidation = 'waiting';
+    consolidationTimer = setTimeout(() => void consolidate(), 2 * marks >= patchMarks ? 0 : QUIET_MS);
+    consolidationTimer.unref?.();
+  }
   return compiled;
 }
 
 /**
- * Compile a patched version's shards in full, in slices, and put them in the patch's place (both
- * decide alike). Only the newest patched version is compiled so: an older one keeps its patch.
+ * Compile the newest patched version's stale shards in full, one at a time and each in slices,
+ * then put them in the patch's place (both decide alike). Each shard compiled becomes the last
+ * shard of its place at once, so a version that comes meanwhile patches over it, with a smaller
+ * patch, and nothing compiled is thrown away; the compile goes on with that newer version.
  */
-async function consolidate(definition: Definition<CustomerMarks>): Promise<void> {
-  if (consolidating?.deref() !== definition) return;
-  const plan = planOf(definition);
-  const shards: Shard[] = [];
-  for (const [at, group] of plan.groups.entries()) {
-    const known = knownShard(group, at, plan.groups.length);
-    if (typeof known !== 'string') {
-      shards.push(known);
-      continue;
-    }
-    const sets: Partial<Record<MessageField, FieldSet>> = {};
-    for (const [field, owners] of fieldsOf(group)) {
-      await yieldToEventLoop();
-      if (consolidating?.deref() !== definition) return;
-      sets[field] = { set: buildSet(owners), owners };
-    }
-    const shard = recentShards.get(known) ?? { signature: known, customers: group, sets };
-    rememberShard(shard);
-    shards.push(shard);
+/** Start the background compile now if it waits, and resolve when no version is patched any more (for tests). */
+export async function compiledInFull(): Promise<void> {
+  if (consolidation === 'waiting') {
+    clearTimeout(consolidationTimer);
+    await consolidate();
   }
-  if (consolidating?.deref() === definition) consolidating = undefined;
-  finish(definition, plan, shards);
+  while (consolidation === 'running') await new Promise((resolve) => setTimeout(resolve, 1));
+}
+
+async function consolidate(): Promise<void> {
+  consolidation = 'running';
+  try {
+    for (;;) {
+      const definition = consolidating?.deref();
+      if (definition === undefined) return;
+      const plan = planOf(definition);
+      const count = plan.groups.length;
+      const at = plan.groups.findIndex((group, i) => typeof knownShard(group, i, count) === 'string');
+      if (at < 0) {
+        const shards = plan.groups.map((group, i) => knownShard(group, i, count) as Shard);
+        consolidating = undefined;
+        finish(definition, plan, shards);
+        return;
+      }
+      const group = plan.groups[at]!;
+      const sets: Partial<Record<MessageField, FieldSet>> = {};
+      for (const [field, owners] of fieldsOf(group)) {
+        await yieldToEventLoop();
+        sets[field] = { set: buildSet(owners), owners };
+      }
+      const signature = signatureOf(group);
+      const shard = recentShards.get(signature) ?? { signature, customers: group, sets };
+      rememberShard(shard);
+      if (lastShards.length === count) lastShards = lastShards.map((last, i) => (i === at ? shard : last));
+    }
+  } finally {
+    consolidation = 'idle';
+  }
 }
 
 /**
@@ -378,7 +410,12 @@ interface Plan {
   readonly groups: readonly (readonly CustomerMarks[])[];
 }
 
+/** Each version's plan, made once (a version is planned to serve it, then to compile it in the background). */
+const plans = new WeakMap<readonly CustomerMarks[], { readonly plan: Plan; readonly marksPerShard: number }>();
+
 function planOf(definition: Definition<CustomerMarks>): Plan {
+  const known = plans.get(definition.entries);
+  if (known !== undefined && known.marksPerShard === marksPerShard) return known.plan;
   const customers = customersOf(definition);
   let marks = 0;
   for (const { customer } of customers.values()) marks += customer.marks.length;
@@ -387,8 +424,10 @@ function planOf(definition: Definition<CustomerMarks>): Plan {
   let count = 1;
   while (marks / count > marksPerShard) count *= 2;
   const groups = Array.from({ length: count }, (): CustomerMarks[] => []);
-  for (const { customer } of customers.values()) groups[shardOf(customer.key, count)]!.push(customer);
-  return { customers, groups };
+  for (const { customer } of customers.values()) groups[hashOf(customer) & (count - 1)]!.push(customer);
+  const plan = { customers, groups };
+  plans.set(definition.entries, { plan, marksPerShard });
+  return plan;
 }
 
 function finish(definition: Definition<CustomerMarks>, plan: Plan, shards: readonly Shard[]): CompiledMarks {
@@ -412,10 +451,21 @@ function customersOf(definition: Definition<CustomerMarks>): CompiledMarks['cust
 }
 
 /** FNV-1a of the key: the same customer is in the same shard in every version. */
-function shardOf(key: string, count: number): number {
+function fnv1a(key: string): number {
   let hash = 0x811c9dc5;
   for (let i = 0; i < key.length; i += 1) hash = Math.imul(hash ^ key.charCodeAt(i), 0x01000193);
-  return (hash >>> 0) & (count - 1);
+  return hash >>> 0;
+}
+
+/** The hash of each customer's key, by customer: versions share their untouched customers. */
+const hashes = new WeakMap<CustomerMarks, number>();
+function hashOf(customer: CustomerMarks): number {
+  let hash = hashes.get(customer);
+  if (hash === undefined) {
+    hash = fnv1a(customer.key);
+    hashes.set(customer, hash);
+  }
+  return hash;
 }
 
 /** Everything a shard's sets depend on: its customers in order, and each one's marks in order. */

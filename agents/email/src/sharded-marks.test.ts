@@ -4,7 +4,7 @@ import { absorbLesson, defineCollection, retractValue } from '@learnables/learna
 import type { Definition } from '@learnables/learnable';
 import { CustomerMarks, MARK_PLACES, compileMark } from './customer-marks.ts';
 import type { Mark } from './customer-marks.ts';
-import { compileMarks, customersMatching, matchMarks, prepareMarks, setMarksPerShard, setPatchMarks } from './match-marks.ts';
+import { compileMarks, compiledInFull, customersMatching, matchMarks, prepareMarks, setMarksPerShard, setPatchMarks } from './match-marks.ts';
 import type { Score, Verdict } from './match-marks.ts';
 import { MESSAGE_FIELDS } from './message-fields.ts';
 import type { MessageField, MessageFields } from './message-fields.ts';
@@ -173,7 +173,7 @@ describe('sharded sets', () => {
         // Every version still decides alike (a task may be pinned to any), then the full shards of the
         // newest take its patch's place in the background, and it decides alike again.
         for (const version of versions) same(version, fieldsList);
-        for (let turn = 0; turn < 500 && compileMarks(current).patch !== undefined; turn += 1) await new Promise((resolve) => setImmediate(resolve));
+        await compiledInFull();
         expect(compileMarks(current).patch).toBeUndefined();
         expect(compileMarks(current).stale.size).toBe(0);
         same(current, fieldsList);
