@@ -163,10 +163,17 @@ const QUIET_MS = 250;
  * next), else by content. Undefined when it must be compiled; then also its signature.
  */
 function knownShard(group: readonly CustomerMarks[], at: number, count: number): Shard | string {
-  const last = lastShards.length === count ? lastShards[at] : undefined;
-  if (last !== undefined && last.customers.length === group.length && last.customers.every((customer, i) => customer === group[i])) return last;
+  const same = sameShard(group, at, count);
+  if (same !== undefined) return same;
   const signature = signatureOf(group);
   return recentShards.get(signature) ?? signature;
+}
+
+/** The last shard in this place if it holds these very customers (no signature: that costs a walk of their marks). */
+function sameShard(group: readonly CustomerMarks[], at: number, count: number): Shard | undefined {
+  const last = lastShards.length === count ? lastShards[at] : undefined;
+  if (last !== undefined && last.customers.length === group.length && last.customers.every((customer, i) => customer === group[i])) return last;
+  return undefined;
 }
 
 function rememberShard(shard: Shard): void {
@@ -237,10 +244,12 @@ export function compileMarks(definition: Definition<CustomerMarks>): CompiledMar
   const known = compiledByEntries.get(definition.entries);
   if (known !== undefined) return known;
   const plan = planOf(definition);
-  const found = plan.groups.map((group, at) => knownShard(group, at, plan.groups.length));
-  const patched = patchOver(definition, plan, found);
+  const patched = patchOver(definition, plan);
   if (patched !== undefined) return patched;
-  const shards = found.map((known, at) => (typeof known === 'string' ? compileShard(known, plan.groups[at]!, fieldsOf(plan.groups[at]!)) : known));
+  const shards = plan.groups.map((group, at) => {
+    const known = knownShard(group, at, plan.groups.length);
+    return typeof known === 'string' ? compileShard(known, group, fieldsOf(group)) : known;
+  });
   return finish(definition, plan, shards);
 }
 
@@ -252,14 +261,17 @@ export function compileMarks(definition: Definition<CustomerMarks>): CompiledMar
  * shards are compiled afterwards in the background, in slices, and then take the patch's place.
  * Undefined when there is no last version to patch, the shard count changed, or too much did.
  */
-function patchOver(definition: Definition<CustomerMarks>, plan: Plan, found: readonly (Shard | string)[]): CompiledMarks | undefined {
-  if (patchMarks === 0 || lastShards.length !== found.length) return undefined;
+function patchOver(definition: Definition<CustomerMarks>, plan: Plan): CompiledMarks | undefined {
+  const count = plan.groups.length;
+  if (patchMarks === 0 || lastShards.length !== count) return undefined;
+  const found = plan.groups.map((group, at) => sameShard(group, at, count));
   const stale = new Set<string>();
   const changed: CustomerMarks[] = [];
   let marks = 0;
-  let replaced = 0;
+  let marksNow = 0;
+  let marksBefore = 0;
   for (const [at, known] of found.entries()) {
-    if (typeof known !== 'string') continue;
+    if (known !== undefined) continue;
     const base = lastShards[at]!;
     const before = new Map(base.customers.map((customer) => [customer.key, customer]));
     for (const customer of plan.groups[at]!) {
@@ -270,13 +282,15 @@ function patchOver(definition: Definition<CustomerMarks>, plan: Plan, found: rea
     }
     const now = new Set(plan.groups[at]!.map((customer) => customer.key));
     for (const key of before.keys()) if (!now.has(key)) stale.add(key);
-    for (const customer of base.customers) replaced += customer.marks.length;
+    // What the patch stands in for: the marks of these places as they are now, and as they were.
+    for (const customer of plan.groups[at]!) marksNow += customer.marks.length;
+    before.forEach((customer) => (marksBefore += customer.marks.length));
     if (marks > patchMarks) return undefined;
   }
   // Nothing to patch (every shard known), or not a few changes to mostly the same customers (a
   // patch is worth it when it is much smaller than the shards it stands in for).
-  if (stale.size === 0 || marks * PATCH_SHARE > replaced) return undefined;
-  const shards = found.map((known, at) => (typeof known === 'string' ? lastShards[at]! : known));
+  if (stale.size === 0 || marks * PATCH_SHARE > Math.min(marksNow, marksBefore)) return undefined;
+  const shards = found.map((known, at) => known ?? lastShards[at]!);
   const group = [...changed].sort((a, b) => plan.customers.get(a.key)!.position - plan.customers.get(b.key)!.position);
   const patch = compileShard('', group, fieldsOf(group));
   const compiled: CompiledMarks = { customers: plan.customers, shards, stale, patch };
@@ -314,23 +328,31 @@ async function consolidate(): Promise<void> {
       if (definition === undefined) return;
       const plan = planOf(definition);
       const count = plan.groups.length;
-      const at = plan.groups.findIndex((group, i) => typeof knownShard(group, i, count) === 'string');
+      // The shard count changed since (a version compiled in full): start from empty places.
+      if (lastShards.length !== count) lastShards = plan.groups.map(() => NO_SHARD);
+      const at = plan.groups.findIndex((group, i) => sameShard(group, i, count) === undefined);
       if (at < 0) {
-        const shards = plan.groups.map((group, i) => knownShard(group, i, count) as Shard);
+        const shards = plan.groups.map((group, i) => sameShard(group, i, count)!);
         consolidating = undefined;
         finish(definition, plan, shards);
         return;
       }
       const group = plan.groups[at]!;
-      const sets: Partial<Record<MessageField, FieldSet>> = {};
-      for (const [field, owners] of fieldsOf(group)) {
-        await yieldToEventLoop();
-        sets[field] = { set: buildSet(owners), owners };
-      }
       const signature = signatureOf(group);
-      const shard = recentShards.get(signature) ?? { signature, customers: group, sets };
-      rememberShard(shard);
-      if (lastShards.length === count) lastShards = lastShards.map((last, i) => (i === at ? shard : last));
+      let shard = recentShards.get(signature);
+      if (shard === undefined) {
+        const sets: Partial<Record<MessageField, FieldSet>> = {};
+        for (const [field, owners] of fieldsOf(group)) {
+          await yieldToEventLoop();
+          sets[field] = { set: buildSet(owners), owners };
+        }
+        shard = recentShards.get(signature) ?? { signature, customers: group, sets };
+      }
+      // Found by content, it may hold other objects for the same customers: these ones, so that the
+      // place counts as done (the sets depend on content only).
+      const compiled: Shard = shard.customers === group ? shard : { signature, customers: group, sets: shard.sets };
+      rememberShard(compiled);
+      if (lastShards.length === count) lastShards = lastShards.map((last, i) => (i === at ? compiled : last));
     }
   } finally {
     consolidation = 'idle';
@@ -356,12 +378,11 @@ export function prepareMarks(definition: Definition<CustomerMarks>): Promise<Com
 
 async function compileInSlices(definition: Definition<CustomerMarks>): Promise<CompiledMarks> {
   const plan = planOf(definition);
-  const found = plan.groups.map((group, at) => knownShard(group, at, plan.groups.length));
-  const patched = patchOver(definition, plan, found);
+  const patched = patchOver(definition, plan);
   if (patched !== undefined) return patched;
   const shards: Shard[] = [];
   for (const [at, group] of plan.groups.entries()) {
-    const known = found[at]!;
+    const known = knownShard(group, at, plan.groups.length);
     if (typeof known !== 'string') {
       shards.push(known);
       continue;
@@ -440,6 +461,8 @@ function finish(definition: Definition<CustomerMarks>, plan: Plan, shards: reado
 }
 
 const NONE_STALE: ReadonlySet<string> = new Set();
+/** The shard of no customers: nothing to match. */
+const NO_SHARD: Shard = { signature: '[]', customers: [], sets: {} };
 
 function customersOf(definition: Definition<CustomerMarks>): CompiledMarks['customers'] {
   let customers = customersByEntries.get(definition.entries);
