@@ -7,6 +7,7 @@ import { rpc, said, sdkClient, send, startAuthority, userData, userText } from '
 import type { RunningAgent } from './start-agent.ts';
 import { startLearnableAgent } from './start-agent.ts';
 import { wordAgent } from './word-agent.test-support.ts';
+import { MOST_CORRECTIONS } from './storage/corrections.ts';
 
 /** Corrections (SPEC §6.7) and the numbers that count them (§6.8), on a real agent over HTTP, on both stores. */
 for (const engine of ['sqlite', 'postgres'] as const) describe(`correcting a completed task’s decision (${engine})`, () => {
@@ -159,6 +160,26 @@ for (const engine of ['sqlite', 'postgres'] as const) describe(`correcting a com
     const changed = answers.filter((answer) => (answer.body.result as { changed?: boolean } | undefined)?.changed === true);
     expect(recorded.length).toBe(changed.length);
     expect(recorded.length).toBeGreaterThan(0);
+  });
+
+  it('bounds how many times one decision is corrected, so what corrections returns and each correction costs stay bounded', async () => {
+    const { client } = await sdkClient(agent.url, { token: 'alice-token' });
+    const task = await send(client, userText('date:2026-10-05 banana bread'));
+    // Back and forth: each one says something other than what stands, so each is recorded.
+    for (let i = 0; i < MOST_CORRECTIONS; i++) {
+      const answer = await rpc(agent.url, 'learnables/correct', { taskId: task.id, entry: i % 2 === 0 ? 'alpha' : 'beta', correctedBy: 'Dana', reason: `round ${i}` }, alice);
+      expect(answer.body.result).toMatchObject({ changed: true, corrections: i + 1 });
+    }
+    const past = await rpc(agent.url, 'learnables/correct', { taskId: task.id, none: true, correctedBy: 'Dana', reason: 'once more' }, alice);
+    expect(past.body.error).toMatchObject({ code: -32602, data: { error: 'not-correctable' } });
+    expect((past.body.error?.data as { message: string }).message).toBe(
+      `This decision has been corrected ${MOST_CORRECTIONS} times already, the most one decision takes; nothing was written. Settle it among the people correcting it, then teach or take back a lesson instead.`,
+    );
+    // Saying what stands already still answers, writing nothing.
+    const same = await rpc(agent.url, 'learnables/correct', { taskId: task.id, entry: 'beta', correctedBy: 'Dana', reason: 'same' }, alice);
+    expect(same.body.result).toMatchObject({ changed: false, corrections: MOST_CORRECTIONS });
+    const listed = (await rpc(agent.url, 'learnables/corrections', { taskId: task.id }, alice)).body.result as { corrections: unknown[] };
+    expect(listed.corrections).toHaveLength(MOST_CORRECTIONS);
   });
 
   it('corrects to "none of these": the decision should have named nobody', async () => {

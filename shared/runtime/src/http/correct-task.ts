@@ -5,7 +5,7 @@ import type { CorrectionOutcome, OutcomeData } from '@learnables/protocol';
 import { CorrectionSchema, LEARNABLES_URI, OutcomeSchema, explainInvalid } from '@learnables/protocol';
 import { contextFor } from '../a2a/recover-tasks.ts';
 import type { CorrectionRecord, Corrections, Decided } from '../storage/corrections.ts';
-import { CorrectionRaced } from '../storage/corrections.ts';
+import { CorrectionRaced, CorrectionsFull, MOST_CORRECTIONS } from '../storage/corrections.ts';
 import { ANONYMOUS_OWNER } from '../storage/task-ledger.ts';
 import { MethodRefused } from './method-refused.ts';
 
@@ -122,6 +122,12 @@ export async function correct(deps: CorrectDeps, params: unknown, user: User, te
   } catch (error) {
     if (error instanceof CorrectionRaced) {
       throw new MethodRefused(409, { error: 'conflict', message: 'Someone corrected this decision at the same moment; look at the task again before correcting it.' });
+    }
+    if (error instanceof CorrectionsFull) {
+      throw new MethodRefused(409, {
+        error: 'not-correctable',
+        message: `This decision has been corrected ${MOST_CORRECTIONS} times already, the most one decision takes; nothing was written. Settle it among the people correcting it, then teach or take back a lesson instead.`,
+      });
     }
     throw error;
   }

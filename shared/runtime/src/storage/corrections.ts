@@ -30,6 +30,12 @@ const sameAs = (a: { entry?: string; none?: true }, b: { entry?: string; none?: 
 export const standsCorrected = (latest: CorrectionRecord): boolean =>
   !sameAs(latest, { ...(latest.decided.winner !== undefined && { entry: latest.decided.winner }), ...(latest.decided.none && { none: true as const }) });
 
+/** The most corrections one finding of a task takes (SPEC §6.7). */
+export const MOST_CORRECTIONS = 20;
+
+/** A finding has had MOST_CORRECTIONS corrections: a new one is refused, nothing written. */
+export class CorrectionsFull extends Error {}
+
 /** A new correction lost the race for its number to another one of the same finding. */
 export class CorrectionRaced extends Error {}
 
@@ -73,6 +79,7 @@ export class Corrections {
    * Record a correction unless it says what stands already (the last correction's answer, or the
    * decision itself when there is none): then nothing is written and `changed` is false. Two at once
    * on one finding: the second loses its number and is refused (`CorrectionRaced`), never lost silently.
+   * Past MOST_CORRECTIONS of one finding, a correction that would be recorded is refused (`CorrectionsFull`).
    */
   async record(correction: CorrectionRecord): Promise<{ changed: boolean; standing: CorrectionRecord; count: number }> {
     const earlier = (await this.of(correction.taskId)).filter((row) => row.finding === correction.finding);
@@ -81,6 +88,9 @@ export class Corrections {
     if (sameAs(correction, standingNow)) {
       return { changed: false, standing: latest ?? correction, count: earlier.length };
     }
+    // Bounded, so that what corrections lists, what each correction reads first and what the
+    // numbers read stay bounded however often one decision is argued back and forth.
+    if (earlier.length >= MOST_CORRECTIONS) throw new CorrectionsFull();
     try {
       await this.db
         .insertInto('learnables_corrections')
