@@ -98,8 +98,10 @@ export const markLesson = lessonValue(
       }
       if (where === 'from' || where === 'any') checkAnchored(pattern, 'pattern');
       if (sender !== undefined) checkSender(sender, where);
-      // With a sender, the pair is the evidence: the pattern alone may be found in other mail.
+      // With a sender, the pair is the evidence: the pattern alone may be found in other mail. But
+      // text found in any text at all adds nothing to the sender: the mark would be the sender alone.
       if (sender === undefined) checkEvidence(pattern, regex, where);
+      else checkSaysSomething(pattern, regex, where);
     },
   },
 );
@@ -132,6 +134,30 @@ function checkSender(sender: string, where: MarkPlace): void {
   }
   if (regex.test('')) throw new UnlearnableValue(`The sender "${sender}" matches an empty text, so it is no condition; give the sender's address, such as <noreply@portal\\.example>.`, { field: 'sender' });
   checkAnchored(sender, 'sender');
+  // The sender must itself be evidence of a sender, as a mark on the from would have to be: '.'
+  // would make the pair the text alone, and the text's own evidence check is skipped for a pair.
+  const matches = (probe: MessageFields) => regex.test(probe.from);
+  if (NOISE_MESSAGES.every(matches)) {
+    throw new UnlearnableValue(`The sender "${sender}" is found even in random characters, so it is no condition on who sent the mail; give the sender's address, such as <noreply@portal\\.example>.`, { field: 'sender' });
+  }
+  const claimed = PROBE_MESSAGES.filter(matches).length;
+  if (claimed >= MOST_PROBES) {
+    throw new UnlearnableValue(
+      `The sender "${sender}" matches ${claimed} of ${PROBE_MESSAGES.length} sample messages that belong to no customer, so it is no condition on who sent the mail; give the sender's address, such as <noreply@portal\\.example>.`,
+      { field: 'sender' },
+    );
+  }
+}
+
+/** The text of a "sender AND text" mark must say something beside the sender: not be found in any text. */
+function checkSaysSomething(pattern: string, regex: RE2, where: MarkPlace): void {
+  const fields = where === 'any' ? MESSAGE_FIELDS : [where];
+  if (NOISE_MESSAGES.every((probe) => fields.some((field) => regex.test(probe[field])))) {
+    throw new UnlearnableValue(
+      `"${pattern}" is found even in random characters, so beside the sender it tells nothing apart; teach the sender as a mark on the from, or give the text that tells this customer's mail from that sender apart, such as a reference.`,
+      { field: 'pattern' },
+    );
+  }
 }
 
 /** The sender condition of a mark, compiled (the same way as its pattern). */

@@ -90,6 +90,27 @@ describe('a "sender AND reference" mark', () => {
     expect(open.message).toContain('dockslot-portal.example-remit.invalid');
   });
 
+  it('refuses a sender condition that is no evidence of a sender, and text that says nothing beside it', () => {
+    const customer = new CustomerMarks('x', 'X');
+    // Any sender at all: the pair would be the text alone, which must pass the evidence check.
+    const anyone = refusalOf(() => customer.readValue({ pattern: '.', where: 'body', sender: '.' }));
+    expect(anyone).toEqual({
+      field: 'sender',
+      message: 'The sender "." is found even in random characters, so it is no condition on who sent the mail; give the sender\'s address, such as <noreply@portal\\.example>.',
+    });
+    // Any sender in the usual domains: it claims most mail that is nobody's.
+    expect(refusalOf(() => customer.readValue({ pattern: 'OFC-1', where: 'body', sender: '\\.(?:com|net|org|io|dev|de|no|ng|jp|uk|example|studio)>' }))).toMatchObject({
+      field: 'sender',
+      message: expect.stringMatching(/^The sender ".*" matches 12 of 16 sample messages that belong to no customer, so it is no condition on who sent the mail/),
+    });
+    // A real sender, and text found in any message: the sender alone, said as something else.
+    const nothing = refusalOf(() => customer.readValue({ pattern: '.', where: 'any', sender: '<noreply@dockslot-portal\\.example>' }));
+    expect(nothing).toEqual({
+      field: 'pattern',
+      message: '"." is found even in random characters, so beside the sender it tells nothing apart; teach the sender as a mark on the from, or give the text that tells this customer\'s mail from that sender apart, such as a reference.',
+    });
+  });
+
   it('is held apart from the same text on another sender, and not from the same text on every sender', () => {
     const pair = { pattern: 'OFC-58729', where: 'body', sender: '<noreply@dockslot-portal\\.example>' } as const;
     const other = new CustomerMarks('other', 'Other', [{ ...pair, sender: '<desk@elsewhere\\.example>' }]);
