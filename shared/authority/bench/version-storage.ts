@@ -24,7 +24,7 @@ import { percentile, report } from './report.ts';
 const walkingOnly = (store: DefinitionStore): DefinitionStore =>
   new Proxy(store, {
     get(target, property) {
-      if (property === 'snapshotLineage') return async () => undefined;
+      if (property === 'snapshotLineage' || property === 'snapshotChain') return async () => undefined;
       const value = Reflect.get(target, property, target) as unknown;
       return typeof value === 'function' ? value.bind(target) : value;
     },

@@ -11,7 +11,7 @@ import {
 } from '@learnables/learnable';
 import type { Lesson, LessonOutcome, LessonValue, NewEntry, Retraction, RetractionOutcome } from '@learnables/protocol';
 import { LessonSchema, NewEntrySchema, RetractionSchema, explainInvalid } from '@learnables/protocol';
-import type { Activation, DefinitionStore, Snapshot, StoreWriter, StoredEntry, VersionReader } from './store/definition-store.ts';
+import type { Activation, DefinitionStore, Snapshot, SnapshotChain, StoreWriter, StoredEntry, VersionReader } from './store/definition-store.ts';
 import { UnknownVersion } from './errors.ts';
 import type { VersionedDefinition } from './resolved-version.ts';
 import { ResolvedVersion } from './resolved-version.ts';
@@ -350,10 +350,9 @@ export class Authority {
   private async resolveWith(reader: VersionReader, collection: string, version: number): Promise<VersionedDefinition> {
     const cached = this.cache.get(collection, version);
     if (cached) return cached;
-    const lineage = await reader.snapshotLineage(collection, version);
+    const chain = await reader.snapshotChain(collection, version);
     const definition =
-      (lineage && (await this.resolveFromSnapshot(reader, collection, version, lineage))) ??
-      (await this.resolveByWalking(reader, collection, version));
+      (chain && (await this.resolveFromSnapshot(reader, collection, chain))) ?? (await this.resolveByWalking(reader, collection, version));
     this.cache.set(collection, version, definition);
     return definition;
   }
@@ -363,12 +362,8 @@ export class Authority {
    * apply the deltas of the versions after it: a bounded amount of reading however long the chain
    * behind the snapshot. Undefined if the snapshot is missing (then walk the whole chain).
    */
-  private async resolveFromSnapshot(
-    reader: VersionReader,
-    collection: string,
-    version: number,
-    lineage: readonly number[],
-  ): Promise<VersionedDefinition | undefined> {
+  private async resolveFromSnapshot(reader: VersionReader, collection: string, chain: SnapshotChain): Promise<VersionedDefinition | undefined> {
+    const { lineage, deltas } = chain;
     let at = lineage.length - 1;
     while (at >= 0 && !this.cache.has(collection, lineage[at]!)) at -= 1;
     let base: Snapshot | Definition | undefined;
@@ -380,7 +375,6 @@ export class Authority {
       at = 0;
     }
     const pending = lineage.slice(at + 1);
-    const deltas = await reader.deltas(collection, pending);
     return ResolvedVersion.overlay(this.kindOf(collection), lineage, base, pending.map((step) => deltas.get(step) ?? []));
   }
 
@@ -420,6 +414,7 @@ const pickReader = (store: DefinitionStore): VersionReader => ({
   versions: (collection, since) => store.versions(collection, since),
   deltas: (collection, versions) => store.deltas(collection, versions),
   snapshotLineage: (collection, version) => store.snapshotLineage(collection, version),
+  snapshotChain: (collection, version) => store.snapshotChain(collection, version),
   snapshot: (collection, version) => store.snapshot(collection, version),
 });
 

@@ -32,7 +32,7 @@ const steps = fc.array(
 const withoutSnapshots = (store: DefinitionStore): DefinitionStore =>
   new Proxy(store, {
     get(target, property) {
-      if (property === 'snapshotLineage') return async () => undefined;
+      if (property === 'snapshotLineage' || property === 'snapshotChain') return async () => undefined;
       const value = Reflect.get(target, property, target) as unknown;
       return typeof value === 'function' ? value.bind(target) : value;
     },
@@ -125,6 +125,13 @@ describe.each(engines)('snapshot resolve on $name', (engine) => {
       expect(lineage?.at(-1)).toBe(61);
       expect(lineage!.length).toBeLessThanOrEqual(3);
       expect((await store.snapshot(collection, lineage![0]!))?.keys).toHaveLength(3);
+      // The same lineage and deltas in one query, as a cold resolve reads them.
+      for (let version = 2; version <= 61; version += 1) {
+        const line = (await store.snapshotLineage(collection, version))!;
+        const chain = await store.snapshotChain(collection, version);
+        expect(chain?.lineage).toEqual(line);
+        expect([...chain!.deltas]).toEqual([...(await store.deltas(collection, line.slice(1)))]);
+      }
       const authority = new Authority({ store, kinds });
       expect(await readings(authority, collection, 61)).toContainEqual(['e0', JSON.stringify({ words: ['w0', 'w3', 'w6', 'w9', 'w12', 'w15', 'w18', 'w21', 'w24', 'w27', 'w30', 'w33', 'w36', 'w39', 'w42', 'w45', 'w48', 'w51', 'w54', 'w57'] })]);
     } finally {

@@ -77,8 +77,19 @@ export interface VersionReader {
    * unknown or was written before snapshots existed: then walk `versions` instead.
    */
   snapshotLineage(collection: string, version: number): Promise<number[] | undefined>;
+  /**
+   * `snapshotLineage` and the deltas of every version of it after the snapshot's, in one query
+   * (what a cold resolve reads besides the snapshot). Undefined as `snapshotLineage` is.
+   */
+  snapshotChain(collection: string, version: number): Promise<SnapshotChain | undefined>;
   /** Every entry of a version that holds a snapshot; undefined if it holds none. */
   snapshot(collection: string, version: number): Promise<Snapshot | undefined>;
+}
+
+/** A version's lineage back to its snapshot, oldest first, with what each version after the snapshot's changed. */
+export interface SnapshotChain {
+  readonly lineage: number[];
+  readonly deltas: Map<number, StoredEntry[]>;
 }
 
 /**

@@ -9,6 +9,7 @@ import type {
   FullVersion,
   NewActivation,
   Snapshot,
+  SnapshotChain,
   StoreWriter,
   StoredEntry,
   VersionRecord,
@@ -166,6 +167,10 @@ export class SqlStore implements DefinitionStore {
     return readSnapshotLineage(this.db, collection, version);
   }
 
+  snapshotChain(collection: string, version: number): Promise<SnapshotChain | undefined> {
+    return readSnapshotChain(this.db, collection, version);
+  }
+
   snapshot(collection: string, version: number): Promise<Snapshot | undefined> {
     return readSnapshot(this.db, collection, version);
   }
@@ -232,6 +237,7 @@ export class SqlStore implements DefinitionStore {
       versions: (name, since) => readVersions(db, name, since),
       deltas: (name, versions) => readDeltas(db, name, versions),
       snapshotLineage: (name, version) => readSnapshotLineage(db, name, version),
+      snapshotChain: (name, version) => readSnapshotChain(db, name, version),
       snapshot: (name, version) => readSnapshot(db, name, version),
       latestActivation: () => readLatestActivation(db, collection),
       latestVersion: async () => {
@@ -387,6 +393,38 @@ async function readSnapshotLineage(db: Db, collection: string, version: number):
   if (base == null) return undefined;
   const lineage = rows.map((row) => row.version);
   return lineage[0] === base && lineage.at(-1) === version ? lineage : undefined;
+}
+
+/**
+ * See `VersionReader.snapshotChain`: the recursive query of `readSnapshotLineage`, each version of
+ * the chain joined to its delta rows (the snapshot's own version contributes none: the snapshot holds
+ * it whole). One query instead of two, and no list of hundreds of versions sent back in the second.
+ */
+async function readSnapshotChain(db: Db, collection: string, version: number): Promise<SnapshotChain | undefined> {
+  const { rows } = await sql<{ version: number; base: number | null; entry_key: string | null; state: string | null }>`
+    with recursive chain(version, parent, base) as (
+      select version, parent, base from authority_versions where collection = ${collection} and version = ${version}
+      union all
+      select v.version, v.parent, v.base from authority_versions v
+        join chain c on v.collection = ${collection} and v.version = c.parent
+        where c.version <> c.base
+    )
+    select c.version, c.base, e.entry_key, e.state from chain c
+      left join authority_entries e on e.collection = ${collection} and e.version = c.version and c.version <> c.base
+    order by c.version`.execute(db);
+  // A parent is always older than its child, so by number the lineage runs base … version.
+  const base = rows.at(-1)?.base;
+  if (base == null) return undefined;
+  const lineage: number[] = [];
+  const deltas = new Map<number, StoredEntry[]>();
+  for (const row of rows) {
+    if (lineage.at(-1) !== row.version) {
+      lineage.push(row.version);
+      if (row.version !== base) deltas.set(row.version, []);
+    }
+    if (row.entry_key !== null && row.state !== null) deltas.get(row.version)?.push({ key: row.entry_key, state: JSON.parse(row.state) });
+  }
+  return lineage[0] === base && lineage.at(-1) === version ? { lineage, deltas } : undefined;
 }
 
 async function readSnapshot(db: Db, collection: string, version: number): Promise<Snapshot | undefined> {
