@@ -100,10 +100,14 @@ function questionFor(field: ColumnMapping, input: SheetInput, { columns, misfits
   const heldElsewhere = (column: MappedColumn): boolean =>
     mappings.some((other) => other.key !== field.key && other.columns.some((heading) => sameHeading(heading, column.heading)));
   const candidates = offered.filter((column) => teachable(column) && column.index !== misfit?.column.index && !heldElsewhere(column));
-  const suggestion = suggestColumn(field, candidates, input.rows);
+  const candidate = suggestColumn(field, candidates, input.rows);
   const headings = unplaced.map((column) => column.heading);
-  const suggestedFit = suggestion && fitFor(field.key, suggestion, input.rows);
-  const scope = suggestion && scopeFor(field, suggestion, suggestedFit, misfit, input.filename);
+  const suggestedFit = candidate && fitFor(field.key, candidate, input.rows);
+  const scoping = candidate && scopeFor(field, candidate, suggestedFit, misfit, input.filename);
+  // A suggestion that needs a scope this sheet's name cannot give is not offered at all: for
+  // every sheet it would be wider than its evidence (SPEC §2.3), and the sender chose the name.
+  const suggestion = scoping === UNSCOPABLE ? undefined : candidate;
+  const scope = scoping === UNSCOPABLE ? undefined : scoping;
   const files = scope?.files;
   const asked =
     misfit === undefined
@@ -134,7 +138,7 @@ function scopeFor(
   fit: ColumnFit | undefined,
   misfit: Misfit | undefined,
   filename: string,
-): { readonly files: string; readonly why: ScopeReason } | undefined {
+): { readonly files: string; readonly why: ScopeReason } | typeof UNSCOPABLE | undefined {
   const why: ScopeReason | undefined =
     misfit !== undefined
       ? { collided: misfit.column.heading }
@@ -147,9 +151,12 @@ function scopeFor(
             : undefined;
   if (why === undefined) return undefined;
   const files = patternOf(filename);
-  // The scoped value must be one the learnable takes (SPEC §2.4); if not, the plain one is offered.
-  return files !== undefined && mappingLesson.safeParse({ column: suggestion.heading, files }).success ? { files, why } : undefined;
+  // The scoped value must be one the learnable takes (SPEC §2.4); if not, nothing is suggested.
+  return files !== undefined && mappingLesson.safeParse({ column: suggestion.heading, files }).success ? { files, why } : UNSCOPABLE;
 }
+
+/** A suggestion needs a scope that the sheet's file name cannot give (it holds #, or is too long). */
+const UNSCOPABLE = Symbol('unscopable');
 
 function resultOf(input: SheetInput, mappings: readonly ColumnMapping[], columns: ColumnMap): ManifestResult {
   const notes: string[] = [];

@@ -90,6 +90,19 @@ describe('which suggestions are scoped', () => {
     expect(question.question).toContain("I suggest 'Ref' for files named like #-#-#-sha-manifest-#.csv only (# stands for any number), because a heading such as 'Ref' may mean something else on other senders’ sheets.");
   });
 
+  it('a sheet whose name gives no pattern (it holds #, or is too long) gets no suggestion where one would need a scope, never the same heading for every sheet', async () => {
+    // A sender chooses its file names: one that cannot be made a pattern must not widen the suggestion.
+    for (const filename of ['sha manifest #4.csv', `${'x'.repeat(240)}-1.csv`]) {
+      const generic = await csv(filename, { Ref: waybills(3, 3_000_000), Notes: ['a', 'b', 'c'] });
+      const question = questionOf(readManifest(generic, seed.entries));
+      expect(question.suggested, filename).toBeUndefined();
+      expect(question.question, filename).not.toContain('I suggest');
+    }
+    // One that needs no scope is offered as before, whatever the name.
+    const named = await csv('sky manifest #1.csv', { 'Air Waybill No': waybills(3, 3_000_000), Notes: ['a', 'b', 'c'] });
+    expect(questionOf(readManifest(named, seed.entries)).suggested).toEqual({ column: 'Air Waybill No' });
+  });
+
   it('so confirming Shipper A’s Ref never reaches Shipper B’s sheets, which go on reading AWB without asking', async () => {
     const first = questionOf(readManifest(await shipperA('2026-10-05'), seed.entries));
     const taught = lesson(seed, first.suggested ?? {}).definition;
