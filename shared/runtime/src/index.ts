@@ -12,6 +12,8 @@ export type { AgentServerOptions, RunningAgent } from './start-agent.ts';
 export { agentCardFor, JSONRPC_PATH, REST_PATH } from './a2a/agent-card.ts';
 export type { Pins } from './a2a/advance-task.ts';
 export { Journal } from './storage/journal.ts';
+export { openRuntimeDatabase } from './storage/open-database.ts';
+export type { RuntimeDatabase } from './storage/open-database.ts';
 export { TaskLedger } from './storage/task-ledger.ts';
 export type { PeriodCount } from './storage/task-ledger.ts';
 export type { ParsingOptions } from './parsing/input-reader.ts';

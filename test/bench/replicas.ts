@@ -1,0 +1,241 @@
+// Benchmark: email messages per second (a) over two email agent replicas sharing PostgreSQL, and
+// (b) one email agent on SQLite against its limit, a bare SDK agent that only runs mailparser on the
+// same messages (agents/email/bench/mailparser-agent.ts), same task store, measured in one run.
+// Every service is its own process (authority, agents), as deployed; the load generator is this
+// process, on the same 2-core machine, sending round-robin to the two replicas (no HAProxy: the
+// balancer's own cost is left out, test/balancer.test.ts covers it), 8 messages in flight.
+// Run: node --import tsx test/bench/replicas.ts (BENCH_PG_URL: a PostgreSQL server to make a scratch
+// database on, default the local one; BENCH_SECONDS: the measured window of each round, default 15;
+// BENCH_CPU_PROF=<dir>: CPU profiles of the agents, written when they stop; BENCH_ONLY=postgres or
+// sqlite: one half).
+import { randomUUID } from 'node:crypto';
+import type { ChildProcess } from 'node:child_process';
+import { spawn, spawnSync } from 'node:child_process';
+import { readdirSync, readFileSync } from 'node:fs';
+import { cpus, loadavg, totalmem } from 'node:os';
+import { fileURLToPath } from 'node:url';
+import { scratchDir, scratchPostgres } from '@learnables/testing';
+import type { Service } from '../support/processes.ts';
+import { freePort, startService } from '../support/processes.ts';
+
+const TOKEN = 'bench-token';
+const SECONDS = Number(process.env.BENCH_SECONDS ?? 15);
+const IN_FLIGHT = Number(process.env.BENCH_IN_FLIGHT ?? 8);
+const PROFILE = process.env.BENCH_CPU_PROF;
+const fixtures = fileURLToPath(new URL('../../fixtures/email/', import.meta.url));
+// Every fixture a desk could send (the malformed ones are refused before any work, so they are left out).
+const bodies = readdirSync(fixtures)
+  .filter((name) => name.endsWith('.eml') && !name.startsWith('malformed-'))
+  .sort()
+  .map((name) => readFileSync(`${fixtures}${name}`).toString('base64'));
+const TICK_MS = 10; // USER_HZ 100 on Linux
+/** CPU time a process has used so far, in ms (user + system, from /proc). */
+const cpuMs = (pid: number): number => {
+  try {
+    const fields = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1]!.split(' ');
+    return (Number(fields[11]) + Number(fields[12])) * TICK_MS;
+  } catch {
+    return 0;
+  }
+};
+const load = () => loadavg().map((n) => n.toFixed(1)).join(', ');
+
+/** The server processes of a PostgreSQL database's connections right now (its backends). */
+function backendsOf(url: string): number[] {
+  const name = new URL(url).pathname.slice(1);
+  const out = spawnSync('psql', [url, '-Atc', `select pid from pg_stat_activity where datname = '${name.replace(/'/g, "''")}'`], { encoding: 'utf8' });
+  return out.stdout.split('\n').filter(Boolean).map(Number);
+}
+
+/** Transactions committed in a database so far (each statement outside a transaction is one). */
+function commitsOf(url: string): number {
+  const name = new URL(url).pathname.slice(1);
+  const out = spawnSync('psql', [url, '-Atc', `select xact_commit from pg_stat_database where datname = '${name.replace(/'/g, "''")}'`], { encoding: 'utf8' });
+  return Number(out.stdout.trim());
+}
+
+/** CPU ms per message of each part, over one round: what bounds throughput on a shared 2-core machine. */
+type CpuShares = Record<string, number>;
+function cpuMeter(parts: Record<string, () => number[]>): () => (messages: number) => CpuShares {
+  return () => {
+    const pids = Object.fromEntries(Object.entries(parts).map(([name, of]) => [name, of()]));
+    const before = Object.fromEntries(Object.entries(pids).map(([name, list]) => [name, list.reduce((sum, pid) => sum + cpuMs(pid), 0)]));
+    const self = process.cpuUsage();
+    return (messages) => {
+      const shares: CpuShares = {};
+      for (const [name, list] of Object.entries(pids)) shares[name] = (list.reduce((sum, pid) => sum + cpuMs(pid), 0) - before[name]!) / messages;
+      const used = process.cpuUsage(self);
+      shares['load generator'] = (used.user + used.system) / 1000 / messages;
+      return shares;
+    };
+  };
+}
+const sharesText = (shares: CpuShares) => Object.entries(shares).map(([name, ms]) => `${name} ${ms.toFixed(2)}`).join(', ');
+
+interface Round {
+  readonly perSecond: number;
+  readonly p50: number;
+  readonly p99: number;
+  readonly asked: number;
+  readonly sent: number;
+}
+
+/** Send fixture emails round-robin to `urls`, `IN_FLIGHT` at a time, for `seconds`; every answer must be a resting task. */
+async function drive(urls: readonly string[], seconds: number, token?: string): Promise<Round> {
+  let i = 0;
+  let asked = 0;
+  const latencies: number[] = [];
+  const until = performance.now() + seconds * 1000;
+  const started = performance.now();
+  await Promise.all(
+    Array.from({ length: IN_FLIGHT }, async () => {
+      while (performance.now() < until) {
+        const n = i++;
+        const sent = performance.now();
+        const response = await fetch(`${urls[n % urls.length]}/a2a/jsonrpc`, {
+          method: 'POST',
+          headers: { 'content-type': 'application/json', 'A2A-Version': '1.0', ...(token && { authorization: `Bearer ${token}` }) },
+          body: JSON.stringify({ jsonrpc: '2.0', id: n, method: 'SendMessage', params: { message: { messageId: randomUUID(), role: 'ROLE_USER', parts: [{ raw: bodies[n % bodies.length], mediaType: 'message/rfc822', filename: 'm.eml' }] } } }),
+        });
+        const answer = (await response.json()) as { result?: { task?: { status?: { state?: string } } } };
+        const state = answer.result?.task?.status?.state;
+        if (state === 'TASK_STATE_INPUT_REQUIRED') asked += 1;
+        else if (state !== 'TASK_STATE_COMPLETED') throw new Error(`message ${n} ended ${JSON.stringify(answer).slice(0, 500)}`);
+        latencies.push(performance.now() - sent);
+      }
+    }),
+  );
+  const elapsed = (performance.now() - started) / 1000;
+  latencies.sort((a, b) => a - b);
+  const at = (q: number) => Math.round(latencies[Math.min(latencies.length - 1, Math.ceil((q / 100) * latencies.length) - 1)]! * 10) / 10;
+  return { perSecond: Math.round(latencies.length / elapsed), p50: at(50), p99: at(99), asked, sent: latencies.length };
+}
+
+// One folder per process: a process writes one profile per thread (tsx's loader has its own).
+const profiled = (name: string) => (PROFILE ? ['--cpu-prof', `--cpu-prof-dir=${PROFILE}/${name}`] : []);
+
+async function startAuthority(store: string): Promise<Service> {
+  const port = await freePort();
+  return startService('authority-main.ts', { AUTHORITY_PORT: String(port), AUTHORITY_STORE: store, AUTHORITY_TOKENS: `a=${TOKEN}` }, `http://127.0.0.1:${port}`);
+}
+
+async function startEmailAgent(authority: string, store: string, name: string): Promise<Service> {
+  const port = await freePort();
+  return startService(
+    'email-agent-main.ts',
+    { AUTHORITY_URL: authority, AUTHORITY_TOKEN: TOKEN, AGENT_TOKENS: `desk=${TOKEN}`, EMAIL_AGENT_PORT: String(port), EMAIL_AGENT_STORE: store, EMAIL_AGENT_MAX_PARSES: '64' },
+    `http://127.0.0.1:${port}`,
+    profiled(name),
+  );
+}
+
+/** The bare SDK agent that runs mailparser only, in its own process. */
+async function startMailparserAgent(file: string): Promise<{ url: string; child: ChildProcess; stop: () => Promise<void> }> {
+  const script = fileURLToPath(new URL('../../agents/email/bench/mailparser-agent.ts', import.meta.url));
+  const child = spawn(process.execPath, ['--import', 'tsx', ...profiled('mailparser'), script, file], { stdio: ['ignore', 'pipe', 'inherit'] });
+  const url = await new Promise<string>((resolve, reject) => {
+    let out = '';
+    child.stdout!.on('data', (chunk: Buffer) => {
+      out += chunk.toString();
+      const found = /listening (\S+)/.exec(out);
+      if (found) resolve(found[1]!);
+    });
+    child.once('exit', (code) => reject(new Error(`the mailparser agent stopped (${code})`)));
+  });
+  return {
+    url,
+    child,
+    stop: async () => {
+      const exited = new Promise((resolve) => child.once('exit', resolve));
+      child.kill('SIGTERM');
+      await exited;
+    },
+  };
+}
+
+const median = (rounds: readonly Round[]): Round => [...rounds].sort((a, b) => a.perSecond - b.perSecond)[Math.floor(rounds.length / 2)]!;
+const row = (name: string, r: Round, loads: string) => `| ${name} | ${r.perSecond} | ${r.p50} | ${r.p99} | ${r.sent} (${r.asked} asked) | ${loads} |`;
+
+const machine = `${cpus().length} × ${cpus()[0]?.model.trim()}, ${Math.round(totalmem() / 2 ** 30)} GiB, Node ${process.version}`;
+const lines: string[] = [];
+
+// (a) Two replicas on PostgreSQL.
+const only = process.env.BENCH_ONLY;
+if (only !== 'sqlite') {
+const database = await scratchPostgres('bench_replicas');
+const services: Service[] = [];
+try {
+  const authority = await startAuthority(database.url);
+  services.push(authority);
+  const agentStore = process.env.BENCH_AGENT_STORE_SUFFIX ? `${database.url}${process.env.BENCH_AGENT_STORE_SUFFIX}` : database.url;
+  const replicas = [await startEmailAgent(authority.url, agentStore, 'replica-1'), await startEmailAgent(authority.url, agentStore, 'replica-2')];
+  services.push(...replicas);
+  const urls = replicas.map((replica) => replica.url);
+  await drive(urls, 3, TOKEN);
+  const rounds: Round[] = [];
+  const loads: string[] = [];
+  const cpu: CpuShares[] = [];
+  const commits: number[] = [];
+  const meter = cpuMeter({ replicas: () => replicas.map((r) => r.child.pid!), authority: () => [authority.child.pid!], PostgreSQL: () => backendsOf(database.url) });
+  for (let round = 0; round < 3; round += 1) {
+    const before = load();
+    const measured = meter();
+    const committed = commitsOf(database.url);
+    const result = await drive(urls, SECONDS, TOKEN);
+    // The statistics collector reports a backend's commits when it goes idle, within a second.
+    await new Promise((resolve) => setTimeout(resolve, 1500));
+    commits.push((commitsOf(database.url) - committed) / result.sent);
+    rounds.push(result);
+    cpu.push(measured(result.sent));
+    loads.push(`${before} → ${load()}`);
+  }
+  const best = median(rounds);
+  lines.push(`### Two email agent replicas sharing PostgreSQL (${bodies.length} fixture emails in turn, ${IN_FLIGHT} in flight, round-robin from the load generator)\n`);
+  lines.push(`Machine: ${machine}; load generator, authority and both replicas on it. Median of 3 rounds of ${SECONDS} s.\n`);
+  lines.push('| round | messages/s | p50 ms | p99 ms | messages | load average (1, 5, 15 min) before → after |\n| --- | --- | --- | --- | --- | --- |');
+  rounds.forEach((r, index) => lines.push(row(`${index + 1}${r === best ? ' (median)' : ''}`, r, loads[index]!)));
+  lines.push(`\nTwo replicas on PostgreSQL: **${best.perSecond} messages/s**, p99 ${best.p99} ms (goal ≥ 240).`);
+  lines.push(`PostgreSQL transactions per message (each statement outside a transaction is one; the authority's included): ${commits.map((n) => n.toFixed(1)).join(', ')}.`);
+  lines.push(`CPU per message in the median round, ms (all processes on the same 2 cores, so 2,000 ms ÷ their sum bounds messages/s): ${sharesText(cpu[rounds.indexOf(best)]!)}.`);
+} finally {
+  await Promise.all(services.map((service) => service.stop()));
+  await database.drop();
+}
+}
+
+// (b) One email agent on SQLite against the bare SDK agent that only runs mailparser.
+if (only !== 'postgres') {
+const dir = scratchDir('bench-replicas-');
+const single: Service[] = [];
+let bare: Awaited<ReturnType<typeof startMailparserAgent>> | undefined;
+try {
+  const authority = await startAuthority(`sqlite:${dir.path}/authority.db`);
+  single.push(authority);
+  const agent = await startEmailAgent(authority.url, `sqlite:${dir.path}/email.db`, 'email-sqlite');
+  single.push(agent);
+  bare = await startMailparserAgent(`${dir.path}/bare.db`);
+  await drive([agent.url], 3, TOKEN);
+  await drive([bare.url], 3);
+  const pairs: { agent: Round; bare: Round; loads: string }[] = [];
+  // Interleaved, so neither side always runs on a warmer or quieter machine.
+  for (let round = 0; round < 3; round += 1) {
+    const before = load();
+    const b = await drive([bare.url], SECONDS);
+    const a = await drive([agent.url], SECONDS, TOKEN);
+    pairs.push({ agent: a, bare: b, loads: `${before} → ${load()}` });
+  }
+  const ratios = pairs.map((pair) => pair.agent.perSecond / pair.bare.perSecond).sort((x, y) => x - y);
+  lines.push(`\n### One email agent on SQLite against a bare SDK agent that only runs mailparser (same messages, same task store)\n`);
+  lines.push('| round | agent | messages/s | p50 ms | p99 ms | messages | load average before → after |\n| --- | --- | --- | --- | --- | --- | --- |');
+  pairs.forEach((pair, index) => {
+    lines.push(`| ${index + 1} ${row('bare SDK + mailparser', pair.bare, pair.loads).slice(2)}`);
+    lines.push(`| ${index + 1} ${row('email agent (learnable runtime)', pair.agent, pair.loads).slice(2)}`);
+  });
+  lines.push(`\nEmail agent / mailparser only, median of the rounds' ratios: **${ratios[1]!.toFixed(2)}×** (rounds ${pairs.map((p) => (p.agent.perSecond / p.bare.perSecond).toFixed(2)).join(', ')}; goal ≥ 0.7×).`);
+} finally {
+  await bare?.stop();
+  await Promise.all(single.map((service) => service.stop()));
+  dir.remove();
+}
+}
+console.log(lines.join('\n'));
