@@ -125,13 +125,18 @@ export async function startLearnableAgent<Input, Result>(
     if (!Number.isInteger(bytes) || bytes < 1024) throw new RangeError(`The input a task keeps (${what}) must be a whole number of bytes, at least 1024, and ${bytes} is not.`);
   }
   const authority = new AuthorityClient({ url: options.authority.url, token: options.authority.token, kinds: agent.kinds });
-  const journal = new Journal(database.db);
-  const ledger = new TaskLedger(database.db, agent.skill.id);
+  // Steps and passing states are written without waiting for the disk; a task's opening and its
+  // resting state wait (RuntimeDatabase.steps).
+  const journal = new Journal(database.steps);
+  const ledger = new TaskLedger(database.db, agent.skill.id, database.steps);
   const corrections = new Corrections(database.db, agent.skill.id);
   // The SDK's store is typed for its own tables; it shares our connection and database. Wrapped so
   // the ledger learns when a task's resting state is saved, and so a task keeps at most
   // `kept.message` of its messages.
-  const taskStore = new LedgerTaskStore(new KeepingTaskStore(new DatabaseTaskStore(database.db as never), kept.message), ledger);
+  const taskStore = new KeepingTaskStore(
+    new LedgerTaskStore(new DatabaseTaskStore(database.db as never), ledger, new DatabaseTaskStore(database.steps as never)),
+    kept.message,
+  );
   const reader = new InputReader(agent, options.parsing);
   const retryAfter = options.parsing?.retryAfterSeconds ?? 10;
   const deps: ExecutorDeps<Input, Result> = { agent, journal, ledger, taskStore, authority, reader, kept, log, strict: options.strict ?? process.env.NODE_ENV === 'test' };

@@ -47,6 +47,8 @@ export class TaskLedger {
   constructor(
     private readonly db: Kysely<RuntimeTables>,
     private readonly agent: string,
+    /** Where a task's later states are written (`RuntimeDatabase.steps`); its row is opened through `db`. */
+    private readonly steps: Kysely<RuntimeTables> = db,
   ) {}
 
   /**
@@ -85,7 +87,7 @@ export class TaskLedger {
 
   /** A task is being worked on again (a follow-up arrived): resume it if the process stops. */
   async resume(taskId: string): Promise<void> {
-    await this.db.updateTable('learnables_tasks').set({ state: 'running' }).where('task_id', '=', taskId).execute();
+    await this.steps.updateTable('learnables_tasks').set({ state: 'running' }).where('task_id', '=', taskId).execute();
   }
 
   /**
@@ -94,7 +96,7 @@ export class TaskLedger {
    * week of the numbers, so its tasks stay counted when they arrived.
    */
   async settle(taskId: string, state: RestingState, messageAt?: number): Promise<void> {
-    await this.db
+    await this.steps
       .updateTable('learnables_tasks')
       .set((eb) => ({
         state,

@@ -1,0 +1,100 @@
+import fc from 'fast-check';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { Role, Task, TaskState } from '@a2a-js/sdk';
+import { ServerCallContext, UnauthenticatedUser } from '@a2a-js/sdk/server';
+import { DatabaseTaskStore } from '@a2a-js/sdk/server/database';
+import { sql } from 'kysely';
+import { scratchDir, scratchPostgres } from '@learnables/testing';
+import type { ScratchDatabase, ScratchDir } from '@learnables/testing';
+import { LedgerTaskStore } from './ledger-task-store.ts';
+import type { RuntimeDatabase } from './open-database.ts';
+import { openRuntimeDatabase } from './open-database.ts';
+import { TaskLedger } from './task-ledger.ts';
+
+// LedgerTaskStore reads a task on its way to rest from memory, skips a save identical to the last,
+// and saves passing states through the steps connection. These hold it to the store itself: after
+// any sequence of saves, every read gives what the SDK's database store alone gives, on both engines.
+
+const context = (owner?: string) => new ServerCallContext(owner ? { user: { isAuthenticated: true, userName: owner } } : { user: new UnauthenticatedUser() });
+const STATES = [TaskState.TASK_STATE_SUBMITTED, TaskState.TASK_STATE_WORKING, TaskState.TASK_STATE_INPUT_REQUIRED, TaskState.TASK_STATE_COMPLETED, TaskState.TASK_STATE_FAILED, TaskState.TASK_STATE_CANCELED];
+
+const part = fc.oneof(
+  fc.string({ maxLength: 40 }).map((value) => ({ content: { $case: 'text' as const, value }, metadata: {}, filename: '', mediaType: 'text/plain' })),
+  fc.uint8Array({ maxLength: 64 }).map((value) => ({ content: { $case: 'raw' as const, value }, metadata: {}, filename: 'm.eml', mediaType: 'message/rfc822' })),
+  fc.dictionary(fc.string({ maxLength: 6 }), fc.oneof(fc.integer(), fc.string({ maxLength: 10 }), fc.boolean())).map((value) => ({ content: { $case: 'data' as const, value }, metadata: {}, filename: '', mediaType: 'application/json' })),
+);
+const message = (taskId: string) =>
+  fc.record({ parts: fc.array(part, { minLength: 1, maxLength: 3 }), role: fc.constantFrom(Role.ROLE_USER, Role.ROLE_AGENT), id: fc.uuid() }).map(({ parts, role, id }) =>
+    ({ messageId: id, taskId, contextId: 'c', role, parts, metadata: {}, extensions: [], referenceTaskIds: [] }),
+  );
+const save = (taskId: string) =>
+  fc.record({
+    state: fc.constantFrom(...STATES),
+    history: fc.array(message(taskId), { maxLength: 3 }),
+    artifacts: fc.array(fc.record({ artifactId: fc.constantFrom('result', 'other'), parts: fc.array(part, { maxLength: 2 }) }), { maxLength: 2 }),
+    metadata: fc.option(fc.dictionary(fc.string({ maxLength: 6 }), fc.string({ maxLength: 10 })), { nil: undefined }),
+    owner: fc.constantFrom(undefined, 'alice'),
+    repeat: fc.boolean(),
+  });
+
+async function openBoth(url: string): Promise<RuntimeDatabase> {
+  return openRuntimeDatabase(url);
+}
+
+describe.each(['sqlite', 'postgres'] as const)('LedgerTaskStore against the SDK database store alone (%s)', (engine) => {
+  let dir: ScratchDir;
+  let scratch: ScratchDatabase | undefined;
+  let database: RuntimeDatabase;
+  beforeAll(async () => {
+    dir = scratchDir('ledger-store-');
+    scratch = engine === 'postgres' ? await scratchPostgres('ledger_store') : undefined;
+    database = await openBoth(scratch?.url ?? `sqlite:${dir.path}/agent.db`);
+  });
+  afterAll(async () => {
+    await database.close();
+    await scratch?.drop();
+    dir.remove();
+  });
+
+  it('commits steps without waiting for the disk on PostgreSQL only, and everything else as before', async () => {
+    const setting = async (db: RuntimeDatabase['db']) => (await sql<{ synchronous_commit: string }>`show synchronous_commit`.execute(db)).rows[0]?.synchronous_commit;
+    if (engine === 'sqlite') expect(database.steps).toBe(database.db);
+    else {
+      expect(await setting(database.db)).toBe('on');
+      expect(await setting(database.steps)).toBe('off');
+    }
+  });
+
+  it('reads, after every save of generated tasks, exactly what the store alone reads', async () => {
+    const plain = new DatabaseTaskStore(database.db as never);
+    let run = 0;
+    await fc.assert(
+      fc.asyncProperty(fc.array(fc.record({ task: fc.constantFrom(0, 1), save: save('x') }), { minLength: 1, maxLength: 8 }), async (saves) => {
+        run += 1;
+        const ids = [`t${run}-a`, `t${run}-b`];
+        const ledger = new TaskLedger(database.db, 'agent', database.steps);
+        const store = new LedgerTaskStore(new DatabaseTaskStore(database.db as never), ledger, new DatabaseTaskStore(database.steps as never));
+        for (const step of saves) {
+          const id = ids[step.task]!;
+          const task: Task = Task.fromJSON(
+            Task.toJSON({
+              id,
+              contextId: 'c',
+              status: { state: step.save.state, message: undefined, timestamp: new Date(1_800_000_000_000 + run).toISOString() },
+              history: step.save.history.map((m) => ({ ...m, taskId: id })),
+              artifacts: step.save.artifacts.map((a) => ({ ...a, name: '', description: '', metadata: {}, extensions: [] })),
+              metadata: step.save.metadata ?? {},
+            } as Task),
+          );
+          const who = context(step.save.owner);
+          await store.save(task, who);
+          if (step.save.repeat) await store.save(task, who);
+          for (const other of [context(), context('alice'), context('bob')]) {
+            for (const any of ids) expect(await store.load(any, other)).toEqual(await plain.load(any, other));
+          }
+        }
+      }),
+      { numRuns: 60 },
+    );
+  });
+});
