@@ -45,6 +45,14 @@ describe('parseConsignment', () => {
     expect(refusalOf([text(`Description\n${'glass\n'.repeat(MOST_ROWS + 1)}`)])).toBe(`This manifest has more than ${MOST_ROWS} rows; send it in parts of ${MOST_ROWS} rows or fewer.`);
     expect(refusalOf([text('Description,Ref\nglass,1\n,2')])).toMatch(/^Row 3 has no goods description\./);
   });
+
+  it('names a few of a manifest’s headings, not all of them: the sentence is kept with the task', () => {
+    // 60,000 headings fit within the characters a manifest may have; the refusal stays a sentence.
+    const headings = Array.from({ length: 60_000 }, (_, i) => `h${i}`).join(',');
+    const refusal = refusalOf([text(`${headings}\n${'1,'.repeat(10)}`)]);
+    expect(refusal).toMatch(/^This manifest has no description column \(its headings are "h0", "h1", .*"h11" and 59988 more\)\./);
+    expect(refusal.length).toBeLessThan(1_000);
+  });
 });
 
 const data = (value: unknown): InputPart => ({ kind: 'data', data: value });

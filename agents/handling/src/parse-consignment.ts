@@ -47,6 +47,13 @@ function line(description: unknown, row?: number): GoodsLine {
   return row === undefined ? { description: text, tokens } : { row, description: text, tokens };
 }
 
+/** Headings named in a refusal: a few, then how many more (the sentence is kept with the task). */
+const HEADINGS_NAMED = 12;
+const someHeadings = (headings: readonly string[]): string =>
+  headings.length <= HEADINGS_NAMED
+    ? headings.map(quoted).join(', ')
+    : `${headings.slice(0, HEADINGS_NAMED).map(quoted).join(', ')} and ${headings.length - HEADINGS_NAMED} more`;
+
 /** A manifest as CSV text: a heading row, then one consignment per row, read from its description column. */
 function manifest(text: string): Consignment {
   if (text.length > LONGEST_MANIFEST) {
@@ -64,7 +71,7 @@ function manifest(text: string): Consignment {
   const lowered = headings.map((heading) => heading.trim().toLowerCase());
   const column = headings.length === 1 ? 0 : lowered.findIndex((heading) => DESCRIPTION_HEADINGS.includes(heading));
   if (column < 0) {
-    throw new InputRefused(`This manifest has no description column (its headings are ${headings.map(quoted).join(', ')}). ${HOW_TO_SEND}`);
+    throw new InputRefused(`This manifest has no description column (its headings are ${someHeadings(headings)}). ${HOW_TO_SEND}`);
   }
   if (rows.length === 0) throw new InputRefused(`This manifest has headings and no rows. ${HOW_TO_SEND}`);
   return { lines: rows.map((cells, at) => line(cells[column], at + 2)) };
