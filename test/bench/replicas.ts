@@ -197,6 +197,17 @@ try {
   lines.push(`\nTwo replicas on PostgreSQL: **${best.perSecond} messages/s**, p99 ${best.p99} ms (goal ≥ 240).`);
   lines.push(`PostgreSQL transactions per message (each statement outside a transaction is one; the authority's included): ${commits.map((n) => n.toFixed(1)).join(', ')}.`);
   lines.push(`CPU per message in the median round, ms (all processes on the same 2 cores, so 2,000 ms ÷ their sum bounds messages/s): ${sharesText(cpu[rounds.indexOf(best)]!)}.`);
+  lines.push(`
+**The bottleneck is CPU per message, most of it in the replicas, and there most of it per PostgreSQL statement.**
+Profiled 2026-12-01 (\`BENCH_CPU_PROF=<dir>\`, two replicas at load average 10-20): a replica spent about a quarter
+of its busy time in \`writev\` submitting queries to PostgreSQL and half of it under kysely and pg altogether; the email
+agent's own reading (mailparser, marks, suggestions) about a tenth. Every commit also waited 4-5 ms for the disk (0.4-0.5 ms
+without, 300 inserts through psql on the same server), ten of them a message. Done: a task's steps and passing states
+committed without waiting for the disk, its opening and resting state still waiting (PostgreSQL writes its log in order,
+so the wait makes the steps durable with it), the SDK's five reads of a task on its way to rest served from memory, an
+identical save not written: 14.6-15.5 transactions a message → 8.8-9.5, 25 → 46 messages/s in one pair of runs (load 10-12).
+What is left bounds it: the processes above need together the CPU listed per message, on two cores shared with other
+work, so 3× (240 messages/s) needs the CPU per message cut by about as much, not waits removed.`);
 } finally {
   await Promise.all(services.map((service) => service.stop()));
   await database.drop();

@@ -3,7 +3,7 @@
 // Run: pnpm --filter @learnables/runtime bench
 import { randomUUID } from 'node:crypto';
 import type { AddressInfo } from 'node:net';
-import { cpus } from 'node:os';
+import { cpus, loadavg } from 'node:os';
 import express from 'express';
 import { AGENT_CARD_PATH, TaskState } from '@a2a-js/sdk';
 import type { AgentCard } from '@a2a-js/sdk';
@@ -84,17 +84,38 @@ const dir = scratchDir('bench-runtime-');
 const authority = await startAuthority();
 const runtime = await startLearnableAgent(wordAgent, { store: `sqlite:${dir.path}/runtime.db`, authority: { url: authority.url }, log: () => undefined });
 const bare = await startBare(`sqlite:${dir.path}/bare.db`);
-// Interleave two rounds so neither side always runs on a warmer machine.
-const rounds: { bare: Awaited<ReturnType<typeof throughput>>; runtime: Awaited<ReturnType<typeof throughput>> }[] = [];
-for (let round = 0; round < 2; round += 1) rounds.push({ bare: await throughput(bare.url), runtime: await throughput(runtime.url) });
-const best = (key: 'bare' | 'runtime') => rounds.map((r) => r[key]).sort((a, b) => b.perSecond - a.perSecond)[0]!;
-const [b, r] = [best('bare'), best('runtime')];
-console.log(`\n### runtime overhead versus a bare SDK agent (SQLite task store, ${MESSAGES} messages, ${CONCURRENCY} concurrent)\n`);
-console.log(`Machine: ${cpus().length} × ${cpus()[0]?.model.trim()}, Node ${process.version}\n`);
-console.log('| agent | messages/s | p50 ms | p99 ms |\n| --- | --- | --- | --- |');
-console.log(`| bare SDK agent | ${b.perSecond} | ${b.p50} | ${b.p99} |`);
-console.log(`| learnable runtime (pin + journal + ledger) | ${r.perSecond} | ${r.p50} | ${r.p99} |`);
-console.log(`\nRatio runtime / bare: ${(r.perSecond / b.perSecond).toFixed(2)}× (goal ≥ 0.7×)`);
+// Interleaved rounds, so neither side always runs on a warmer or quieter machine; each round's
+// ratio is taken in it, and the median of the ratios is the figure (this machine is shared).
+const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 5);
+const load = () => loadavg().map((n) => n.toFixed(1)).join(', ');
+const rounds: { bare: Awaited<ReturnType<typeof throughput>>; runtime: Awaited<ReturnType<typeof throughput>>; load: string }[] = [];
+for (let round = 0; round < ROUNDS; round += 1) {
+  const before = load();
+  rounds.push({ bare: await throughput(bare.url), runtime: await throughput(runtime.url), load: `${before} → ${load()}` });
+}
+const ratio = (round: (typeof rounds)[number]) => round.runtime.perSecond / round.bare.perSecond;
+const middle = [...rounds].sort((x, y) => ratio(x) - ratio(y))[Math.floor(rounds.length / 2)]!;
+console.log(`\n### runtime overhead versus a bare SDK agent (SQLite task store, ${MESSAGES} messages a round, ${CONCURRENCY} concurrent, ${ROUNDS} interleaved rounds)\n`);
+console.log(`Machine: ${cpus().length} × ${cpus()[0]?.model.trim()}, Node ${process.version}; the load generator and the authority run in the same process\n`);
+console.log('| round | bare SDK agent: messages/s | p50 ms | p99 ms | learnable runtime (pin + journal + ledger): messages/s | p50 ms | p99 ms | ratio | load average before → after |');
+console.log('| --- | --- | --- | --- | --- | --- | --- | --- | --- |');
+rounds.forEach((r, index) =>
+  console.log(`| ${index + 1}${r === middle ? ' (median)' : ''} | ${r.bare.perSecond} | ${r.bare.p50} | ${r.bare.p99} | ${r.runtime.perSecond} | ${r.runtime.p50} | ${r.runtime.p99} | ${ratio(r).toFixed(2)}× | ${r.load} |`),
+);
+console.log(`\nRatio runtime / bare, median of the rounds: **${ratio(middle).toFixed(2)}×** (goal ≥ 0.85×)`);
+console.log(`
+Where the time goes (CPU profile, 2026-12-01: \`node --cpu-prof\` on this benchmark, 3,000 messages, each side alone): the
+runtime spent 2.9 ms of CPU per message against the bare agent's 1.1-1.3 ms (load generator included in both). Of the
+difference: the pin's GET to the authority about 1.3 ms (undici's fetch on the agent's side and the authority's
+express and SQL on the other, both in this process: taking the pin away brought the runtime to 1.6 ms); SQLite
+statements about 0.5 ms (10 writes a message against the bare agent's 3: five task saves, three journal rows,
+two ledger writes; 60-80 µs each); kysely building those statements about 0.3 ms; the SDK's handling of the extra
+artifact event and the runtime's own code the rest. Done: reads of the authority over node:http on kept-alive
+connections (a third of fetch's CPU) and one shared request for the active version among the tasks that start
+while one is out (\`FreshRead\`, never the request already under way: pinning stays exact), measured 0.46× → 0.51×
+in one run at load average 11-12; a save identical to the last one not written again, and a task on its way to
+rest read from memory instead of the store. Not done: one transaction for a task's journal rows and ledger, and
+statements compiled once instead of by kysely each time.`);
 await runtime.close();
 await bare.close();
 await authority.close();
