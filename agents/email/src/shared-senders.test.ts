@@ -11,6 +11,7 @@ import { pinDefinitions } from '@learnables/runtime';
 import { CustomerMarks, customerMarksKind } from './customer-marks.ts';
 import type { MarkLesson } from './customer-marks.ts';
 import { createEmailAgent } from './email-agent.ts';
+import { NAMES_LOOKED_FOR_IN } from './suggest-mark.ts';
 import type { EmailResult } from './email-agent.ts';
 import type { EmailInput } from './email-input.ts';
 import { matchMarks } from './match-marks.ts';
@@ -157,6 +158,16 @@ describe('a sender that writes about customers', () => {
     expect(question.suggested).toEqual({ pattern: expect.stringContaining('Oakridge\\s+Furniture'), where: 'any', sender: '<noreply@dockslot-portal\\.example>' });
     expect(question.entries[0]?.key).toBe('oakridge-furniture');
     expect(question.question).toContain('so I suggest Oakridge Furniture in any part of mail from noreply@dockslot-portal.example');
+  });
+
+  it('looks for customers’ names in the first 4,096 characters of the subject and of the body only: a question costs the same for a megabyte of body', () => {
+    // Every customer's name was looked for through the whole body: 10,000 customers and a 1 MB body held the event loop 9 s.
+    const agent = createEmailAgent();
+    const filler = 'Slot details follow below. '.repeat(Math.ceil(NAMES_LOOKED_FOR_IN / 27));
+    const late = asked(agent.read(email(portal, '[DockSlot] Booking DO-405917 confirmed', `${filler}\nCustomer: Oakridge Furniture Co.\nCustomer ref: OFC-58730`), pinned(seed())));
+    expect(late.suggested?.pattern).not.toContain('Oakridge');
+    const early = asked(agent.read(email(portal, '[DockSlot] Booking DO-405918 confirmed', `Customer: Oakridge Furniture Co.\n${filler}`), pinned(seed())));
+    expect(early.suggested?.pattern).toContain('Oakridge\\s+Furniture');
   });
 
   it('is not taught as a plain sender once its mail was told apart by a reference (the haulier of issue 19)', () => {
