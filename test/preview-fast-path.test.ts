@@ -11,7 +11,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { AuthorityClient } from '@learnables/authority';
 import { customerMarksKind, emailAgent } from '@learnables/email-agent';
 import type { PreviewResult } from '@learnables/protocol';
-import { PreviewMemory, previewLesson } from '@learnables/runtime';
+import { PreviewMemory, previewLesson, warmPreview } from '@learnables/runtime';
 import type { PreviewDeps } from '@learnables/runtime';
 import type { LoopStack } from './support/loop-stack.ts';
 import { sendFile, startLoop } from './support/loop-stack.ts';
@@ -170,6 +170,17 @@ describe('preview, the quick way and the plain way, over the email agent', () =>
     expect(warm.size).toBeGreaterThan(sent - 10);
     expect(tiny.size).toBeLessThan(warm.size / 2);
     expect(tiny.bytes).toBeLessThanOrEqual(40_000);
+  }, 300_000);
+
+  it('decides exactly as the plain way from a memory filled ahead of the first preview (warmPreview, as the agent does at start), before and after the live version moves', async () => {
+    const warmed = new PreviewMemory();
+    expect(await warmPreview(deps(warmed))).toBeGreaterThan(sent - 10);
+    expect(warmed.size).toBeGreaterThan(sent - 10);
+    await agreeOnAll([warmed]);
+    await authority.postLesson(lesson('kestrel-pharma', 'Call-off KP/', 'subject').lesson);
+    await agreeOnAll([warmed]);
+    // The running agent filled its own at start (nothing to read then: it had no tasks yet).
+    expect(await stack.agent.previewWarmed).toBe(0);
   }, 300_000);
 
   it('still decides exactly as the plain way after the live version moves: lessons taught, one retracted, an entry added', async () => {

@@ -4,7 +4,7 @@ export { pinDefinitions } from './pinned-definitions.ts';
 export type { PinnedDefinition, PinnedDefinitions } from './pinned-definitions.ts';
 export { AgentMistake, checkAgent, checkReading } from './check-agent.ts';
 export type { ReadingChecks } from './check-agent.ts';
-export { previewLesson } from './preview/preview-lesson.ts';
+export { previewLesson, warmPreview } from './preview/preview-lesson.ts';
 export type { PreviewWindow, PreviewDeps } from './preview/preview-lesson.ts';
 export { PreviewMemory } from './preview/preview-memory.ts';
 export { startLearnableAgent } from './start-agent.ts';

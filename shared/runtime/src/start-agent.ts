@@ -24,6 +24,7 @@ import { InputReader } from './parsing/input-reader.ts';
 import type { ParsingOptions } from './parsing/input-reader.ts';
 import { pinDefinitions } from './pinned-definitions.ts';
 import type { PreviewWindow } from './preview/preview-lesson.ts';
+import { warmPreview } from './preview/preview-lesson.ts';
 import { Journal } from './storage/journal.ts';
 import { LedgerTaskStore } from './storage/ledger-task-store.ts';
 import { DEFAULT_KEPT_INPUT, KeepingTaskStore } from './storage/kept-input.ts';
@@ -71,6 +72,11 @@ export interface AgentServerOptions {
    */
   previewMemoryBytes?: number;
   /**
+   * Fill preview's memory at start, in the background, so the first preview does not read every
+   * recent task itself (an agent with a Decider; default true).
+   */
+  warmPreview?: boolean;
+  /**
    * What a reading that breaks the runtime's rules does (a suggestion its own learnable refuses, a
    * question's entry not in its collection, a finding naming a collection the task is not pinned
    * to): strict, the task fails and the mistake is logged; otherwise the mistake is logged and the
@@ -102,6 +108,8 @@ export interface RunningAgent {
   readonly ledger: TaskLedger;
   /** Tasks resumed from the journal at start-up. */
   readonly recovered: readonly string[];
+  /** Preview's memory filled ahead of the first preview: resolves with the tasks kept (0 without a Decider). */
+  readonly previewWarmed: Promise<number>;
   close(): Promise<void>;
 }
 
@@ -252,6 +260,13 @@ export async function startLearnableAgent<Input, Result>(
   });
 
   const recovered = await recoverTasks(deps, taskStore);
+  // Preview's memory filled ahead of the first preview (in batches, off the request path).
+  const warming = agent.decider === undefined || options.warmPreview === false
+    ? Promise.resolve(0)
+    : warmPreview({ agent, authority, journal, ledger, memory: methodDeps.previewMemory, ...(options.previewWindow && { window: options.previewWindow }) }, Date.now(), watching.signal).catch((error: unknown) => {
+        log(`Preview's memory was not filled ahead of time (the first preview will read the recent tasks itself): ${(error as Error).message}`);
+        return 0;
+      });
   return {
     url,
     card,
@@ -260,8 +275,10 @@ export async function startLearnableAgent<Input, Result>(
     journal,
     ledger,
     recovered,
+    previewWarmed: warming,
     async close() {
       watching.abort();
+      await warming;
       server.closeAllConnections();
       await new Promise<void>((resolve) => server.close(() => resolve()));
       await reader.close();

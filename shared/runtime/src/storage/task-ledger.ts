@@ -186,6 +186,23 @@ export class TaskLedger {
     return rows.map((row) => row.task_id);
   }
 
+  /**
+   * This agent's most recent task ids of every scope, newest first: what preview's memory is filled
+   * with ahead of the first preview. The ids are only keys there; each preview still asks `recent`
+   * for the caller's own tasks.
+   */
+  async recentOfAll(since: number, limit: number): Promise<string[]> {
+    const rows = await this.db
+      .selectFrom('learnables_tasks')
+      .select('task_id')
+      .where('agent', '=', this.agent)
+      .where('created_at', '>=', since)
+      .orderBy('created_at', 'desc')
+      .limit(limit)
+      .execute();
+    return rows.map((row) => row.task_id);
+  }
+
   async count(): Promise<number> {
     const row = await this.db.selectFrom('learnables_tasks').select(sql<number>`count(*)`.as('n')).executeTakeFirst();
     return Number(row?.n ?? 0);
