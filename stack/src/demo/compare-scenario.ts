@@ -2,7 +2,7 @@ import type { RunScenarioOptions, ScenarioResult } from './run-scenario.ts';
 import { runScenario } from './run-scenario.ts';
 import { startScenarioStack } from './scenario-stack.ts';
 
-export interface CompareOptions extends Pick<RunScenarioOptions, 'weeks' | 'scenarioDir' | 'signal' | 'operator' | 'name'> {
+export interface CompareOptions extends Pick<RunScenarioOptions, 'weeks' | 'scenarioDir' | 'signal' | 'operator' | 'name' | 'correctWrong'> {
   /** Progress of each run, told which run it is. */
   readonly onProgress?: (learning: 'on' | 'off', event: Parameters<NonNullable<RunScenarioOptions['onProgress']>>[0]) => void;
 }
@@ -32,6 +32,7 @@ export async function replayOnFreshStack(learning: 'on' | 'off', options: Compar
       ...(options.scenarioDir !== undefined && { scenarioDir: options.scenarioDir }),
       ...(options.operator !== undefined && { operator: options.operator }),
       ...(options.name !== undefined && { name: options.name }),
+      ...(options.correctWrong !== undefined && { correctWrong: options.correctWrong }),
       ...(options.signal !== undefined && { signal: options.signal }),
       ...(options.onProgress && { onProgress: (event) => options.onProgress?.(learning, event) }),
       stack: 'a fresh in-process stack (authority seeded from fixtures/seeds, both agents, SQLite in a temporary folder); the manifest agent dated by its file names',

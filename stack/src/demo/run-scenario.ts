@@ -5,7 +5,10 @@
  * posted to the authority is the teach block's suggestion, untouched.
  *
  * The replay counts what it observes (messages sent, questions received, by each message's own
- * week) and checks its counts against the agents' own (`GET /learnables/stats?by=week`).
+ * week). A decision it finds wrong (made without asking, or answered and still wrong) it corrects
+ * on the agent as the operator would (`learnables/correct`, SPEC §6.7), with the truth. It checks
+ * its counts against the agents' own (`GET /learnables/stats?by=week`): messages, questions, and
+ * the decisions corrected (`corrected`, `correctedUnasked`, §6.8), week by week.
  */
 import { readFileSync } from 'node:fs';
 import { basename, join } from 'node:path';
@@ -13,10 +16,10 @@ import type { Task } from '@a2a-js/sdk';
 import type { Client } from '@a2a-js/sdk/client';
 import { AuthorityClient, AuthorityRefused } from '@learnables/authority';
 import type { LessonValue } from '@learnables/protocol';
-import { PreviewResultSchema, TeachBlockSchema } from '@learnables/protocol';
+import { LEARNABLES_METHODS, PreviewResultSchema, TeachBlockSchema } from '@learnables/protocol';
 import { LOCAL_DEV_TOKEN } from '../config.ts';
-import { wrongColumns } from './manifest-truth.ts';
-import { answerTask, connectAgent, isAsking, isDone, resultOf, sendFile, statusText, teachBlockOf } from './scenario-client.ts';
+import { wrongFields } from './manifest-truth.ts';
+import { answerTask, callMethod, connectAgent, correctTask, isAsking, isDone, resultOf, sendFile, statusText, teachBlockOf } from './scenario-client.ts';
 import type { PeriodNumbers, StatsCheck } from './stats-check.ts';
 import { checkAgent, countedBetween, statsByWeek } from './stats-check.ts';
 import type { Stream, StreamItem } from './stream.ts';
@@ -61,6 +64,11 @@ export interface RunScenarioOptions {
   readonly operator?: Operator;
   /** What the results call the stream (charts and tables); default the six-week scenario. */
   readonly name?: string;
+  /**
+   * Correct each decision found wrong on its agent (SPEC §6.7), as the operator would; default true.
+   * Off only to show that the check against the agents' counts catches a replay that does not.
+   */
+  readonly correctWrong?: boolean;
 }
 
 export interface Count {
@@ -81,6 +89,14 @@ export interface WeekNumbers {
   readonly lessons: number;
   /** Messages decided without asking, for a customer or a column other than the truth. */
   readonly misreads: number;
+  /**
+   * The week's messages whose decision stands corrected later, as the agents count them
+   * (`corrected` of GET /learnables/stats?by=week, both agents, this run's): every misread, and any
+   * answered decision that still came out wrong, corrected by the replay on its agent.
+   */
+  readonly corrected: number;
+  /** Of those, the ones decided without asking (the agents' `correctedUnasked`); the check holds it equal to `misreads`. */
+  readonly correctedUnasked: number;
   /** Lessons the operator took back during the week, having seen they were wrong. */
   readonly corrections?: number;
 }
@@ -107,7 +123,7 @@ export interface Problem {
   readonly file: string;
   readonly week: number;
   readonly agent: AgentName;
-  readonly kind: 'failed' | 'answer-not-taken' | 'misread' | 'bad-teach-block' | 'retraction-failed';
+  readonly kind: 'failed' | 'answer-not-taken' | 'misread' | 'answered-wrong' | 'correction-refused' | 'bad-teach-block' | 'retraction-failed';
   readonly sentence: string;
 }
 
@@ -137,6 +153,24 @@ export interface CorrectionRecord {
   readonly sentence: string;
 }
 
+/** A decision the replay found wrong and corrected on its agent (SPEC §6.7). */
+export interface DecisionCorrection {
+  readonly file: string;
+  readonly week: number;
+  readonly agent: AgentName;
+  /** Whether the agent asked before deciding it (answered, and still wrong). */
+  readonly asked: boolean;
+  /** The finding corrected (a manifest's field); absent for an email, which decides one thing. */
+  readonly finding?: string;
+  /** What it decided: the customer, or the column the field was read from (null: none). */
+  readonly decided: string | null;
+  /** What it should have been: the customer's key or the column's heading; absent with `none`. */
+  readonly entry?: string;
+  /** No column: the sheet has none for that field. */
+  readonly none?: true;
+  readonly reason: string;
+}
+
 export interface ScenarioResult {
   readonly learning: Learning;
   readonly operator?: Operator;
@@ -148,11 +182,14 @@ export interface ScenarioResult {
   readonly totals: { readonly all: Count; readonly email: Count; readonly manifest: Count };
   readonly lessons: readonly LessonRecord[];
   readonly corrections?: readonly CorrectionRecord[];
+  /** Decisions found wrong and corrected on the agents, in the order they were found. */
+  readonly correctedDecisions: readonly DecisionCorrection[];
   readonly lessonOutcomes: Readonly<Record<LessonOutcome, number>>;
   readonly problems: readonly Problem[];
   readonly check: StatsCheck;
   /** Things the replay noticed before it started (e.g. definitions that already hold lessons). */
   readonly warnings: readonly string[];
+  /** How long the run took; printed, not written to the results file (which stays the same run to run). */
   readonly durationMs: number;
 }
 
@@ -177,6 +214,9 @@ const sameHeading = (a: string, b: string) => a.trim().toLowerCase() === b.trim(
 class Tally {
   messages = 0;
   questions = 0;
+  /** Decisions the replay corrected on the agent, and those of them made without asking. */
+  corrected = 0;
+  correctedUnasked = 0;
   add(asked: boolean) {
     this.messages += 1;
     if (asked) this.questions += 1;
@@ -207,17 +247,29 @@ export async function runScenario(options: RunScenarioOptions = {}): Promise<Sce
   const warnings = await preflight(authority, learning);
   const clients: Record<AgentName, Client> = { email: await connectAgent(urls.email, agentToken), manifest: await connectAgent(urls.manifest, agentToken) };
   const before = { email: await statsByWeek(urls.email), manifest: await statsByWeek(urls.manifest) };
+  const correctWrong = options.correctWrong ?? true;
+  /** The agents' own count of a week's corrected decisions, this run's (their stats now, less before). */
+  const correctedByAgents = async (start: string): Promise<{ corrected: number; correctedUnasked: number }> => {
+    const sum = { corrected: 0, correctedUnasked: 0 };
+    for (const agent of ['email', 'manifest'] as const) {
+      const counted = countedBetween(before[agent], await statsByWeek(urls[agent])).find((p) => p.period === start);
+      sum.corrected += counted?.corrected ?? 0;
+      sum.correctedUnasked += counted?.correctedUnasked ?? 0;
+    }
+    return sum;
+  };
   emit({ kind: 'start', learning, total: items.length, weeks, warnings });
 
   const operator = options.operator ?? 'careful';
   const byWeek = new Map<number, { all: Tally; email: Tally; manifest: Tally; lessons: number; misreads: number; corrections: number }>();
   const corrections: CorrectionRecord[] = [];
+  const correctedDecisions: DecisionCorrection[] = [];
   const taughtBy = options.taughtBy ?? SIMULATED_OPERATOR_EMAIL;
   const byPeriod: Record<AgentName, Map<string, Tally>> = { email: new Map(), manifest: new Map() };
   const lessons: LessonRecord[] = [];
   const problems: Problem[] = [];
   const finishedWeeks: WeekNumbers[] = [];
-  const weekNumbers = (week: number): WeekNumbers => {
+  const weekNumbers = async (week: number): Promise<WeekNumbers> => {
     const tally = byWeek.get(week);
     const start = new Date(Date.parse(stream.from) + (week - 1) * 7 * DAY_MS).toISOString().slice(0, 10);
     return {
@@ -228,6 +280,8 @@ export async function runScenario(options: RunScenarioOptions = {}): Promise<Sce
       manifest: tally?.manifest.count ?? count(0, 0),
       lessons: tally?.lessons ?? 0,
       misreads: tally?.misreads ?? 0,
+      // Read from the agents once the week's messages are in: the replay corrects as it finds.
+      ...(await correctedByAgents(start)),
       ...(operator === 'trusting' && { corrections: tally?.corrections ?? 0 }),
     };
   };
@@ -249,6 +303,38 @@ export async function runScenario(options: RunScenarioOptions = {}): Promise<Sce
     inPeriod.add(asked);
     periods.set(period, inPeriod);
 
+    /**
+     * A completed task the truth disagrees with: a problem in words, and — as the operator who
+     * notices it would — a correction on the agent for each wrong finding, with the truth, author
+     * and reason (SPEC §6.7). True when it was wrong.
+     */
+    const correctIfWrong = async (done: Task, answeredFirst: boolean): Promise<boolean> => {
+      const wrong = misread(item, done);
+      if (!wrong) return false;
+      problem(answeredFirst ? 'answered-wrong' : 'misread', answeredFirst ? `Answered, and still wrong: ${wrong.sentence}` : wrong.sentence);
+      // What the agent must count: every wrong decision, corrected once (whether or not the
+      // corrections below get through; one that does not shows as a mismatch in the check).
+      inPeriod.corrected += 1;
+      if (!answeredFirst) inPeriod.correctedUnasked += 1;
+      if (!correctWrong) return true;
+      for (const fix of wrong.fixes) {
+        const reason = answeredFirst ? `Found wrong after answering: ${wrong.sentence}` : `Found wrong, decided without asking: ${wrong.sentence}`;
+        try {
+          await correctTask(urls[item.agent], agentToken, {
+            taskId: done.id,
+            ...(fix.finding !== undefined && { finding: fix.finding }),
+            ...(fix.entry !== undefined ? { entry: fix.entry } : { none: true as const }),
+            correctedBy: taughtBy,
+            reason,
+          });
+          correctedDecisions.push({ file: item.file, week: item.week, agent: item.agent, asked: answeredFirst, ...fix, reason });
+        } catch (error) {
+          problem('correction-refused', `Could not correct ${fix.finding ?? 'the decision'} to ${fix.entry ?? 'none'}: ${(error as Error).message}`);
+        }
+      }
+      return true;
+    };
+
     let lesson: LessonRecord | undefined;
     if (asked) {
       const parsed = TeachBlockSchema.safeParse(teachBlockOf(task));
@@ -268,17 +354,14 @@ export async function runScenario(options: RunScenarioOptions = {}): Promise<Sce
       const heeded = trusting ? await heedPreview(urls[item.agent], agentToken, item, teach, taughtBy) : undefined;
       const answered = await answerTask(client, task, answer, SIMULATED_OPERATOR);
       if (!isDone(answered)) problem('answer-not-taken', `Answered "${answer}"; the task is now ${answered.status?.state}: ${statusText(answered)}`);
+      else await correctIfWrong(answered, true);
       if (learning === 'on' && teach) {
         lesson = heeded ?? (await remember(authority, item, teach, taughtBy, operator));
         lessons.push(lesson);
         if (lesson.outcome === 'changed') tally.lessons += 1;
       }
     } else if (isDone(task)) {
-      const wrong = misread(item, task);
-      if (wrong) {
-        tally.misreads += 1;
-        problem('misread', wrong);
-      }
+      if (await correctIfWrong(task, false)) tally.misreads += 1;
     } else {
       problem('failed', `The task ended ${task.status?.state}: ${statusText(task)}`);
     }
@@ -286,7 +369,7 @@ export async function runScenario(options: RunScenarioOptions = {}): Promise<Sce
     emit({ kind: 'message', index: index + 1, total: items.length, week: item.week, agent: item.agent, file: item.file, asked, ...(lesson && { lesson: lesson.outcome }) });
     const next = items[index + 1];
     if (next === undefined || next.week !== item.week) {
-      const numbers = weekNumbers(item.week);
+      const numbers = await weekNumbers(item.week);
       finishedWeeks.push(numbers);
       emit({ kind: 'week', numbers });
     }
@@ -294,7 +377,9 @@ export async function runScenario(options: RunScenarioOptions = {}): Promise<Sce
 
   const after = { email: await statsByWeek(urls.email), manifest: await statsByWeek(urls.manifest) };
   const replayed = (agent: AgentName): PeriodNumbers[] =>
-    [...byPeriod[agent]].map(([p, t]) => ({ period: p, messages: t.messages, questions: t.questions })).sort((a, b) => a.period.localeCompare(b.period));
+    [...byPeriod[agent]]
+      .map(([p, t]) => ({ period: p, messages: t.messages, questions: t.questions, corrected: t.corrected, correctedUnasked: t.correctedUnasked }))
+      .sort((a, b) => a.period.localeCompare(b.period));
   const agents = (['email', 'manifest'] as const).map((agent) => checkAgent(agent, urls[agent], replayed(agent), countedBetween(before[agent], after[agent])));
   const sum = (agent: 'all' | AgentName) => {
     const messages = finishedWeeks.reduce((n, w) => n + w[agent].messages, 0);
@@ -313,6 +398,7 @@ export async function runScenario(options: RunScenarioOptions = {}): Promise<Sce
     totals: { all: sum('all'), email: sum('email'), manifest: sum('manifest') },
     lessons,
     ...(operator === 'trusting' && { corrections }),
+    correctedDecisions,
     lessonOutcomes: outcomes,
     problems,
     check: { agrees: agents.every((a) => a.outcome === 'match'), agents },
@@ -387,18 +473,13 @@ async function heedPreview(agentUrl: string, token: string, item: StreamItem, te
   const entry = lessonEntry(item, teach);
   const base = { file: item.file, week: item.week, agent: item.agent, collection: teach.collection, entry, suggested: teach.suggested };
   const lesson = { collection: teach.collection, entry, value: teach.suggested, taughtBy, reason: 'A preview before teaching.' };
-  const response = await fetch(`${agentUrl}/a2a/jsonrpc`, {
-    method: 'POST',
-    headers: { 'content-type': 'application/json', 'A2A-Version': '1.0', authorization: `Bearer ${token}` },
-    body: JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'learnables/preview', params: { lesson } }),
-  });
-  const body = (await response.json()) as { result?: unknown; error?: { code?: number; message?: string; data?: { error?: string; message?: string } } };
-  if (body.error) {
+  const answer = await callMethod(agentUrl, token, LEARNABLES_METHODS.preview.jsonrpc, { lesson });
+  if ('refused' in answer) {
     // Method not found: the agent offers no preview.
-    if (body.error.code === -32601) return undefined;
-    return { ...base, outcome: 'refused', sentence: body.error.data?.message ?? body.error.message ?? 'The preview refused the lesson.' };
+    if (answer.refused.code === -32601) return undefined;
+    return { ...base, outcome: 'refused', sentence: answer.refused.message };
   }
-  const preview = PreviewResultSchema.parse(body.result);
+  const preview = PreviewResultSchema.parse(answer.result);
   if (preview.counts.changes === 0 && preview.counts.unsettles === 0) return undefined;
   const said = [
     preview.counts.changes > 0 ? `${preview.counts.changes} message(s) decided for another entry would go to ${entry} instead` : '',
@@ -445,12 +526,28 @@ async function takeBack(
   return done;
 }
 
-/** A decision made without asking that the truth disagrees with, in a sentence; undefined when right. */
-function misread(item: StreamItem, task: Task): string | undefined {
+/** One correction a wrong decision needs: the finding (a manifest's field) and what it should have been. */
+type Fix = Pick<DecisionCorrection, 'finding' | 'decided' | 'entry' | 'none'>;
+
+/**
+ * A decision the truth disagrees with, in a sentence, with the corrections that put it right;
+ * undefined when right. An email's is its customer (the truth's key; the trap scenario's nobody's
+ * mail is the seed's `no-customer` entry). A manifest's are its wrong fields, each corrected to the
+ * right column's heading in words, or to none where the sheet has no column for it.
+ */
+function misread(item: StreamItem, task: Task): { sentence: string; fixes: Fix[] } | undefined {
   const result = resultOf(task);
   if (item.agent === 'email') {
     const customer = result?.customer;
-    return customer === item.truth.entry ? undefined : `Decided ${String(customer)} for a message of ${item.truth.entry}.`;
+    if (customer === item.truth.entry) return undefined;
+    const decided = typeof customer === 'string' ? customer : null;
+    return { sentence: `Decided ${decided ?? 'no customer'} for a message of ${item.truth.entry}.`, fixes: [{ decided, entry: item.truth.entry }] };
   }
-  return wrongColumns(item.truth, result?.columns as Record<string, unknown> | undefined);
+  const wrong = wrongFields(item.truth, result?.columns as Record<string, unknown> | undefined);
+  if (wrong.length === 0) return undefined;
+  const said = wrong.map(({ field, read, right }) => `${field} from ${read === null ? 'no column' : `'${read}'`}; ${right === null ? 'the sheet has no column for it' : `it is in '${right}'`}`);
+  return {
+    sentence: `Read ${said.join(', and ')}.`,
+    fixes: wrong.map(({ field, read, right }) => ({ finding: field, decided: read, ...(right === null ? { none: true as const } : { entry: right }) })),
+  };
 }

@@ -4,8 +4,9 @@ import { SendMessageRequest, TaskState } from '@a2a-js/sdk';
 import type { Task } from '@a2a-js/sdk';
 import type { Client } from '@a2a-js/sdk/client';
 import { ClientFactory, ClientFactoryOptions, JsonRpcTransportFactory, RestTransportFactory } from '@a2a-js/sdk/client';
-import { LEARNABLES_URI } from '@learnables/protocol';
-import type { TeachBlock } from '@learnables/protocol';
+import { LEARNABLES_METHODS, LEARNABLES_URI } from '@learnables/protocol';
+import type { CorrectionOutcome, TeachBlock } from '@learnables/protocol';
+import { CorrectionOutcomeSchema } from '@learnables/protocol';
 
 export const XLSX_MEDIA_TYPE = 'application/vnd.openxmlformats-officedocument.spreadsheetml.sheet';
 
@@ -77,4 +78,44 @@ export function resultOf(task: Task): Record<string, unknown> | undefined {
   const part = task.artifacts.find((artifact) => artifact.artifactId === 'result')?.parts[0]?.content;
   if (part?.$case !== 'data') return undefined;
   return (part.value as { result?: Record<string, unknown> }).result;
+}
+
+/** What an agent answered to one of the extension's methods: its result, or its refusal in its own words. */
+export type MethodAnswer = { readonly result: unknown } | { readonly refused: { readonly code?: number; readonly error?: string; readonly message: string } };
+
+/**
+ * Call one of the extension's JSON-RPC methods (SPEC §1.8) on the agent at `url`, as the SDK's
+ * client does its own: the same endpoint, token and activated extension, so the call reaches the
+ * tasks that token sent.
+ */
+export async function callMethod(url: string, token: string, method: string, params: Record<string, unknown>): Promise<MethodAnswer> {
+  const response = await fetch(`${url.replace(/\/+$/, '')}/a2a/jsonrpc`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json', 'A2A-Version': '1.0', 'A2A-Extensions': LEARNABLES_URI, authorization: `Bearer ${token}` },
+    body: JSON.stringify({ jsonrpc: '2.0', id: randomUUID(), method, params }),
+    signal: AbortSignal.timeout(30_000),
+  });
+  const body = (await response.json()) as { result?: unknown; error?: { code?: number; message?: string; data?: { error?: string; message?: string } } };
+  if (body.error) {
+    const { code, data } = body.error;
+    return { refused: { ...(code !== undefined && { code }), ...(data?.error !== undefined && { error: data.error }), message: data?.message ?? body.error.message ?? 'The agent refused without saying why.' } };
+  }
+  return { result: body.result };
+}
+
+/** What a correction says the decision should have been: an entry (by key), none, or, for a finding that names no entry, the right value in words. */
+export interface CorrectionRequest {
+  readonly taskId: string;
+  readonly finding?: string;
+  readonly entry?: string;
+  readonly none?: true;
+  readonly correctedBy: string;
+  readonly reason: string;
+}
+
+/** Correct a completed task's decision on its agent (`learnables/correct`, SPEC §6.7); the agent's refusal is thrown in its words. */
+export async function correctTask(url: string, token: string, correction: CorrectionRequest): Promise<CorrectionOutcome> {
+  const answer = await callMethod(url, token, LEARNABLES_METHODS.correct.jsonrpc, { ...correction });
+  if ('refused' in answer) throw new Error(`${answer.refused.error ?? 'refused'}: ${answer.refused.message}`);
+  return CorrectionOutcomeSchema.parse(answer.result);
 }
