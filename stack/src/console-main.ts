@@ -47,7 +47,8 @@ const replay: ReplayAction = {
     const first = result.weeks[0]?.all.per100;
     const last = result.weeks.at(-1)?.all.per100;
     const wrong = result.weeks.reduce((sum, week) => sum + week.misreads, 0);
-    return `Done: ${result.scenario.messages} messages; questions per 100 went from ${first} in week 1 to ${last} in week ${result.weeks.length}, with ${wrong} decided without asking and wrong.`;
+    const corrected = result.weeks.reduce((sum, week) => sum + week.corrected, 0);
+    return `Done: ${result.scenario.messages} messages; questions per 100 went from ${first} in week 1 to ${last} in week ${result.weeks.length}, with ${wrong} decided without asking and wrong, and ${corrected} decision${corrected === 1 ? '' : 's'} corrected later (the replay corrects each wrong one it finds).`;
   },
 };
 

@@ -1,7 +1,8 @@
 // An SVG line chart of questions per 100 messages by week, drawn by hand (no dependencies):
 // one solid line per results file for both agents together, dashed lines for each agent, and under
 // the weeks each run's count of decisions made without asking that were wrong: a falling line is
-// worth something only while that count stays at zero, so the two are never shown apart.
+// worth something only while that count stays at zero, so the two are never shown apart. Under
+// those, the decisions corrected later, as the agents count them (SPEC §6.8).
 import type { ScenarioResult } from './run-scenario.ts';
 
 const WIDTH = 760;
@@ -17,16 +18,19 @@ const escape = (text: string) => text.replace(/&/g, '&amp;').replace(/</g, '&lt;
 const fixed = (n: number) => (Math.round(n * 10) / 10).toString();
 
 const wrongOf = (result: ScenarioResult) => result.weeks.map((w) => w.misreads);
+// Results written before the replay corrected what it found wrong have no count: drawn as 0.
+const correctedOf = (result: ScenarioResult) => result.weeks.map((w) => w.corrected ?? 0);
 
 export function drawChart(results: readonly ScenarioResult[]): string {
-  const height = WRONG_TOP + WRONG_ROW * Math.max(1, results.length) + 14;
+  const correctedTop = WRONG_TOP + WRONG_ROW * Math.max(1, results.length) + 22;
+  const height = correctedTop + WRONG_ROW * Math.max(1, results.length) + 14;
   const out: string[] = [];
   out.push(
     `<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 ${WIDTH} ${height}" width="${WIDTH}" height="${height}" font-family="Helvetica, Arial, sans-serif" role="img" aria-labelledby="title desc">`,
   );
   out.push(`<title id="title">Questions per 100 messages, week by week</title>`);
   const described = results
-    .map((r) => `learning ${r.learning}: ${r.weeks.map((w) => fixed(w.all.per100)).join(', ')} (decided without asking and wrong: ${wrongOf(r).join(', ')})`)
+    .map((r) => `learning ${r.learning}: ${r.weeks.map((w) => fixed(w.all.per100)).join(', ')} (decided without asking and wrong: ${wrongOf(r).join(', ')}; corrected later: ${correctedOf(r).join(', ')})`)
     .join('; ');
   out.push(`<desc id="desc">${escape(described || 'No results yet.')}</desc>`);
   out.push(`<rect width="${WIDTH}" height="${height}" fill="#ffffff"/>`);
@@ -62,6 +66,7 @@ export function drawChart(results: readonly ScenarioResult[]): string {
 
   if (results.length) {
     out.push(`<text x="${PLOT.left}" y="${WRONG_TOP}" font-size="11" fill="#444">Decided without asking, and wrong (the line counts only while these stay at 0):</text>`);
+    out.push(`<text x="${PLOT.left}" y="${correctedTop}" font-size="11" fill="#444">Decisions corrected later, as the agents count them:</text>`);
   }
   results.forEach((result, index) => {
     const colour = COLOURS[result.learning] ?? SPARE[index % SPARE.length] ?? '#333';
@@ -69,6 +74,11 @@ export function drawChart(results: readonly ScenarioResult[]): string {
     out.push(`<text x="${PLOT.left - 8}" y="${rowY}" font-size="10" fill="${colour}" text-anchor="end">${escape(result.learning)}</text>`);
     wrongOf(result).forEach((wrong, i) => {
       out.push(`<text class="wrong" x="${fixed(x(i + 1))}" y="${rowY}" font-size="11" font-weight="bold" fill="${wrong ? '#b00020' : colour}" text-anchor="middle">${wrong}</text>`);
+    });
+    const correctedY = correctedTop + WRONG_ROW * (index + 1);
+    out.push(`<text x="${PLOT.left - 8}" y="${correctedY}" font-size="10" fill="${colour}" text-anchor="end">${escape(result.learning)}</text>`);
+    correctedOf(result).forEach((corrected, i) => {
+      out.push(`<text class="corrected" x="${fixed(x(i + 1))}" y="${correctedY}" font-size="11" font-weight="bold" fill="${corrected ? '#b00020' : colour}" text-anchor="middle">${corrected}</text>`);
     });
   });
 

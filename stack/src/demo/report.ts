@@ -25,35 +25,40 @@ export function formatTable(result: ScenarioResult): string {
   const lines = [
     `Questions per 100 messages, learning ${result.learning} (${result.scenario.from} to ${result.scenario.to}, ${result.scenario.messages} messages)`,
     '',
-    '                    both agents       |  email agent         |  manifest agent',
-    'week  from         msgs  asked  /100  wrong  |  msgs asked   /100   |  msgs asked   /100   lessons',
+    '                    both agents                        |  email agent         |  manifest agent',
+    'week  from         msgs  asked  /100  wrong  corrected later  |  msgs asked   /100   |  msgs asked   /100   lessons',
   ];
   // "wrong": decided without asking, and wrong — fewer questions only count if this stays at zero.
+  // "corrected later": the agents' own count of decisions on the week's messages corrected since
+  // (the replay corrects each wrong one it finds; SPEC §6.8), so it is never the replay's word alone.
   for (const w of result.weeks) {
-    lines.push(`${pad(w.week, 4)}  ${w.start}  ${pad(w.all.messages, 4)} ${pad(w.all.questions, 6)} ${pad(w.all.per100.toFixed(1), 6)} ${pad(w.misreads, 6)}  |  ${cell(w.email)}     |  ${cell(w.manifest)}  ${pad(w.lessons, 7)}`);
+    lines.push(`${pad(w.week, 4)}  ${w.start}  ${pad(w.all.messages, 4)} ${pad(w.all.questions, 6)} ${pad(w.all.per100.toFixed(1), 6)} ${pad(w.misreads, 6)} ${pad(w.corrected, 16)}  |  ${cell(w.email)}     |  ${cell(w.manifest)}  ${pad(w.lessons, 7)}`);
   }
   const t = result.totals;
   const wrong = result.weeks.reduce((n, w) => n + w.misreads, 0);
-  lines.push(`  all             ${pad(t.all.messages, 4)} ${pad(t.all.questions, 6)} ${pad(t.all.per100.toFixed(1), 6)} ${pad(wrong, 6)}  |  ${cell(t.email)}     |  ${cell(t.manifest)}  ${pad(result.weeks.reduce((n, w) => n + w.lessons, 0), 7)}`);
+  const corrected = result.weeks.reduce((n, w) => n + w.corrected, 0);
+  lines.push(`  all             ${pad(t.all.messages, 4)} ${pad(t.all.questions, 6)} ${pad(t.all.per100.toFixed(1), 6)} ${pad(wrong, 6)} ${pad(corrected, 16)}  |  ${cell(t.email)}     |  ${cell(t.manifest)}  ${pad(result.weeks.reduce((n, w) => n + w.lessons, 0), 7)}`);
   return lines.join('\n');
 }
 
-/** One finished week as the console's replay log shows it: questions per 100, and beside it the wrong decisions. */
+/** One finished week as the console's replay log shows it: questions per 100, and beside it the wrong decisions and those the agents count corrected. */
 export function formatWeekLine(numbers: WeekNumbers): string {
-  const { week, start, all, lessons, misreads } = numbers;
-  return `week ${week} (from ${start}): ${all.messages} messages, ${all.questions} questions = ${all.per100} per 100, ${misreads} decided without asking and wrong; ${lessons} lessons`;
+  const { week, start, all, lessons, misreads, corrected } = numbers;
+  return `week ${week} (from ${start}): ${all.messages} messages, ${all.questions} questions = ${all.per100} per 100, ${misreads} decided without asking and wrong, ${corrected} corrected later; ${lessons} lessons`;
 }
 
 /** Both runs side by side: the line that should fall, and the one that should not. */
 export function formatComparison(on: ScenarioResult, off: ScenarioResult): string {
   const lines = [
-    'Questions per 100 messages, both agents together, and decisions made without asking that were wrong',
+    'Questions per 100 messages, both agents together; decisions made without asking that were wrong; decisions corrected later, as the agents count them',
     '',
-    'week  from        learning on  wrong  learning off  wrong',
+    'week  from        learning on  wrong  corrected  learning off  wrong  corrected',
   ];
   for (const w of on.weeks) {
     const other = off.weeks.find((o) => o.week === w.week);
-    lines.push(`${pad(w.week, 4)}  ${w.start}  ${pad(w.all.per100.toFixed(1), 11)}  ${pad(w.misreads, 5)}  ${pad(other ? other.all.per100.toFixed(1) : '-', 12)}  ${pad(other ? other.misreads : '-', 5)}`);
+    lines.push(
+      `${pad(w.week, 4)}  ${w.start}  ${pad(w.all.per100.toFixed(1), 11)}  ${pad(w.misreads, 5)}  ${pad(w.corrected, 9)}  ${pad(other ? other.all.per100.toFixed(1) : '-', 12)}  ${pad(other ? other.misreads : '-', 5)}  ${pad(other ? other.corrected : '-', 9)}`,
+    );
   }
   return lines.join('\n');
 }
@@ -72,12 +77,17 @@ export function formatSummary(result: ScenarioResult): string {
   if (result.operator === 'trusting' && result.learning === 'on') {
     const taken = result.corrections?.length ?? 0;
     lines.push(
-      `The operator trusted every suggestion: ${o.warned} answered without remembering because the preview warned of taking other customers' mail, ${o.refused} refused by the agent; ${taken} lesson${taken === 1 ? '' : 's'} taken back as wrong (corrections${taken > 0 ? `, weeks ${result.weeks.map((w) => w.corrections ?? 0).join(' ')}` : ''}).`,
+      `The operator trusted every suggestion: ${o.warned} answered without remembering because the preview warned of taking other customers' mail, ${o.refused} refused by the agent; ${taken} lesson${taken === 1 ? '' : 's'} taken back as wrong${taken > 0 ? ` (weeks ${result.weeks.map((w) => w.corrections ?? 0).join(' ')})` : ''}.`,
     );
   }
   const misreads = result.problems.filter((p) => p.kind === 'misread').length;
-  const others = result.problems.filter((p) => p.kind !== 'misread');
-  lines.push(`Decided without asking, and wrong: ${misreads}.${others.length ? ` Other problems: ${others.length} (see the results file).` : ''}`);
+  const answeredWrong = result.problems.filter((p) => p.kind === 'answered-wrong').length;
+  const others = result.problems.filter((p) => p.kind !== 'misread' && p.kind !== 'answered-wrong');
+  const corrected = result.weeks.reduce((n, w) => n + w.corrected, 0);
+  const unasked = result.weeks.reduce((n, w) => n + w.correctedUnasked, 0);
+  lines.push(
+    `Decided without asking, and wrong: ${misreads}; answered, and still wrong: ${answeredWrong}${misreads + answeredWrong > 0 ? ' (each corrected on its agent, learnables/correct)' : ''}. The agents count ${corrected} decision${corrected === 1 ? '' : 's'} corrected later, ${unasked} of them made without asking.${others.length ? ` Other problems: ${others.length} (see the results file).` : ''}`,
+  );
   for (const check of result.check.agents) {
     const verdict = check.outcome === 'match' ? 'agrees' : check.outcome === 'totals' ? 'totals agree' : 'DISAGREES';
     lines.push(`Check against the ${check.agent} agent's GET /learnables/stats?by=week (${check.url}): ${verdict}. ${check.sentence}`);
@@ -91,7 +101,9 @@ export function formatSummary(result: ScenarioResult): string {
 export function writeResults(result: ScenarioResult, dir: string): { results: string; chart: string } {
   mkdirSync(dir, { recursive: true });
   const results = join(dir, `results-${result.learning}.json`);
-  writeFileSync(results, `${JSON.stringify(result, null, 1)}\n`);
+  // Without the run's duration, the same replay writes the same bytes (the committed copies change only when the numbers do).
+  const { durationMs: _took, ...kept } = result;
+  writeFileSync(results, `${JSON.stringify(kept, null, 1)}\n`);
   return { results, chart: writeChart(dir) };
 }
 
