@@ -1,0 +1,64 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { scratchDir } from '@learnables/testing';
+import type { ScratchDir } from '@learnables/testing';
+import type { LearnableAgent } from './learnable-agent.ts';
+import { rpc, sdkClient, send, startAuthority, userText } from './harness.test-support.ts';
+import type { RunningAgent } from './start-agent.ts';
+import { startLearnableAgent } from './start-agent.ts';
+import { wordAgent } from './word-agent.test-support.ts';
+
+/**
+ * An agent's `prepare` is where it builds what a version needs off the request path (the handling
+ * agent trains its classifier there, in slices: at 10,000 examples training at once holds the event
+ * loop ~0.5 s). Preview reads recent tasks under a candidate version that no task ever pinned, so it
+ * must hand that version to `prepare` before reading under it, as a task does with its pins.
+ */
+describe('preview prepares the candidate version before reading under it', () => {
+  let dir: ScratchDir;
+  let authority: Awaited<ReturnType<typeof startAuthority>>;
+  let agent: RunningAgent;
+  const prepared = new Set<unknown>();
+  const unprepared: string[] = [];
+  const preparing: LearnableAgent<Parameters<typeof wordAgent.read>[0], { list: string }> = {
+    ...wordAgent,
+    async prepare(definitions) {
+      for (const definition of definitions.values()) prepared.add(definition.entries);
+    },
+    read(input, definitions) {
+      for (const definition of definitions.values()) if (!prepared.has(definition.entries)) unprepared.push(`${definition.collection}@${definition.version}`);
+      return wordAgent.read(input, definitions);
+    },
+  };
+
+  beforeAll(async () => {
+    dir = scratchDir('runtime-preview-prepare-');
+    authority = await startAuthority();
+    agent = await startLearnableAgent(preparing, {
+      store: `sqlite:${dir.path}/agent.db`,
+      authority: { url: authority.url, token: 'agent-token' },
+      users: { 'alice-token': 'alice' },
+      log: () => undefined,
+    });
+  });
+
+  afterAll(async () => {
+    await agent.close();
+    await authority.close();
+    authority.dir.remove();
+    dir.remove();
+  });
+
+  it('reads a recent task under the lesson only after prepare was given that version', async () => {
+    const { client } = await sdkClient(agent.url, { token: 'alice-token' });
+    await send(client, userText('kiwi tart'));
+    unprepared.length = 0;
+    const answer = await rpc(
+      agent.url,
+      'learnables/preview',
+      { lesson: { collection: 'lists', entry: 'alpha', value: { word: 'kiwi' }, taughtBy: 'dana', reason: 'kiwis are alpha' } },
+      { authorization: 'Bearer alice-token' },
+    );
+    expect(answer.body.result).toMatchObject({ changed: true, examined: 1, counts: { settles: 1 } });
+    expect(unprepared).toEqual([]);
+  });
+});
