@@ -13,7 +13,7 @@ import { wordAgent } from './word-agent.test-support.ts';
  * loop ~0.5 s). Preview reads recent tasks under a candidate version that no task ever pinned, so it
  * must hand that version to `prepare` before reading under it, as a task does with its pins.
  */
-describe('preview prepares the candidate version before reading under it', () => {
+describe('preview and reread prepare the versions they read under', () => {
   let dir: ScratchDir;
   let authority: Awaited<ReturnType<typeof startAuthority>>;
   let agent: RunningAgent;
@@ -48,9 +48,12 @@ describe('preview prepares the candidate version before reading under it', () =>
     dir.remove();
   });
 
-  it('reads a recent task under the lesson only after prepare was given that version', async () => {
+  it('reads a recent task under the live version and the lesson, and rereads a task, only after prepare was given those versions', async () => {
     const { client } = await sdkClient(agent.url, { token: 'alice-token' });
-    await send(client, userText('kiwi tart'));
+    const task = await send(client, userText('kiwi tart'));
+    // What an agent prepared may have been put out since (the handling agent keeps 8 models): each
+    // request prepares what it reads under, the live version included.
+    prepared.clear();
     unprepared.length = 0;
     const answer = await rpc(
       agent.url,
@@ -59,6 +62,11 @@ describe('preview prepares the candidate version before reading under it', () =>
       { authorization: 'Bearer alice-token' },
     );
     expect(answer.body.result).toMatchObject({ changed: true, examined: 1, counts: { settles: 1 } });
+    expect(unprepared).toEqual([]);
+
+    prepared.clear();
+    const reread = await rpc(agent.url, 'learnables/reread', { taskId: task.id }, { authorization: 'Bearer alice-token' });
+    expect(reread.body.result).toMatchObject({ list: { settled: false } });
     expect(unprepared).toEqual([]);
   });
 });

@@ -91,7 +91,11 @@ export async function reread<Input, Result>(
   }
   const actives = await Promise.all(deps.agent.kinds.map((kind) => deps.authority.active(kind.collection)));
   const pins = Object.fromEntries(actives.map((active) => [active.collection, active.version]));
-  const reading = deps.agent.read(input, await pinnedDefinitions(deps.authority, pins));
+  const definitions = await pinnedDefinitions(deps.authority, pins);
+  // As a task does: what the agent builds per version is built off the request path (it may have
+  // been put out since the version was announced; the handling agent then trains in slices).
+  await deps.agent.prepare?.(definitions).catch(() => undefined);
+  const reading = deps.agent.read(input, definitions);
   return Object.fromEntries(
     Object.entries(reading.findings).map(([name, finding]) => [
       name,

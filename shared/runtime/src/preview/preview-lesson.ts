@@ -75,7 +75,11 @@ export async function previewLesson<Input, Result>(
   // the request path first, as for a task's pins: the candidate is a version no task pinned, and
   // building it inside the first read would hold the event loop (~0.5 s at 10,000 examples). A
   // Decider's findings take what they need of the candidate as they go (the email agent: a patch).
-  if (changed && !agent.decider) await agent.prepare?.(candidate).catch(() => undefined);
+  // The live version too: what was built for it may have been put out since.
+  if (!agent.decider) {
+    await agent.prepare?.(live).catch(() => undefined);
+    if (changed) await agent.prepare?.(candidate).catch(() => undefined);
+  }
   const readings = agent.decider
     ? decideFast(agent.decider, deps, taskIds, live, candidate, changed ? change : undefined)
     : readTwice(agent, deps.journal, taskIds, live, candidate, changed);
