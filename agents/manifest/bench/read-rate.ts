@@ -20,6 +20,7 @@ import { fileURLToPath } from 'node:url';
 import { parse } from 'csv-parse';
 import ExcelJS from 'exceljs';
 import { InputReader } from '../../../shared/runtime/src/parsing/input-reader.ts';
+import { csvOptions } from '../src/csv-records.ts';
 import { parseManifest } from '../src/parse-parts.ts';
 import { readSheet } from '../src/read-sheet.ts';
 import { writeManifest, writeManifestCsv } from './manifest-file.ts';
@@ -58,16 +59,7 @@ async function exceljsAlone(bytes: Buffer): Promise<number> {
 
 /** csv-parse with the options `csvRecords` uses, fed the same bytes; every record counted, nothing kept. */
 async function csvParseAlone(bytes: Buffer): Promise<number> {
-  const csv = parse({
-    delimiter: ',',
-    record_delimiter: ['\r\n', '\n', '\r'],
-    relax_quotes: true,
-    relax_column_count: true,
-    ltrim: true,
-    bom: true,
-    skip_empty_lines: false,
-    max_record_size: 1_000_000,
-  });
+  const csv = parse(csvOptions(','));
   let rows = 0;
   csv.on('data', () => rows++);
   const done = new Promise<void>((resolve, reject) => csv.on('end', resolve).on('error', reject));

@@ -3,7 +3,7 @@ import { parse as parseSync } from 'csv-parse/sync';
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { collectTable } from './collect-table.ts';
-import { MAX_RECORD_CHARS, detectSeparator } from './csv-records.ts';
+import { MAX_RECORD_CHARS, csvOptions, detectSeparator } from './csv-records.ts';
 import { decodeText } from './decode-text.ts';
 import { fixture, refusalOf } from './fixtures.test-support.ts';
 import { readCsv } from './read-csv.ts';
@@ -59,17 +59,7 @@ describe('readCsv', () => {
 async function readTheSlowWay(bytes: Uint8Array, limits: ReadLimits): Promise<Omit<SheetInput, 'filename' | 'format' | 'sheet'>> {
   const text = decodeText(bytes).text;
   const separator = await detectSeparator(text);
-  const records = parseSync(text, {
-    delimiter: separator,
-    record_delimiter: ['\r\n', '\n', '\r'],
-    relax_quotes: true,
-    relax_column_count: true,
-    ltrim: true,
-    bom: true,
-    skip_empty_lines: false,
-    max_record_size: MAX_RECORD_CHARS,
-    on_record: (record: string[]) => record,
-  }) as string[][];
+  const records = parseSync(text, { ...csvOptions(separator), on_record: (record: string[]) => record }) as string[][];
   return collectTable(
     records.map((cells, at) => ({ number: at + 1, cells })),
     limits.maxRows,
