@@ -1,6 +1,6 @@
-// The trap scenario (fixtures/trap-scenario) and its holdout (the same generator's second cast,
-// written apart: other customers, portal, broker, clerks, layouts and wording, another seed),
-// each replayed through both agents on a fresh stack by the operator who trusts every suggestion
+// The trap scenario (fixtures/trap-scenario), its holdout (the same generator's second cast,
+// written apart: other customers, portal, broker, clerks, layouts and wording, another seed) and the
+// six-week scenario (fixtures/scenario), each replayed through both agents on a fresh stack by the operator who trusts every suggestion
 // (issue 19): no decision made without asking is wrong, week 6 asks fewer than 10 in 100, and the
 // line falls. The holdout is generated here, into a temporary folder, and never committed.
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
@@ -10,7 +10,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { replayOnFreshStack } from '../stack/src/demo/compare-scenario.ts';
 import { writeTrapScenario } from '../stack/src/demo/make-trap-scenario.ts';
 import type { ScenarioResult } from '../stack/src/demo/run-scenario.ts';
-import { TRAP_SCENARIO_DIR } from '../stack/src/demo/stream.ts';
+import { SCENARIO_DIR, TRAP_SCENARIO_DIR } from '../stack/src/demo/stream.ts';
 import { trapReplay } from '../stack/src/demo/trap-replay.ts';
 
 describe('the trap scenario, replayed by an operator who trusts every suggestion', () => {
@@ -20,13 +20,20 @@ describe('the trap scenario, replayed by an operator who trusts every suggestion
     const [main, holdout] = await Promise.all([writeTrapScenario('main', join(dir, 'main')), writeTrapScenario('holdout', join(dir, 'holdout'))]);
     // The committed stream is what the generator writes.
     expect(`${JSON.stringify(main.stream, null, 1)}\n`).toBe(readFileSync(join(TRAP_SCENARIO_DIR, 'stream.json'), 'utf8'));
-    const [onMain, onHoldout] = await Promise.all([replayOnFreshStack('on', trapReplay(TRAP_SCENARIO_DIR)), replayOnFreshStack('on', trapReplay(holdout.dir))]);
+    // The six-week scenario too, with the same trusting operator instead of its careful one: the goal
+    // holds for both replays (issue 19), not only for the stream written for it.
+    const [onMain, onHoldout, onSixWeeks] = await Promise.all([
+      replayOnFreshStack('on', trapReplay(TRAP_SCENARIO_DIR)),
+      replayOnFreshStack('on', trapReplay(holdout.dir)),
+      replayOnFreshStack('on', { scenarioDir: SCENARIO_DIR, operator: 'trusting', name: 'The six-week scenario (a trusting operator)' }),
+    ]);
     runs.set('main', onMain);
     runs.set('holdout', onHoldout);
-  }, 110_000);
+    runs.set('six-week scenario', onSixWeeks);
+  }, 150_000);
   afterAll(() => rmSync(dir, { recursive: true, force: true }));
 
-  for (const variant of ['main', 'holdout']) {
+  for (const variant of ['main', 'holdout', 'six-week scenario']) {
     it(`${variant}: decides nothing wrong without asking, asks fewer than 10 in 100 in week 6, and the line falls`, () => {
       const result = runs.get(variant)!;
       const byWeek = result.weeks.map((w) => `week ${w.week}: ${w.all.per100} per 100, ${w.misreads} wrong`).join('; ');
