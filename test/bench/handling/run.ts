@@ -6,8 +6,6 @@
 //  3. over HTTP at 10,000 examples: /healthz (asked every 5 ms from another process) while the
 //     agent trains the seed and after each lesson, and lesson ack → the next message decided.
 //   node --import tsx test/bench/handling/run.ts
-import { spawn } from 'node:child_process';
-import type { ChildProcess } from 'node:child_process';
 import { randomUUID } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import { cpus, loadavg } from 'node:os';
@@ -15,7 +13,6 @@ import { monitorEventLoopDelay } from 'node:perf_hooks';
 import { fileURLToPath } from 'node:url';
 import { SendMessageRequest } from '@a2a-js/sdk';
 import type { Task } from '@a2a-js/sdk';
-import { ClientFactory, ClientFactoryOptions, JsonRpcTransportFactory } from '@a2a-js/sdk/client';
 import { AuthorityClient } from '@learnables/authority';
 import type { HandlingExamples } from '@learnables/handling-agent';
 import { classify, decide, handlingAgent, handlingExamplesKind, modelOf, prepareModel, seedsFolder } from '@learnables/handling-agent';
@@ -24,6 +21,7 @@ import { absorbLesson, defineCollection } from '@learnables/learnable';
 import { startLearnableAgent } from '@learnables/runtime';
 import { scratchDir } from '@learnables/testing';
 import { generatedEntries } from './generated.ts';
+import { benchClient, child, firstLine, healthProbe, now } from '../bench-processes.ts';
 
 interface Labelled {
   readonly handling: string;
@@ -32,7 +30,6 @@ interface Labelled {
 const fixture = (name: string) => JSON.parse(readFileSync(fileURLToPath(new URL(`../../../agents/handling/fixtures/${name}`, import.meta.url)), 'utf8')) as Labelled[];
 const heldOut = fixture('held-out.json');
 const stream = fixture('lessons.json');
-const here = (file: string) => fileURLToPath(new URL(file, import.meta.url));
 const definitionOf = (entries: Record<string, { label: string; examples: string[] }>): Definition<HandlingExamples> =>
   defineCollection('handling', Object.entries(entries).map(([key, state]) => handlingExamplesKind.fromState(key, state)));
 const percentile = (samples: readonly number[], p: number) => {
@@ -112,56 +109,19 @@ for (const size of [1000, 10000]) {
 }
 
 // 3. Over HTTP at 10,000 examples: the authority in its own process, the agent in this one, a prober in a third.
-const children = new Set<ChildProcess>();
-process.on('exit', () => children.forEach((c) => c.kill()));
-function child(script: string, args: string[]): ChildProcess {
-  const started = spawn(process.execPath, ['--import', 'tsx', here(script), ...args], { stdio: ['ignore', 'pipe', 'inherit'] });
-  children.add(started);
-  started.once('exit', () => children.delete(started));
-  return started;
-}
-const firstLine = (process: ChildProcess, pattern: RegExp) =>
-  new Promise<RegExpExecArray>((resolve, reject) => {
-    let output = '';
-    process.stdout!.on('data', (chunk: Buffer) => {
-      output += chunk.toString();
-      const found = pattern.exec(output);
-      if (found) resolve(found);
-    });
-    process.once('exit', (code) => reject(new Error(`${process.spawnargs.join(' ')} exited with ${code}`)));
-  });
 
 const EXAMPLES = 10_000;
 const LESSONS = 10;
 const dir = scratchDir('bench-handling-');
-const authorityProcess = child('./serve-authority.ts', [`sqlite:${dir.path}/authority.db`, String(EXAMPLES)]);
+const authorityProcess = child(new URL('./serve-authority.ts', import.meta.url), [`sqlite:${dir.path}/authority.db`, String(EXAMPLES)]);
 const [, port] = await firstLine(authorityProcess, /ready (\d+)/);
 const authorityUrl = `http://127.0.0.1:${port}`;
 const agent = await startLearnableAgent(handlingAgent, { store: `sqlite:${dir.path}/agent.db`, authority: { url: authorityUrl, token: 'bench' }, users: { bench: 'bench' }, log: () => undefined });
-const withToken: typeof fetch = (input, init) => {
-  const headers = new Headers(init?.headers);
-  headers.set('authorization', 'Bearer bench');
-  return fetch(input, { ...init, headers });
-};
-const client = await new ClientFactory(
-  ClientFactoryOptions.createFrom(ClientFactoryOptions.default, { transports: [new JsonRpcTransportFactory({ fetchImpl: withToken })] }),
-).createFromUrl(agent.url);
+const client = await benchClient(agent.url, 'bench');
 const send = async (text: string) => (await client.sendMessage(SendMessageRequest.fromJSON({ message: { messageId: randomUUID(), role: 'ROLE_USER', parts: [{ text }] } }))) as Task;
 const teacher = new AuthorityClient({ url: authorityUrl, token: 'bench' });
-const probe = child('../lesson-to-decision/probe.ts', [`${agent.url}/healthz`, '5']);
-const probes: [number, number][] = [];
-let buffered = '';
-probe.stdout!.on('data', (chunk: Buffer) => {
-  buffered += chunk.toString();
-  const lines = buffered.split('\n');
-  buffered = lines.pop() ?? '';
-  for (const line of lines) {
-    const [at, took] = line.split(' ');
-    if (took !== 'error') probes.push([Number(at), Number(took)]);
-  }
-});
-const now = () => performance.timeOrigin + performance.now();
-const during = (from: number, to: number) => probes.filter(([at]) => at >= from && at <= to).map(([, took]) => took);
+const probe = healthProbe(`${agent.url}/healthz`);
+const { during } = probe;
 await new Promise((resolve) => setTimeout(resolve, 1500));
 const idleFrom = now();
 await new Promise((resolve) => setTimeout(resolve, 1000));
@@ -189,7 +149,7 @@ console.log(
   `| ${ms(firstMs)} | ${ms(percentile(latencies, 50))} / ${ms(percentile(latencies, 99))} | ${ms(percentile(idle, 50))} / ${ms(percentile(idle, 99))} | ${ms(percentile(firstTraining, 50))} / ${ms(percentile(firstTraining, 99))} / ${ms(Math.max(...firstTraining))} (${firstTraining.length}) | ${ms(percentile(lessons, 50))} / ${ms(percentile(lessons, 99))} / ${ms(Math.max(...lessons))} (${lessons.length}) |`,
 );
 console.log(`\nLoad average at the end ${loadavg()[0]!.toFixed(1)}.`);
-probe.kill();
+probe.stop();
 await agent.close();
 authorityProcess.kill();
 dir.remove();

@@ -7,48 +7,22 @@
 // case for the agent (each version is served by a patch while the shards are compiled behind). /healthz latency is reported idle,
 // during the first (whole) compile of the seed, and during the lessons.
 //   node --import tsx test/bench/lesson-to-decision/run.ts
-import { spawn } from 'node:child_process';
-import type { ChildProcess } from 'node:child_process';
 import { randomUUID } from 'node:crypto';
 import { cpus, loadavg } from 'node:os';
-import { fileURLToPath } from 'node:url';
 import { SendMessageRequest, TaskState } from '@a2a-js/sdk';
 import type { Task } from '@a2a-js/sdk';
 import type { Client } from '@a2a-js/sdk/client';
-import { ClientFactory, ClientFactoryOptions, JsonRpcTransportFactory } from '@a2a-js/sdk/client';
 import { AuthorityClient } from '@learnables/authority';
 import { emailAgent, referencePattern } from '@learnables/email-agent';
 import { LEARNABLES_URI } from '@learnables/protocol';
 import { startLearnableAgent } from '@learnables/runtime';
 import { scratchDir } from '@learnables/testing';
 import { address } from './customers.ts';
+import { benchClient, child, firstLine, healthProbe, now } from '../bench-processes.ts';
 
 const loadBefore = loadavg().map((l) => l.toFixed(1)).join(', ');
 const SIZES = (process.env.BENCH_MARKS ?? '1000,10000,50000').split(',').map(Number);
 const LESSONS = Number(process.env.BENCH_LESSONS ?? 20);
-const here = (file: string) => fileURLToPath(new URL(file, import.meta.url));
-
-const children = new Set<ChildProcess>();
-process.on('exit', () => children.forEach((c) => c.kill()));
-
-function child(script: string, args: string[]): ChildProcess {
-  const started = spawn(process.execPath, ['--import', 'tsx', here(script), ...args], { stdio: ['ignore', 'pipe', 'inherit'] });
-  children.add(started);
-  started.once('exit', () => children.delete(started));
-  return started;
-}
-
-async function firstLine(process: ChildProcess, pattern: RegExp): Promise<RegExpExecArray> {
-  return new Promise((resolve, reject) => {
-    let output = '';
-    process.stdout!.on('data', (chunk: Buffer) => {
-      output += chunk.toString();
-      const found = pattern.exec(output);
-      if (found) resolve(found);
-    });
-    process.once('exit', (code) => reject(new Error(`${process.spawnargs.join(' ')} exited with ${code}`)));
-  });
-}
 
 const percentile = (samples: readonly number[], p: number) => {
   const sorted = [...samples].sort((a, b) => a - b);
@@ -70,7 +44,7 @@ const winnerOf = (task: Task): string | undefined =>
 const rows: string[] = [];
 for (const marks of SIZES) {
   const dir = scratchDir('bench-l2d-');
-  const authorityProcess = child('./serve-authority.ts', [`sqlite:${dir.path}/authority.db`, String(marks)]);
+  const authorityProcess = child(new URL('./serve-authority.ts', import.meta.url), [`sqlite:${dir.path}/authority.db`, String(marks)]);
   const [, port] = await firstLine(authorityProcess, /ready (\d+)/);
   const authorityUrl = `http://127.0.0.1:${port}`;
   const agent = await startLearnableAgent(emailAgent, {
@@ -79,30 +53,11 @@ for (const marks of SIZES) {
     users: { bench: 'bench' },
     log: () => undefined,
   });
-  const withToken: typeof fetch = (input, init) => {
-    const headers = new Headers(init?.headers);
-    headers.set('authorization', 'Bearer bench');
-    return fetch(input, { ...init, headers });
-  };
-  const client = await new ClientFactory(
-    ClientFactoryOptions.createFrom(ClientFactoryOptions.default, { transports: [new JsonRpcTransportFactory({ fetchImpl: withToken })] }),
-  ).createFromUrl(agent.url);
+  const client = await benchClient(agent.url, 'bench');
   const teacher = new AuthorityClient({ url: authorityUrl, token: 'bench' });
 
-  const probe = child('./probe.ts', [`${agent.url}/healthz`, '5']);
-  const probes: [number, number][] = [];
-  let buffered = '';
-  probe.stdout!.on('data', (chunk: Buffer) => {
-    buffered += chunk.toString();
-    const lines = buffered.split('\n');
-    buffered = lines.pop() ?? '';
-    for (const line of lines) {
-      const [at, took] = line.split(' ');
-      if (took !== 'error') probes.push([Number(at), Number(took)]);
-    }
-  });
-  const now = () => performance.timeOrigin + performance.now();
-  const during = (from: number, to: number) => probes.filter(([at]) => at >= from && at <= to).map(([, took]) => took);
+  const probe = healthProbe(`${agent.url}/healthz`);
+  const { during } = probe;
   await new Promise((resolve) => setTimeout(resolve, 1500));
   const idleFrom = now();
   await new Promise((resolve) => setTimeout(resolve, 1000));
@@ -134,7 +89,7 @@ for (const marks of SIZES) {
     `| ${marks.toLocaleString('en')} | ${ms(percentile(latencies, 50))} | ${ms(percentile(latencies, 99))} | ${ms(firstMs)} | ${ms(percentile(idle, 50))} / ${ms(percentile(idle, 99))} | ${ms(percentile(firstCompile, 50))} / ${ms(percentile(firstCompile, 99))} (${firstCompile.length}) | ${ms(percentile(lessons, 50))} / ${ms(percentile(lessons, 99))} (${lessons.length}) |`,
   );
   console.error(`${marks} marks done`);
-  probe.kill();
+  probe.stop();
   await agent.close();
   authorityProcess.kill();
   await new Promise((resolve) => authorityProcess.once('exit', resolve));
