@@ -1,4 +1,5 @@
 import type { Kysely } from 'kysely';
+import { compiledOnce } from './compiled-once.ts';
 import { boundedJson } from './kept-input.ts';
 import type { RuntimeTables } from './tables.ts';
 
@@ -15,11 +16,22 @@ export interface JournalBound {
  * also why re-running one task can never show the effect of a lesson: it replays.
  */
 export class Journal {
+  /** A step's row, inserted unless one is recorded already; built once (see `compiledOnce`). */
+  private readonly insert;
+
   constructor(
     private readonly db: Kysely<RuntimeTables>,
     /** Test-only fault injection: die (SIGKILL) right after recording this step, or on reaching this point (see `reached`). */
     private readonly dieAfterStep: string | undefined = process.env.LEARNABLES_DIE_AFTER_STEP,
-  ) {}
+  ) {
+    this.insert = compiledOnce(['task_id', 'step', 'result', 'at'], (value) =>
+      db
+        .insertInto('learnables_journal')
+        .values({ task_id: value('task_id'), step: value('step'), result: value('result'), at: value('at') })
+        .onConflict((oc) => oc.columns(['task_id', 'step']).doNothing())
+        .returning('step'),
+    );
+  }
 
   /** A point of a task's run that is not a step (`decided`: the outcome is known, not yet stored); test-only fault injection. */
   reached(point: string): void {
@@ -52,14 +64,9 @@ export class Journal {
   async record<T>(taskId: string, step: string, result: T, bound?: JournalBound): Promise<T> {
     const json = bound === undefined ? JSON.stringify(result ?? null) : boundedJson(result, bound.characters);
     if (json === undefined) throw bound!.refuse();
-    const inserted = await this.db
-      .insertInto('learnables_journal')
-      .values({ task_id: taskId, step, result: json, at: Date.now() })
-      .onConflict((oc) => oc.columns(['task_id', 'step']).doNothing())
-      .returning('step')
-      .executeTakeFirst();
+    const { rows } = await this.db.executeQuery(this.insert({ task_id: taskId, step, result: json, at: Date.now() }));
     if (this.dieAfterStep === step) process.kill(process.pid, 'SIGKILL');
-    if (inserted) return JSON.parse(json) as T;
+    if (rows.length > 0) return JSON.parse(json) as T;
     // Another replica recorded the same step first; its result is the one that counts.
     return (await this.recorded<T>(taskId, step)) as T;
   }

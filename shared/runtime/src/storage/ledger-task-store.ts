@@ -1,4 +1,5 @@
-import type { ListTasksRequest, ListTasksResponse, Task } from '@a2a-js/sdk';
+import { Buffer } from 'node:buffer';
+import type { ListTasksRequest, ListTasksResponse, Part, Task } from '@a2a-js/sdk';
 import { Task as TaskCodec, TaskState } from '@a2a-js/sdk';
 import type { ServerCallContext, TaskStore } from '@a2a-js/sdk/server';
 import { resolveUserScope } from '@a2a-js/sdk/server';
@@ -17,41 +18,55 @@ const PASSING: ReadonlySet<TaskState> = new Set([TaskState.TASK_STATE_SUBMITTED,
 const keyOf = (taskId: string, context: ServerCallContext) => JSON.stringify([context.tenant ?? '', resolveUserScope(context), taskId]);
 
 /**
+ * A deep copy of a task as the store reads tasks back: structuredClone turns the Buffers the codec
+ * reads raw parts into into plain Uint8Arrays, so those are made Buffers (views, not copies) again.
+ */
+function copyOf(task: Task): Task {
+  const copy = structuredClone(task);
+  const mend = (parts: readonly Part[] | undefined) => {
+    for (const part of parts ?? []) {
+      const content = part.content;
+      if (content?.$case === 'raw') content.value = Buffer.from(content.value.buffer, content.value.byteOffset, content.value.byteLength);
+    }
+  };
+  for (const message of copy.history) mend(message.parts);
+  for (const artifact of copy.artifacts) mend(artifact.parts);
+  mend(copy.status?.message?.parts);
+  return copy;
+}
+
+/**
  * The SDK's task store, telling the ledger when a task's resting state is saved: only then does
  * the ledger stop counting the task as running. The SDK saves each event of a task in order, after
  * the executor has moved on, so the executor alone cannot know when the store holds its outcome.
  *
- * A task on its way to rest (submitted or working, saved by this process) is also kept here as the
- * store would give it back, and read from here: the SDK reads a task again before applying each of
- * its events (five reads a message, each a round trip to PostgreSQL), and nothing but this process
- * writes a task it is running. A save identical to the last is not written again (the SDK saves
- * the task event the executor has just saved). Once at rest the task is read from the store again.
- *
- * With `passing` (the same store over `RuntimeDatabase.steps`), a task already stored once is saved
- * there while it is submitted or working: those saves need not wait for the disk, because the save
- * of its resting state, which does, makes them durable with it (see `RuntimeDatabase.steps`). A
- * task's first save, and every save of any other state, goes to `inner`.
+ * A task on its way to rest (submitted or working) is written to the store once, when it starts
+ * passing (a new task's first save, which holds its message; a follow-up's first working save),
+ * and its later passing saves are kept here only: the SDK saves a task again for every event (the
+ * task event, working, the artifact), and none of those states is ever what a client is answered
+ * with. The SDK reads a task again before applying each event (four or five reads a message), so
+ * it is read from here while it passes; once at rest it is written and read from the store again.
+ * A process killed meanwhile leaves the task stored as it was when it started passing, and its
+ * ledger row running, so the next start resumes it from its journal (nothing a client saw is lost).
  */
 export class LedgerTaskStore implements TaskStore {
-  /** Tasks on their way to rest, saved by this process: the JSON the store holds for each. */
-  private readonly inFlight = new Map<string, string>();
+  /** Tasks on their way to rest, saved by this process: each as the store would give it back. */
+  private readonly inFlight = new Map<string, Task>();
 
   constructor(
     private readonly inner: TaskStore,
     private readonly ledger: TaskLedger,
-    private readonly passing: TaskStore = inner,
   ) {}
 
   async save(task: Task, context: ServerCallContext): Promise<void> {
     const state = task.status?.state;
     const key = keyOf(task.id, context);
-    const known = this.inFlight.get(key);
-    const passing = state !== undefined && PASSING.has(state);
-    if (passing) {
-      // What the store would give back: its columns are this task's protobuf JSON, as text.
-      const json = JSON.stringify(TaskCodec.toJSON(task));
-      if (json !== known) await (known !== undefined ? this.passing : this.inner).save(task, context);
-      this.inFlight.set(key, json);
+    if (state !== undefined && PASSING.has(state)) {
+      // A copy as the store would read it back (its codec's defaults), never the SDK's own object,
+      // which it edits in place after saving it.
+      const kept = TaskCodec.fromJSON(TaskCodec.toJSON(task));
+      if (!this.inFlight.has(key)) await this.inner.save(task, context);
+      this.inFlight.set(key, kept);
     } else {
       await this.inner.save(task, context);
       this.inFlight.delete(key);
@@ -61,7 +76,7 @@ export class LedgerTaskStore implements TaskStore {
 
   async load(taskId: string, context: ServerCallContext): Promise<Task | undefined> {
     const known = this.inFlight.get(keyOf(taskId, context));
-    return known !== undefined ? TaskCodec.fromJSON(JSON.parse(known)) : this.inner.load(taskId, context);
+    return known !== undefined ? copyOf(known) : this.inner.load(taskId, context);
   }
 
   list(params: ListTasksRequest, context: ServerCallContext): Promise<ListTasksResponse> {

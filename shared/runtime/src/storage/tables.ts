@@ -1,5 +1,26 @@
+/**
+ * The SDK's task table (its `a2a-db` migrations make it), as its `DatabaseTaskStore` writes it:
+ * the runtime writes a task's opening and resting rows itself, with the ledger's row in the same
+ * transaction (`task-writes.ts`), and reads through the SDK's store.
+ */
+export interface TaskTable {
+  tenant: string;
+  owner: string;
+  id: string;
+  context_id: string;
+  status_last_updated: number;
+  status_state: string | null;
+  status: string | null;
+  artifacts: string | null;
+  history: string | null;
+  metadata: string | null;
+  protocol_version: string;
+}
+
 /** The runtime's own tables, beside the SDK's `tasks`. */
 export interface RuntimeTables {
+  /** The SDK's; see TaskTable. */
+  tasks: TaskTable;
   /** One row per finished step of a task: what `parse`, `pin`, `read`, `answer-N` returned. */
   learnables_journal: { task_id: string; step: string; result: string; at: number };
   /**

@@ -1,5 +1,6 @@
-import type { Kysely } from 'kysely';
+import type { CompiledQuery, Kysely } from 'kysely';
 import { sql } from 'kysely';
+import { compiledOnce } from './compiled-once.ts';
 import type { RuntimeTables } from './tables.ts';
 
 export interface LedgerEntry {
@@ -36,6 +37,52 @@ function periodStart(at: number, by: 'day' | 'week'): number {
   return day - weekday * DAY;
 }
 
+/** The values of a ledger row a task opens with (`TaskLedger.open`). */
+export const OPEN_VALUES = ['task_id', 'agent', 'tenant', 'owner', 'message_at', 'created_at'] as const;
+/** The values a task comes to rest with, without and with the message's own date (`TaskLedger.settle`). */
+export const SETTLE_VALUES = ['task_id', 'state', 'asked'] as const;
+export const SETTLE_DATED_VALUES = [...SETTLE_VALUES, 'message_at'] as const;
+
+type Placeholder<Name extends string> = (name: Name) => never;
+
+/** The ledger row a task opens with; a second open of the same task changes nothing. Shared with `TaskWrites`. */
+export const openRow = (db: Kysely<RuntimeTables>, value: Placeholder<(typeof OPEN_VALUES)[number]>) =>
+  db
+    .insertInto('learnables_tasks')
+    .values({
+      task_id: value('task_id'),
+      agent: value('agent'),
+      tenant: value('tenant'),
+      owner: value('owner'),
+      message_at: value('message_at'),
+      asked: 0,
+      state: 'running',
+      created_at: value('created_at'),
+    })
+    .onConflict((oc) => oc.column('task_id').doNothing());
+
+/**
+ * Where a task came to rest. `asked` is 1 once it has asked (it stays 1); the message's own date
+ * is believed only from an authenticated sender (see `TaskLedger.settle`). Shared with `TaskWrites`.
+ */
+export const settleRow = (db: Kysely<RuntimeTables>, value: Placeholder<(typeof SETTLE_DATED_VALUES)[number]>, dated: boolean) =>
+  db
+    .updateTable('learnables_tasks')
+    .set((eb) => ({
+      state: value('state'),
+      asked: sql<number>`case when ${value('asked')} = 1 then 1 else ${eb.ref('asked')} end`,
+      ...(dated && { message_at: eb.case().when('owner', '=', ANONYMOUS_OWNER).then(eb.ref('message_at')).else(value('message_at')).end() }),
+    }))
+    .where('task_id', '=', value('task_id'));
+
+/** The values of `settleRow` for a task and where it came to rest. */
+export const settleValues = (taskId: string, state: RestingState, messageAt?: number): SettleValues =>
+  messageAt === undefined ? { dated: false, values: { task_id: taskId, state, asked: state === 'asking' ? 1 : 0 } } : { dated: true, values: { task_id: taskId, state, asked: state === 'asking' ? 1 : 0, message_at: messageAt } };
+
+type SettleValues =
+  | { readonly dated: false; readonly values: Readonly<Record<(typeof SETTLE_VALUES)[number], unknown>> }
+  | { readonly dated: true; readonly values: Readonly<Record<(typeof SETTLE_DATED_VALUES)[number], unknown>> };
+
 /**
  * Which tasks this agent started, who owns them, the message's own date and whether the agent
  * asked. It finds tasks to resume after a restart, and counts questions per 100 messages.
@@ -44,12 +91,27 @@ export class TaskLedger {
   /** Where tasks have come to rest, not yet recorded: the task store must hold it first (see `settleWhenStored`). */
   private readonly resting = new Map<string, { state: RestingState; messageAt: number | undefined }>();
 
+  /** The statements every task runs, built once (see `compiledOnce`). */
+  private readonly statements: {
+    readonly open: (values: Readonly<Record<(typeof OPEN_VALUES)[number], unknown>>) => CompiledQuery;
+    readonly resume: (values: Readonly<Record<'task_id', unknown>>) => CompiledQuery;
+    readonly settle: (values: Readonly<Record<(typeof SETTLE_VALUES)[number], unknown>>) => CompiledQuery;
+    readonly settleDated: (values: Readonly<Record<(typeof SETTLE_DATED_VALUES)[number], unknown>>) => CompiledQuery;
+  };
+
   constructor(
     private readonly db: Kysely<RuntimeTables>,
-    private readonly agent: string,
+    readonly agent: string,
     /** Where a task's later states are written (`RuntimeDatabase.steps`); its row is opened through `db`. */
     private readonly steps: Kysely<RuntimeTables> = db,
-  ) {}
+  ) {
+    this.statements = {
+      open: compiledOnce(OPEN_VALUES, (value) => openRow(db, value)),
+      resume: compiledOnce(['task_id'], (value) => steps.updateTable('learnables_tasks').set({ state: 'running' }).where('task_id', '=', value('task_id'))),
+      settle: compiledOnce(SETTLE_VALUES, (value) => settleRow(steps, value as Placeholder<(typeof SETTLE_DATED_VALUES)[number]>, false)),
+      settleDated: compiledOnce(SETTLE_DATED_VALUES, (value) => settleRow(steps, value, true)),
+    };
+  }
 
   /**
    * Record where a task came to rest once the task store holds that state (`stored`), not before:
@@ -60,34 +122,35 @@ export class TaskLedger {
     this.resting.set(taskId, { state, messageAt });
   }
 
+  /**
+   * The rest a task is waiting for, if the task store is saving it in that state now: taken, so the
+   * store records it in the same transaction as the save (`TaskWrites.save`).
+   */
+  takeRest(taskId: string, state: RestingState | undefined): { state: RestingState; messageAt: number | undefined } | undefined {
+    const rest = this.resting.get(taskId);
+    if (rest === undefined || rest.state !== state) return undefined;
+    this.resting.delete(taskId);
+    return rest;
+  }
+
   /** The task store has saved this task in this state: record the rest it was waiting for, if it is this one. */
   async stored(taskId: string, state: RestingState | undefined): Promise<void> {
-    const rest = this.resting.get(taskId);
-    if (rest === undefined || rest.state !== state) return;
-    this.resting.delete(taskId);
-    await this.settle(taskId, rest.state, rest.messageAt);
+    const rest = this.takeRest(taskId, state);
+    if (rest !== undefined) await this.settle(taskId, rest.state, rest.messageAt);
+  }
+
+  /** The values of a task's opening row (`openRow`). */
+  openValues(entry: LedgerEntry & { messageAt: number }) {
+    return { task_id: entry.taskId, agent: this.agent, tenant: entry.tenant, owner: entry.owner, message_at: entry.messageAt, created_at: Date.now() };
   }
 
   async open(entry: LedgerEntry & { messageAt: number }): Promise<void> {
-    await this.db
-      .insertInto('learnables_tasks')
-      .values({
-        task_id: entry.taskId,
-        agent: this.agent,
-        tenant: entry.tenant,
-        owner: entry.owner,
-        message_at: entry.messageAt,
-        asked: 0,
-        state: 'running',
-        created_at: Date.now(),
-      })
-      .onConflict((oc) => oc.column('task_id').doNothing())
-      .execute();
+    await this.db.executeQuery(this.statements.open(this.openValues(entry)));
   }
 
   /** A task is being worked on again (a follow-up arrived): resume it if the process stops. */
   async resume(taskId: string): Promise<void> {
-    await this.steps.updateTable('learnables_tasks').set({ state: 'running' }).where('task_id', '=', taskId).execute();
+    await this.steps.executeQuery(this.statements.resume({ task_id: taskId }));
   }
 
   /**
@@ -96,17 +159,8 @@ export class TaskLedger {
    * week of the numbers, so its tasks stay counted when they arrived.
    */
   async settle(taskId: string, state: RestingState, messageAt?: number): Promise<void> {
-    await this.steps
-      .updateTable('learnables_tasks')
-      .set((eb) => ({
-        state,
-        ...(state === 'asking' && { asked: 1 }),
-        ...(messageAt !== undefined && {
-          message_at: eb.case().when('owner', '=', ANONYMOUS_OWNER).then(eb.ref('message_at')).else(messageAt).end(),
-        }),
-      }))
-      .where('task_id', '=', taskId)
-      .execute();
+    const settle = settleValues(taskId, state, messageAt);
+    await this.steps.executeQuery(settle.dated ? this.statements.settleDated(settle.values) : this.statements.settle(settle.values));
   }
 
   /** Tasks that were running when the process stopped: they are to be resumed. */

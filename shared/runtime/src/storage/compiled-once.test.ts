@@ -1,0 +1,112 @@
+import fc from 'fast-check';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { Kysely } from 'kysely';
+import { scratchDir, scratchPostgres } from '@learnables/testing';
+import type { ScratchDatabase, ScratchDir } from '@learnables/testing';
+import { compiledOnce } from './compiled-once.ts';
+import { Journal } from './journal.ts';
+import type { RuntimeDatabase } from './open-database.ts';
+import { openRuntimeDatabase } from './open-database.ts';
+import { ANONYMOUS_OWNER, TaskLedger } from './task-ledger.ts';
+import type { RestingState } from './task-ledger.ts';
+import type { RuntimeTables } from './tables.ts';
+
+// The ledger's and the journal's statements are compiled once and run with new values. Whatever
+// they are run with, they must leave the tables exactly as the statements kysely builds afresh for
+// each call left them (the code before, kept here as the reference), on both engines.
+
+/** The ledger's and the journal's writes as they were, built by kysely on every call. */
+const reference = {
+  open: (db: Kysely<RuntimeTables>, agent: string, entry: { taskId: string; tenant: string; owner: string; messageAt: number }, now: number) =>
+    db
+      .insertInto('learnables_tasks')
+      .values({ task_id: entry.taskId, agent, tenant: entry.tenant, owner: entry.owner, message_at: entry.messageAt, asked: 0, state: 'running', created_at: now })
+      .onConflict((oc) => oc.column('task_id').doNothing())
+      .execute(),
+  resume: (db: Kysely<RuntimeTables>, taskId: string) => db.updateTable('learnables_tasks').set({ state: 'running' }).where('task_id', '=', taskId).execute(),
+  settle: (db: Kysely<RuntimeTables>, taskId: string, state: RestingState, messageAt?: number) =>
+    db
+      .updateTable('learnables_tasks')
+      .set((eb) => ({
+        state,
+        ...(state === 'asking' && { asked: 1 }),
+        ...(messageAt !== undefined && { message_at: eb.case().when('owner', '=', ANONYMOUS_OWNER).then(eb.ref('message_at')).else(messageAt).end() }),
+      }))
+      .where('task_id', '=', taskId)
+      .execute(),
+  record: (db: Kysely<RuntimeTables>, taskId: string, step: string, result: string, at: number) =>
+    db
+      .insertInto('learnables_journal')
+      .values({ task_id: taskId, step, result, at })
+      .onConflict((oc) => oc.columns(['task_id', 'step']).doNothing())
+      .returning('step')
+      .executeTakeFirst(),
+};
+
+const operation = fc.oneof(
+  fc.record({ kind: fc.constant('open' as const), task: fc.nat(3), owner: fc.constantFrom(ANONYMOUS_OWNER, 'alice'), tenant: fc.constantFrom('', 't'), messageAt: fc.nat() }),
+  fc.record({ kind: fc.constant('resume' as const), task: fc.nat(3) }),
+  fc.record({ kind: fc.constant('settle' as const), task: fc.nat(3), state: fc.constantFrom<RestingState>('asking', 'done', 'failed'), messageAt: fc.option(fc.nat(), { nil: undefined }) }),
+  fc.record({ kind: fc.constant('record' as const), task: fc.nat(3), step: fc.constantFrom('parse', 'pin', 'read'), result: fc.json() }),
+);
+
+describe.each(['sqlite', 'postgres'] as const)('statements compiled once (%s)', (engine) => {
+  let dir: ScratchDir;
+  let scratch: ScratchDatabase[] = [];
+  let ours: RuntimeDatabase;
+  let theirs: RuntimeDatabase;
+  beforeAll(async () => {
+    dir = scratchDir('compiled-once-');
+    if (engine === 'postgres') scratch = [await scratchPostgres('compiled_ours'), await scratchPostgres('compiled_theirs')];
+    ours = await openRuntimeDatabase(scratch[0]?.url ?? `sqlite:${dir.path}/ours.db`);
+    theirs = await openRuntimeDatabase(scratch[1]?.url ?? `sqlite:${dir.path}/theirs.db`);
+  });
+  afterAll(async () => {
+    await ours.close();
+    await theirs.close();
+    for (const database of scratch) await database.drop();
+    dir.remove();
+  });
+
+  it('leave the ledger and the journal as the statements built on each call left them, for any sequence of writes', async () => {
+    let run = 0;
+    await fc.assert(
+      fc.asyncProperty(fc.array(operation, { minLength: 1, maxLength: 12 }), async (operations) => {
+        run += 1;
+        const ledger = new TaskLedger(ours.db, 'agent', ours.steps);
+        const journal = new Journal(ours.steps, undefined);
+        for (const op of operations) {
+          const taskId = `r${run}-t${op.task}`;
+          if (op.kind === 'open') {
+            await ledger.open({ taskId, tenant: op.tenant, owner: op.owner, messageAt: op.messageAt });
+            const created = (await ours.db.selectFrom('learnables_tasks').select('created_at').where('task_id', '=', taskId).executeTakeFirstOrThrow()).created_at;
+            await reference.open(theirs.db, 'agent', { taskId, tenant: op.tenant, owner: op.owner, messageAt: op.messageAt }, Number(created));
+          } else if (op.kind === 'resume') {
+            await ledger.resume(taskId);
+            await reference.resume(theirs.db, taskId);
+          } else if (op.kind === 'settle') {
+            await ledger.settle(taskId, op.state, op.messageAt);
+            await reference.settle(theirs.db, taskId, op.state, op.messageAt);
+          } else {
+            const kept = await journal.record(taskId, op.step, JSON.parse(op.result) as unknown);
+            const at = (await ours.db.selectFrom('learnables_journal').select('at').where('task_id', '=', taskId).where('step', '=', op.step).executeTakeFirstOrThrow()).at;
+            const inserted = await reference.record(theirs.db, taskId, op.step, JSON.stringify(JSON.parse(op.result) ?? null), Number(at));
+            if (inserted) expect(kept).toEqual(JSON.parse(op.result) ?? null);
+          }
+        }
+        const rows = async (db: Kysely<RuntimeTables>) => ({
+          tasks: (await db.selectFrom('learnables_tasks').selectAll().where('task_id', 'like', `r${run}-%`).orderBy('task_id').execute()).map((row) => ({ ...row, message_at: Number(row.message_at), created_at: Number(row.created_at), asked: Number(row.asked) })),
+          journal: (await db.selectFrom('learnables_journal').selectAll().where('task_id', 'like', `r${run}-%`).orderBy('task_id').orderBy('step').execute()).map((row) => ({ ...row, at: Number(row.at) })),
+        });
+        expect(await rows(ours.db)).toEqual(await rows(theirs.db));
+      }),
+      { numRuns: 80 },
+    );
+  });
+
+  it('refuses, when it is made, a statement that leaves out one of its values', () => {
+    expect(() => compiledOnce(['task_id', 'state'], (value) => ours.db.updateTable('learnables_tasks').set({ state: 'done' }).where('task_id', '=', value('task_id')))).toThrow(
+      /does not use its values state/,
+    );
+  });
+});
