@@ -142,7 +142,7 @@ export async function startLearnableAgent<Input, Result>(
   // the ledger learns when a task's resting state is saved, and so a task keeps at most
   // `kept.message` of its messages.
   const taskStore = new KeepingTaskStore(
-    new LedgerTaskStore(new DatabaseTaskStore(database.db as never), ledger),
+    new LedgerTaskStore(database, ledger),
     kept.message,
   );
   const reader = new InputReader(agent, options.parsing);

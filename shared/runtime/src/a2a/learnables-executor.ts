@@ -1,7 +1,7 @@
 import type { Message, Task } from '@a2a-js/sdk';
 import { TaskState } from '@a2a-js/sdk';
-import type { AgentExecutor, ExecutionEventBus, RequestContext, ServerCallContext, TaskStore } from '@a2a-js/sdk/server';
-import { AgentEvent, resolveUserScope } from '@a2a-js/sdk/server';
+import type { AgentExecutor, ExecutionEventBus, RequestContext } from '@a2a-js/sdk/server';
+import { AgentEvent } from '@a2a-js/sdk/server';
 import { AuthorityRefused, AuthorityUnavailable } from '@learnables/authority';
 import type { AuthorityClient } from '@learnables/authority';
 import { InputRefused } from '../learnable-agent.ts';
@@ -11,6 +11,7 @@ import type { Journal } from '../storage/journal.ts';
 import type { KeptInput } from '../storage/kept-input.ts';
 import { keptTask } from '../storage/kept-input.ts';
 import type { TaskLedger } from '../storage/task-ledger.ts';
+import type { RuntimeTaskStore } from '../storage/ledger-task-store.ts';
 import { advanceTask } from './advance-task.ts';
 import type { Outcome } from './outcome.ts';
 import { failureOf, outcomeOf } from './outcome.ts';
@@ -19,8 +20,8 @@ export interface ExecutorDeps<Input, Result> {
   readonly agent: LearnableAgent<Input, Result>;
   readonly journal: Journal;
   readonly ledger: TaskLedger;
-  /** Where the SDK keeps tasks; a new task is saved here before any of its steps runs. */
-  readonly taskStore: TaskStore;
+  /** Where the SDK keeps tasks; a new task is saved here, with its ledger row, before any of its steps runs. */
+  readonly taskStore: RuntimeTaskStore;
   readonly authority: AuthorityClient;
   readonly reader: Pick<InputReader<Input>, 'parse'>;
   readonly kept: KeptInput;
@@ -87,10 +88,7 @@ export class LearnablesExecutor<Input, Result> implements AgentExecutor {
     // between, a row whose task was never stored, marked failed on the next start (nobody saw it).
     // (The SDK would save the task only when it gets to the first event, after steps may have run.)
     if (context.task) await this.deps.ledger.resume(taskId);
-    else {
-      await this.deps.ledger.open({ ...scopeOf(context.context), taskId, messageAt: Date.now() });
-      await this.deps.taskStore.save(task, context.context);
-    }
+    else await this.deps.taskStore.open(task, context.context, { taskId, messageAt: Date.now() });
     // The first event must be the task itself, on follow-ups too (republished as loaded, so its
     // history is kept). It carries the message as the task keeps it (a large part as its digest), so
     // the SDK neither copies the whole message again nor echoes it back; the parse reads `task`.
@@ -109,9 +107,4 @@ export class LearnablesExecutor<Input, Result> implements AgentExecutor {
     await this.deps.ledger.settle(taskId, 'failed');
     bus.publish(AgentEvent.statusUpdate({ taskId, contextId: '', metadata: undefined, status: { state: TaskState.TASK_STATE_CANCELED, message: undefined, timestamp: now() } }));
   }
-}
-
-/** Who owns a task, as the SDK's task store scopes it. */
-export function scopeOf(context: ServerCallContext): { tenant: string; owner: string } {
-  return { tenant: context.tenant ?? '', owner: resolveUserScope(context) };
 }

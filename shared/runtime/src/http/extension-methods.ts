@@ -33,7 +33,7 @@ import { toInputParts } from '../a2a/parts.ts';
 import { contextFor } from '../a2a/recover-tasks.ts';
 import { ANONYMOUS_OWNER } from '../storage/task-ledger.ts';
 import { extensionsHeaderFor, messageParts, speaksV03 } from '../a2a/wire-version.ts';
-import { scopeOf } from '../a2a/learnables-executor.ts';
+import { scopeOf } from '../storage/task-writes.ts';
 import type { Corrections } from '../storage/corrections.ts';
 import { correct, corrections } from './correct-task.ts';
 import { MethodRefused } from './method-refused.ts';

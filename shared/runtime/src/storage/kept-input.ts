@@ -2,7 +2,9 @@ import { Buffer } from 'node:buffer';
 import { createHash } from 'node:crypto';
 import type { ListTasksRequest, ListTasksResponse, Message, Part, Task } from '@a2a-js/sdk';
 import { Role } from '@a2a-js/sdk';
-import type { ServerCallContext, TaskStore } from '@a2a-js/sdk/server';
+import type { ServerCallContext } from '@a2a-js/sdk/server';
+import type { LedgerEntry } from './task-ledger.ts';
+import type { RuntimeTaskStore } from './ledger-task-store.ts';
 
 /**
  * How much of its input a task keeps. The message a client sent is stored with its task (the A2A
@@ -128,11 +130,15 @@ export const lostParts = (parts: readonly Part[]): boolean => parts.some((part) 
  * The SDK's task store, keeping each task's messages bounded (`keptMessage`). Every write goes
  * through it: the task the executor publishes, a follow-up the SDK appends, a failure it records.
  */
-export class KeepingTaskStore implements TaskStore {
+export class KeepingTaskStore implements RuntimeTaskStore {
   constructor(
-    private readonly inner: TaskStore,
+    private readonly inner: RuntimeTaskStore,
     private readonly limit: number,
   ) {}
+
+  open(task: Task, context: ServerCallContext, entry: Omit<LedgerEntry, 'tenant' | 'owner'> & { messageAt: number }): Promise<void> {
+    return this.inner.open(keptTask(task, this.limit), context, entry);
+  }
 
   save(task: Task, context: ServerCallContext): Promise<void> {
     return this.inner.save(keptTask(task, this.limit), context);

@@ -10,34 +10,13 @@ import { LedgerTaskStore } from './ledger-task-store.ts';
 import type { RuntimeDatabase } from './open-database.ts';
 import { openRuntimeDatabase } from './open-database.ts';
 import { TaskLedger } from './task-ledger.ts';
+import { context, generatedTask, save } from './generated-tasks.test-support.ts';
 
 // LedgerTaskStore writes a task's passing states (submitted, working) once, when the task starts
 // passing, and keeps the later ones in memory, where it reads them from. These hold it to the store
 // itself, on both engines: after any sequence of saves, every read gives what the SDK's database
 // store alone gives when it is handed every save; and the database holds, for each task, what that
 // store would hold after the last resting save or the first save of the passing run since.
-
-const context = (owner?: string) => new ServerCallContext(owner ? { user: { isAuthenticated: true, userName: owner } } : { user: new UnauthenticatedUser() });
-const STATES = [TaskState.TASK_STATE_SUBMITTED, TaskState.TASK_STATE_WORKING, TaskState.TASK_STATE_INPUT_REQUIRED, TaskState.TASK_STATE_COMPLETED, TaskState.TASK_STATE_FAILED, TaskState.TASK_STATE_CANCELED];
-
-const part = fc.oneof(
-  fc.string({ maxLength: 40 }).map((value) => ({ content: { $case: 'text' as const, value }, metadata: {}, filename: '', mediaType: 'text/plain' })),
-  fc.uint8Array({ maxLength: 64 }).map((value) => ({ content: { $case: 'raw' as const, value }, metadata: {}, filename: 'm.eml', mediaType: 'message/rfc822' })),
-  fc.dictionary(fc.string({ maxLength: 6 }), fc.oneof(fc.integer(), fc.string({ maxLength: 10 }), fc.boolean())).map((value) => ({ content: { $case: 'data' as const, value }, metadata: {}, filename: '', mediaType: 'application/json' })),
-);
-const message = (taskId: string) =>
-  fc.record({ parts: fc.array(part, { minLength: 1, maxLength: 3 }), role: fc.constantFrom(Role.ROLE_USER, Role.ROLE_AGENT), id: fc.uuid() }).map(({ parts, role, id }) =>
-    ({ messageId: id, taskId, contextId: 'c', role, parts, metadata: {}, extensions: [], referenceTaskIds: [] }),
-  );
-const save = (taskId: string) =>
-  fc.record({
-    state: fc.constantFrom(...STATES),
-    history: fc.array(message(taskId), { maxLength: 3 }),
-    artifacts: fc.array(fc.record({ artifactId: fc.constantFrom('result', 'other'), parts: fc.array(part, { maxLength: 2 }) }), { maxLength: 2 }),
-    metadata: fc.option(fc.dictionary(fc.string({ maxLength: 6 }), fc.string({ maxLength: 10 })), { nil: undefined }),
-    owner: fc.constantFrom(undefined, 'alice'),
-    repeat: fc.boolean(),
-  });
 
 async function openBoth(url: string): Promise<RuntimeDatabase> {
   return openRuntimeDatabase(url);
@@ -83,20 +62,11 @@ describe.each(['sqlite', 'postgres'] as const)('LedgerTaskStore against the SDK 
         run += 1;
         const ids = [`t${run}-a`, `t${run}-b`];
         const ledger = new TaskLedger(database.db, 'agent', database.steps);
-        const store = new LedgerTaskStore(new DatabaseTaskStore(database.db as never), ledger);
+        const store = new LedgerTaskStore(database, ledger);
         const passing = new Set<string>();
         for (const step of saves) {
           const id = ids[step.task]!;
-          const task: Task = Task.fromJSON(
-            Task.toJSON({
-              id,
-              contextId: 'c',
-              status: { state: step.save.state, message: undefined, timestamp: new Date(1_800_000_000_000 + run).toISOString() },
-              history: step.save.history.map((m) => ({ ...m, taskId: id })),
-              artifacts: step.save.artifacts.map((a) => ({ ...a, name: '', description: '', metadata: {}, extensions: [] })),
-              metadata: step.save.metadata ?? {},
-            } as Task),
-          );
+          const task = generatedTask(id, step.save, 1_800_000_000_000 + run);
           const who = context(step.save.owner);
           for (const _ of step.save.repeat ? [1, 2] : [1]) {
             await store.save(task, who);
@@ -124,7 +94,7 @@ describe.each(['sqlite', 'postgres'] as const)('LedgerTaskStore against the SDK 
 
   it('hands out a copy: the SDK editing a task it loaded or saved does not change what is kept', async () => {
     const ledger = new TaskLedger(database.db, 'agent', database.steps);
-    const store = new LedgerTaskStore(new DatabaseTaskStore(database.db as never), ledger);
+    const store = new LedgerTaskStore(database, ledger);
     const who = context();
     const task = Task.fromJSON({ id: 'copy-1', contextId: 'c', status: { state: 'TASK_STATE_SUBMITTED' }, history: [] });
     await store.save(task, who);

@@ -3,7 +3,10 @@ import type { ListTasksRequest, ListTasksResponse, Part, Task } from '@a2a-js/sd
 import { Task as TaskCodec, TaskState } from '@a2a-js/sdk';
 import type { ServerCallContext, TaskStore } from '@a2a-js/sdk/server';
 import { resolveUserScope } from '@a2a-js/sdk/server';
-import type { RestingState, TaskLedger } from './task-ledger.ts';
+import { DatabaseTaskStore } from '@a2a-js/sdk/server/database';
+import type { RuntimeDatabase } from './open-database.ts';
+import type { LedgerEntry, RestingState, TaskLedger } from './task-ledger.ts';
+import { TaskWrites } from './task-writes.ts';
 
 const RESTING: ReadonlyMap<TaskState, RestingState> = new Map([
   [TaskState.TASK_STATE_INPUT_REQUIRED, 'asking'],
@@ -16,6 +19,12 @@ const PASSING: ReadonlySet<TaskState> = new Set([TaskState.TASK_STATE_SUBMITTED,
 
 /** Where the SDK's database task store files a task: its tenant, its owner, its id. */
 const keyOf = (taskId: string, context: ServerCallContext) => JSON.stringify([context.tenant ?? '', resolveUserScope(context), taskId]);
+
+/** The task store the runtime runs on: the SDK's, and a task's opening with its ledger row. */
+export interface RuntimeTaskStore extends TaskStore {
+  /** A new task, saved with its ledger row (running) in one transaction, before any step runs. */
+  open(task: Task, context: ServerCallContext, entry: Omit<LedgerEntry, 'tenant' | 'owner'> & { messageAt: number }): Promise<void>;
+}
 
 /**
  * A deep copy of a task as the store reads tasks back: structuredClone turns the Buffers the codec
@@ -48,15 +57,28 @@ function copyOf(task: Task): Task {
  * it is read from here while it passes; once at rest it is written and read from the store again.
  * A process killed meanwhile leaves the task stored as it was when it started passing, and its
  * ledger row running, so the next start resumes it from its journal (nothing a client saw is lost).
+ *
+ * Writes go through `TaskWrites` (the SDK store's rows, with the ledger's in the same transaction);
+ * reads and lists through the SDK's own store.
  */
-export class LedgerTaskStore implements TaskStore {
+export class LedgerTaskStore implements RuntimeTaskStore {
   /** Tasks on their way to rest, saved by this process: each as the store would give it back. */
   private readonly inFlight = new Map<string, Task>();
+  private readonly inner: TaskStore;
+  private readonly writes: TaskWrites;
 
   constructor(
-    private readonly inner: TaskStore,
+    database: Pick<RuntimeDatabase, 'engine' | 'db'>,
     private readonly ledger: TaskLedger,
-  ) {}
+  ) {
+    this.inner = new DatabaseTaskStore(database.db as never);
+    this.writes = new TaskWrites(database, ledger);
+  }
+
+  async open(task: Task, context: ServerCallContext, entry: Omit<LedgerEntry, 'tenant' | 'owner'> & { messageAt: number }): Promise<void> {
+    await this.writes.open(task, context, entry);
+    this.inFlight.set(keyOf(task.id, context), TaskCodec.fromJSON(TaskCodec.toJSON(task)));
+  }
 
   async save(task: Task, context: ServerCallContext): Promise<void> {
     const state = task.status?.state;
@@ -65,13 +87,13 @@ export class LedgerTaskStore implements TaskStore {
       // A copy as the store would read it back (its codec's defaults), never the SDK's own object,
       // which it edits in place after saving it.
       const kept = TaskCodec.fromJSON(TaskCodec.toJSON(task));
-      if (!this.inFlight.has(key)) await this.inner.save(task, context);
+      if (!this.inFlight.has(key)) await this.writes.save(task, context);
       this.inFlight.set(key, kept);
-    } else {
-      await this.inner.save(task, context);
-      this.inFlight.delete(key);
+      return;
     }
-    await this.ledger.stored(task.id, state !== undefined ? RESTING.get(state) : undefined);
+    // At rest: the save and the ledger's record of the rest it was waiting for, together.
+    await this.writes.save(task, context, this.ledger.takeRest(task.id, state !== undefined ? RESTING.get(state) : undefined));
+    this.inFlight.delete(key);
   }
 
   async load(taskId: string, context: ServerCallContext): Promise<Task | undefined> {

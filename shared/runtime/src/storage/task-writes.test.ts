@@ -1,0 +1,83 @@
+import fc from 'fast-check';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { DatabaseTaskStore } from '@a2a-js/sdk/server/database';
+import type { Kysely } from 'kysely';
+import { scratchDir, scratchPostgres } from '@learnables/testing';
+import type { ScratchDatabase, ScratchDir } from '@learnables/testing';
+import { context, generatedTask, save } from './generated-tasks.test-support.ts';
+import type { RuntimeDatabase } from './open-database.ts';
+import { openRuntimeDatabase } from './open-database.ts';
+import { TaskLedger } from './task-ledger.ts';
+import type { RestingState } from './task-ledger.ts';
+import { TaskWrites } from './task-writes.ts';
+import type { RuntimeTables } from './tables.ts';
+
+// TaskWrites writes the SDK store's task rows itself, with the ledger's row in the same
+// transaction. For any sequence of openings and saves of generated tasks, the tables must hold
+// exactly what the SDK's own store and the ledger's own writes leave, on both engines.
+
+const operation = fc.record({
+  task: fc.constantFrom(0, 1),
+  kind: fc.constantFrom('open', 'save', 'rest'),
+  save: save('x'),
+  rest: fc.constantFrom<RestingState>('asking', 'done', 'failed'),
+  messageAt: fc.option(fc.nat(), { nil: undefined }),
+});
+
+describe.each(['sqlite', 'postgres'] as const)('TaskWrites against the SDK store and the ledger (%s)', (engine) => {
+  let dir: ScratchDir;
+  let scratch: ScratchDatabase[] = [];
+  let ours: RuntimeDatabase;
+  let theirs: RuntimeDatabase;
+  beforeAll(async () => {
+    dir = scratchDir('task-writes-');
+    if (engine === 'postgres') scratch = [await scratchPostgres('writes_ours'), await scratchPostgres('writes_theirs')];
+    ours = await openRuntimeDatabase(scratch[0]?.url ?? `sqlite:${dir.path}/ours.db`);
+    theirs = await openRuntimeDatabase(scratch[1]?.url ?? `sqlite:${dir.path}/theirs.db`);
+  });
+  afterAll(async () => {
+    await ours.close();
+    await theirs.close();
+    for (const database of scratch) await database.drop();
+    dir.remove();
+  });
+
+  it('leaves the task rows and the ledger exactly as the SDK store and the ledger alone do', async () => {
+    let run = 0;
+    await fc.assert(
+      fc.asyncProperty(fc.array(operation, { minLength: 1, maxLength: 8 }), async (operations) => {
+        run += 1;
+        const writes = new TaskWrites(ours, new TaskLedger(ours.db, 'agent', ours.steps));
+        const sdk = new DatabaseTaskStore(theirs.db as never);
+        const ledger = new TaskLedger(theirs.db, 'agent', theirs.steps);
+        for (const op of operations) {
+          const id = `w${run}-${op.task}`;
+          const task = generatedTask(id, op.save, 1_800_000_000_000 + run);
+          const who = context(op.save.owner);
+          if (op.kind === 'open') {
+            await writes.open(task, who, { taskId: id, messageAt: 1_700_000_000_000 + run });
+            await ledger.open({ taskId: id, tenant: '', owner: op.save.owner ?? 'unknown', messageAt: 1_700_000_000_000 + run });
+            await sdk.save(task, who);
+          } else if (op.kind === 'save') {
+            await writes.save(task, who);
+            await sdk.save(task, who);
+          } else {
+            await writes.save(task, who, { state: op.rest, messageAt: op.messageAt });
+            await sdk.save(task, who);
+            await ledger.settle(id, op.rest, op.messageAt);
+          }
+        }
+        const rows = async (db: Kysely<RuntimeTables>) => ({
+          tasks: (await db.selectFrom('tasks').selectAll().where('id', 'like', `w${run}-%`).orderBy('owner').orderBy('id').execute()).map((row) => ({ ...row, status_last_updated: Number(row.status_last_updated) })),
+          ledger: (await db.selectFrom('learnables_tasks').select(['task_id', 'agent', 'tenant', 'owner', 'message_at', 'asked', 'state']).where('task_id', 'like', `w${run}-%`).orderBy('task_id').execute()).map((row) => ({
+            ...row,
+            message_at: Number(row.message_at),
+            asked: Number(row.asked),
+          })),
+        });
+        expect(await rows(ours.db)).toEqual(await rows(theirs.db));
+      }),
+      { numRuns: 60 },
+    );
+  });
+});

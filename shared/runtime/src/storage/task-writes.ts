@@ -1,0 +1,152 @@
+import type { Task } from '@a2a-js/sdk';
+import { Task as TaskCodec, taskStateToJSON } from '@a2a-js/sdk';
+import type { ServerCallContext } from '@a2a-js/sdk/server';
+import { resolveUserScope } from '@a2a-js/sdk/server';
+import type { CompiledQuery, Kysely } from 'kysely';
+import { compiledOnce } from './compiled-once.ts';
+import type { Engine, RuntimeDatabase } from './open-database.ts';
+import type { LedgerEntry, RestingState, TaskLedger } from './task-ledger.ts';
+import { OPEN_VALUES, SETTLE_DATED_VALUES, SETTLE_VALUES, openRow, settleRow, settleValues } from './task-ledger.ts';
+import type { RuntimeTables } from './tables.ts';
+
+/** The columns of the SDK's task row, as its store names them. */
+const TASK_VALUES = ['tenant', 'owner', 'id', 'context_id', 'status_last_updated', 'status_state', 'status', 'artifacts', 'history', 'metadata', 'protocol_version'] as const;
+type TaskValues = Readonly<Record<(typeof TASK_VALUES)[number], unknown>>;
+
+/** What the SDK's store writes in `protocol_version` (its payload format). */
+const PAYLOAD_FORMAT = '1.0';
+
+const encode = (value: unknown): string | null => (value === undefined ? null : JSON.stringify(value));
+
+/**
+ * The SDK's row for a task in its scope, exactly as its `DatabaseTaskStore` (1.3, `toTaskRow`)
+ * writes it — held to that by `task-writes.test.ts`, which saves generated tasks both ways and
+ * compares the rows. The SDK's store is still what reads tasks (and lists them); the runtime writes
+ * a task's opening and resting rows itself so that the ledger's row goes in the same transaction,
+ * with statements compiled once.
+ */
+export function taskRow(scope: { tenant: string; owner: string }, task: Task): TaskValues {
+  if (typeof scope.tenant !== 'string' || typeof scope.owner !== 'string' || typeof task.id !== 'string') throw new Error('A task needs a tenant, an owner and an id to be stored.');
+  const payload = TaskCodec.toJSON(task) as { status?: unknown; artifacts?: unknown; history?: unknown; metadata?: unknown };
+  const updated = task.status?.timestamp ? Date.parse(task.status.timestamp) : 0;
+  return {
+    tenant: scope.tenant,
+    owner: scope.owner,
+    id: task.id,
+    context_id: task.contextId || '',
+    status_last_updated: Number.isNaN(updated) ? 0 : updated,
+    status_state: task.status ? taskStateToJSON(task.status.state) : null,
+    status: encode(payload.status),
+    artifacts: encode(payload.artifacts),
+    history: encode(payload.history),
+    metadata: encode(payload.metadata),
+    protocol_version: PAYLOAD_FORMAT,
+  };
+}
+
+type Placeholder<Name extends string> = (name: Name) => never;
+
+/** The SDK store's save: insert the row, or replace all but its key. */
+const upsertTask = (db: Kysely<RuntimeTables>, value: Placeholder<(typeof TASK_VALUES)[number]>) =>
+  db
+    .insertInto('tasks')
+    .values({
+      tenant: value('tenant'),
+      owner: value('owner'),
+      id: value('id'),
+      context_id: value('context_id'),
+      status_last_updated: value('status_last_updated'),
+      status_state: value('status_state'),
+      status: value('status'),
+      artifacts: value('artifacts'),
+      history: value('history'),
+      metadata: value('metadata'),
+      protocol_version: value('protocol_version'),
+    })
+    .onConflict((oc) =>
+      oc.columns(['tenant', 'owner', 'id']).doUpdateSet({
+        context_id: value('context_id'),
+        status_last_updated: value('status_last_updated'),
+        status_state: value('status_state'),
+        status: value('status'),
+        artifacts: value('artifacts'),
+        history: value('history'),
+        metadata: value('metadata'),
+        protocol_version: value('protocol_version'),
+      }),
+    );
+
+type Statement<Names extends readonly string[]> = (values: Readonly<Record<Names[number], unknown>>) => CompiledQuery;
+
+/**
+ * A task's rows written with its ledger row in one transaction: its opening (the ledger's running
+ * row and the task with its message) and its resting state (the task and where the ledger says it
+ * came to rest). One commit where there were two, and the rest is never recorded without the save.
+ * On SQLite a transaction of the two statements; on PostgreSQL one statement, the ledger's write as
+ * a common table expression of the task's (one round trip, one commit waiting for the disk).
+ */
+export class TaskWrites {
+  private readonly engine: Engine;
+  private readonly db: Kysely<RuntimeTables>;
+  private readonly save1: Statement<typeof TASK_VALUES>;
+  /** SQLite: the ledger's statements, run beside the task's in a transaction. */
+  private readonly open1: Statement<typeof OPEN_VALUES>;
+  private readonly settle1: Statement<typeof SETTLE_VALUES>;
+  private readonly settleDated1: Statement<typeof SETTLE_DATED_VALUES>;
+  /** PostgreSQL: the task's statement with the ledger's as its common table expression. */
+  private readonly openWith?: Statement<readonly [...typeof TASK_VALUES, ...typeof OPEN_VALUES]>;
+  private readonly settleWith?: Statement<readonly [...typeof TASK_VALUES, ...typeof SETTLE_VALUES]>;
+  private readonly settleDatedWith?: Statement<readonly [...typeof TASK_VALUES, ...typeof SETTLE_DATED_VALUES]>;
+
+  constructor(
+    database: Pick<RuntimeDatabase, 'engine' | 'db'>,
+    private readonly ledger: TaskLedger,
+  ) {
+    const db = database.db;
+    this.engine = database.engine;
+    this.db = db;
+    this.save1 = compiledOnce(TASK_VALUES, (value) => upsertTask(db, value));
+    this.open1 = compiledOnce(OPEN_VALUES, (value) => openRow(db, value));
+    this.settle1 = compiledOnce(SETTLE_VALUES, (value) => settleRow(db, value as never, false));
+    this.settleDated1 = compiledOnce(SETTLE_DATED_VALUES, (value) => settleRow(db, value, true));
+    if (this.engine === 'postgres') {
+      this.openWith = compiledOnce([...TASK_VALUES, ...OPEN_VALUES], (value) => upsertTask(db.with('ledger', () => openRow(db, value)) as never, value));
+      this.settleWith = compiledOnce([...TASK_VALUES, ...SETTLE_VALUES], (value) => upsertTask(db.with('ledger', () => settleRow(db, value as never, false)) as never, value));
+      this.settleDatedWith = compiledOnce([...TASK_VALUES, ...SETTLE_DATED_VALUES], (value) => upsertTask(db.with('ledger', () => settleRow(db, value, true)) as never, value));
+    }
+  }
+
+  private async together(first: CompiledQuery, second: CompiledQuery): Promise<void> {
+    await this.db.transaction().execute(async (trx) => {
+      await trx.executeQuery(first);
+      await trx.executeQuery(second);
+    });
+  }
+
+  /** A new task: the ledger's running row and the task's first save, together. */
+  async open(task: Task, context: ServerCallContext, entry: Omit<LedgerEntry, 'tenant' | 'owner'> & { messageAt: number }): Promise<void> {
+    const scope = scopeOf(context);
+    const row = taskRow(scope, task);
+    const ledger = this.ledger.openValues({ ...entry, ...scope });
+    if (this.openWith) await this.db.executeQuery(this.openWith({ ...row, ...ledger }));
+    else await this.together(this.open1(ledger), this.save1(row));
+  }
+
+  /** A save; when the task comes to rest in it, with the ledger's rest in the same transaction. */
+  async save(task: Task, context: ServerCallContext, rest?: { state: RestingState; messageAt: number | undefined }): Promise<void> {
+    const row = taskRow(scopeOf(context), task);
+    if (rest === undefined) {
+      await this.db.executeQuery(this.save1(row));
+      return;
+    }
+    const settle = settleValues(task.id, rest.state, rest.messageAt);
+    if (this.settleWith && this.settleDatedWith) {
+      await this.db.executeQuery(settle.dated ? this.settleDatedWith({ ...row, ...settle.values }) : this.settleWith({ ...row, ...settle.values }));
+    } else {
+      await this.together(settle.dated ? this.settleDated1(settle.values) : this.settle1(settle.values), this.save1(row));
+    }
+  }
+}
+
+/** Who owns a task, as the SDK's task store scopes it: the caller's tenant and owner. */
+export const scopeOf = (context: ServerCallContext): { tenant: string; owner: string } => ({ tenant: context.tenant ?? '', owner: resolveUserScope(context) });
