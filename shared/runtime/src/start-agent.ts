@@ -12,7 +12,7 @@ import type { TokenNames } from '@learnables/authority';
 import { AuthorityClient, BearerTokens, allowedHosts, bearerTokenOf, requireAllowedHost } from '@learnables/authority';
 import { LEARNABLES_URI, refuseDeepJson } from '@learnables/protocol';
 import { JSONRPC_PATH, REST_PATH, agentCardFor } from './a2a/agent-card.ts';
-import { LearnablesExecutor } from './a2a/learnables-executor.ts';
+import { LearnablesExecutor, PARSE_TICKET } from './a2a/learnables-executor.ts';
 import type { ExecutorDeps } from './a2a/learnables-executor.ts';
 import { recoverTasks } from './a2a/recover-tasks.ts';
 import { jsonRpcBody, jsonRpcExtensionMethods, restExtensionMethods } from './http/extension-methods.ts';
@@ -199,6 +199,9 @@ export async function startLearnableAgent<Input, Result>(
   const contextBuilder: ServerCallContextBuilder = (builderOptions) => {
     const context = defaultServerCallContextBuilder(builderOptions);
     if (builderOptions.extensions?.includes(LEARNABLES_URI)) context.addActivatedExtension(LEARNABLES_URI);
+    // The place the admission gave this request's message, for its parse to hold (admitParses).
+    const ticket = reader.ticketOf(builderOptions.headers);
+    if (ticket !== undefined) context.state.set(PARSE_TICKET, ticket);
     return context;
   };
   const methodDeps = {

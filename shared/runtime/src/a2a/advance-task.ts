@@ -5,7 +5,7 @@ import { checkReading } from '../check-agent.ts';
 import type { LearnableAgent, Question, Reading } from '../learnable-agent.ts';
 import type { PinnedDefinitions } from '../pinned-definitions.ts';
 import { pinDefinitions } from '../pinned-definitions.ts';
-import type { InputReader } from '../parsing/input-reader.ts';
+import type { InputReader, ParseTicket } from '../parsing/input-reader.ts';
 import type { Journal } from '../storage/journal.ts';
 import type { KeptInput } from '../storage/kept-input.ts';
 import { lostParts, megabytes } from '../storage/kept-input.ts';
@@ -73,7 +73,7 @@ export async function advanceTask<Input, Result>(
   deps: AdvanceDeps<Input, Result>,
   taskId: string,
   history: readonly Message[],
-  options: { fresh?: boolean } = {},
+  options: { fresh?: boolean; ticket?: ParseTicket } = {},
 ): Promise<Advanced<Input, Result>> {
   const { agent, journal, authority, reader } = deps;
   const checks = {
@@ -90,7 +90,7 @@ export async function advanceTask<Input, Result>(
     'parse',
     () => {
       if (lostParts(first.parts)) throw new InputRefused(NOT_READ);
-      return reader.parse(toInputParts(first.parts));
+      return reader.parse(toInputParts(first.parts), options.ticket);
     },
     { characters: deps.kept.input, refuse: () => new InputRefused(tooMuchRead(deps.kept.input)) },
   );

@@ -7,6 +7,7 @@ import type { AuthorityClient } from '@learnables/authority';
 import { InputRefused } from '../learnable-agent.ts';
 import type { LearnableAgent } from '../learnable-agent.ts';
 import type { InputReader } from '../parsing/input-reader.ts';
+import { ParseTicket } from '../parsing/input-reader.ts';
 import type { Journal } from '../storage/journal.ts';
 import type { KeptInput } from '../storage/kept-input.ts';
 import { keptTask } from '../storage/kept-input.ts';
@@ -32,6 +33,9 @@ export interface ExecutorDeps<Input, Result> {
 
 const now = () => new Date().toISOString();
 
+/** Where the call context carries the parse ticket of the request that brought the message (start-agent's context builder). */
+export const PARSE_TICKET = 'learnables-runtime/parse-ticket';
+
 /** A sentence for what went wrong, for the person waiting on the task. */
 function explainFailure(error: unknown): string {
   if (error instanceof InputRefused) return error.message;
@@ -52,7 +56,7 @@ export async function settleTask<Input, Result>(
   taskId: string,
   contextId: string,
   history: readonly Message[],
-  options: { fresh?: boolean } = {},
+  options: { fresh?: boolean; ticket?: ParseTicket } = {},
 ): Promise<Outcome> {
   try {
     const advanced = await advanceTask(deps, taskId, history, options);
@@ -94,7 +98,8 @@ export class LearnablesExecutor<Input, Result> implements AgentExecutor {
     // the SDK neither copies the whole message again nor echoes it back; the parse reads `task`.
     bus.publish(AgentEvent.task(keptTask(task, this.deps.kept.message)));
     bus.publish(AgentEvent.statusUpdate({ taskId, contextId, metadata: undefined, status: { state: TaskState.TASK_STATE_WORKING, message: undefined, timestamp: now() } }));
-    const outcome = await settleTask(this.deps, taskId, contextId, task.history, { fresh: !context.task });
+    const ticket = context.context.state.get(PARSE_TICKET);
+    const outcome = await settleTask(this.deps, taskId, contextId, task.history, { fresh: !context.task, ...(ticket instanceof ParseTicket && { ticket }) });
     this.deps.journal.reached('decided');
     if (outcome.artifact) {
       bus.publish(AgentEvent.artifactUpdate({ taskId, contextId, append: false, lastChunk: true, metadata: undefined, artifact: outcome.artifact }));

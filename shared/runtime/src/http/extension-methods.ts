@@ -25,7 +25,7 @@ import type { PreviewMemory } from '../preview/preview-memory.ts';
 import type { Journal } from '../storage/journal.ts';
 import type { TaskLedger } from '../storage/task-ledger.ts';
 import type { LearnableAgent } from '../learnable-agent.ts';
-import type { InputReader } from '../parsing/input-reader.ts';
+import type { InputReader, ParseTicket } from '../parsing/input-reader.ts';
 import { InputRefused } from '../learnable-agent.ts';
 import { NOT_READ, pinnedDefinitions } from '../a2a/advance-task.ts';
 import { lostParts } from '../storage/kept-input.ts';
@@ -45,7 +45,7 @@ const JSON_RPC_CODE: Record<number, number> = { 400: -32602, 401: -32001, 403: -
 export interface ExtensionMethodsDeps<Input, Result> {
   readonly agent: LearnableAgent<Input, Result>;
   readonly authority: AuthorityClient;
-  readonly reader: Pick<InputReader<Input>, 'parse'>;
+  readonly reader: Pick<InputReader<Input>, 'parse' | 'ticketOf'>;
   readonly taskStore: TaskStore;
   readonly userOf: (req: Request) => Promise<User>;
   readonly log: (message: string, error?: unknown) => void;
@@ -69,6 +69,7 @@ export async function reread<Input, Result>(
   user: User,
   tenant: string | undefined,
   v03 = false,
+  ticket?: ParseTicket,
 ): Promise<RereadResult> {
   const request = RereadRequestSchema.safeParse(params);
   if (!request.success) throw new MethodRefused(400, { error: 'malformed', message: `That reread cannot be read: ${explainInvalid(request.error)}.` });
@@ -85,9 +86,9 @@ export async function reread<Input, Result>(
     const recorded = (await deps.journal.recordedFor([task.id], 'parse')).get(task.id);
     if (recorded !== undefined) input = recorded as Input;
     else if (lostParts(first.parts)) throw new InputRefused(NOT_READ);
-    else input = await deps.reader.parse(toInputParts(first.parts));
+    else input = await deps.reader.parse(toInputParts(first.parts), ticket);
   } else {
-    input = await deps.reader.parse(toInputParts(messageParts(asked.message as object, v03)));
+    input = await deps.reader.parse(toInputParts(messageParts(asked.message as object, v03)), ticket);
   }
   const actives = await Promise.all(deps.agent.kinds.map((kind) => deps.authority.active(kind.collection)));
   const pins = Object.fromEntries(actives.map((active) => [active.collection, active.version]));
@@ -167,10 +168,10 @@ export async function preview<Input, Result>(
 
 type MethodName = keyof typeof LEARNABLES_METHODS;
 
-function run<Input, Result>(deps: ExtensionMethodsDeps<Input, Result>, method: MethodName, params: unknown, user: User, tenant: string | undefined, v03: boolean) {
+function run<Input, Result>(deps: ExtensionMethodsDeps<Input, Result>, method: MethodName, params: unknown, user: User, tenant: string | undefined, v03: boolean, ticket: ParseTicket | undefined) {
   switch (method) {
     case 'reread':
-      return reread(deps, params, user, tenant, v03);
+      return reread(deps, params, user, tenant, v03, ticket);
     case 'teach':
       return teach(deps, params, user);
     case 'retract':
@@ -264,7 +265,7 @@ export function jsonRpcExtensionMethods<Input, Result>(deps: ExtensionMethodsDep
       const user = await deps.userOf(req);
       const params = (envelope.data.params ?? {}) as { tenant?: unknown };
       const tenant = typeof params.tenant === 'string' && params.tenant !== '' ? params.tenant : undefined;
-      const result = await run(deps, method, params, user, tenant, v03);
+      const result = await run(deps, method, params, user, tenant, v03, deps.reader.ticketOf(req.headers));
       res.json({ jsonrpc: '2.0', id, result });
     } catch (error) {
       const refused = asRefusal(error, deps.log);
@@ -285,7 +286,7 @@ export function restExtensionMethods<Input, Result>(deps: ExtensionMethodsDeps<I
     const v03 = speakAsAsked(req, res);
     try {
       const user = await deps.userOf(req);
-      const result = await run(deps, method, req.body, user, match[1], v03);
+      const result = await run(deps, method, req.body, user, match[1], v03, deps.reader.ticketOf(req.headers));
       res.json(result);
     } catch (error) {
       const refused = asRefusal(error, deps.log);

@@ -38,7 +38,7 @@ function bringsMessage(req: Request, binding: 'jsonrpc' | 'rest'): boolean {
  * carries the `busy` Refusal) before anything is stored. Requests that read nothing new (answers,
  * GetTask, teach) pass untouched.
  */
-export function admitParses(reader: Pick<InputReader<unknown>, 'admit' | 'holding' | 'load'>, binding: 'jsonrpc' | 'rest', retryAfterSeconds: number) {
+export function admitParses(reader: Pick<InputReader<unknown>, 'admit' | 'hand' | 'load'>, binding: 'jsonrpc' | 'rest', retryAfterSeconds: number) {
   return (req: Request, res: Response, next: NextFunction): void => {
     if (!bringsMessage(req, binding)) {
       next();
@@ -58,6 +58,8 @@ export function admitParses(reader: Pick<InputReader<unknown>, 'admit' | 'holdin
       return;
     }
     res.once('close', () => ticket.drop());
-    reader.holding(ticket, next);
+    // Found again by the request's headers: by the executor through the call context, by reread here.
+    reader.hand(req.headers, ticket);
+    next();
   };
 }

@@ -1,4 +1,3 @@
-import { AsyncLocalStorage } from 'node:async_hooks';
 import { availableParallelism } from 'node:os';
 import { Piscina } from 'piscina';
 import { InputRefused } from '@learnables/learnable';
@@ -83,7 +82,14 @@ export class InputReader<Input> {
   private readonly pool: Piscina<unknown, ThreadAnswer> | undefined;
   private readonly module: ParseModule | undefined;
   private taken = 0;
-  private readonly tickets = new AsyncLocalStorage<ParseTicket>();
+  /**
+   * The ticket of each admitted request, by the request's headers object: the one thing that
+   * reaches, as the same object, both the admission in front of the SDK and the call context the
+   * SDK builds for the executor (its context builder is handed `req.headers`). An AsyncLocalStorage
+   * carried it before; on Node 20 an active one runs an async hook for every promise in the process,
+   * which cost more per message than the agent's own reading (BENCHMARKS.md, runtime overhead).
+   */
+  private readonly admitted = new WeakMap<object, ParseTicket>();
 
   constructor(
     private readonly agent: Pick<LearnableAgent<Input, unknown>, 'parse' | 'parseModule'>,
@@ -123,14 +129,21 @@ export class InputReader<Input> {
     });
   }
 
-  /** Go on with a request holding its ticket: the parse it leads to, however deep, holds it too. */
-  holding<T>(ticket: ParseTicket, go: () => T): T {
-    return this.tickets.run(ticket, go);
+  /** A request admitted with this ticket, known by its headers object (see `admitted`). */
+  hand(request: object, ticket: ParseTicket): void {
+    this.admitted.set(request, ticket);
   }
 
-  /** The agent's input from a message's parts, or InputRefused with the agent's sentence. */
-  async parse(parts: InputPart[]): Promise<Input> {
-    const ticket = this.tickets.getStore();
+  /** The ticket of the request these headers belong to, if it was admitted. */
+  ticketOf(request: object | undefined): ParseTicket | undefined {
+    return request === undefined ? undefined : this.admitted.get(request);
+  }
+
+  /**
+   * The agent's input from a message's parts, or InputRefused with the agent's sentence. With the
+   * ticket of the request that brought the message, the parse holds its place until it ends.
+   */
+  async parse(parts: InputPart[], ticket?: ParseTicket): Promise<Input> {
     ticket?.hold();
     try {
       if (this.pool === undefined || this.module === undefined || sizeOf(parts, this.inThreadFrom) < this.inThreadFrom) return await this.agent.parse(parts);
