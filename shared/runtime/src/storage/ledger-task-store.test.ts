@@ -106,3 +106,31 @@ describe.each(['sqlite', 'postgres'] as const)('LedgerTaskStore against the SDK 
     expect((await store.load('copy-1', who))?.history).toEqual([]);
   });
 });
+
+describe('LedgerTaskStore copies of a task', () => {
+  it('equal what the codec reads back, bytes as Buffers, for generated tasks, and keep a data part\'s own __proto__ key as a key', async () => {
+    const dir = scratchDir('ledger-copy-');
+    const database = await openRuntimeDatabase(`sqlite:${dir.path}/agent.db`);
+    const store = new LedgerTaskStore(database, new TaskLedger(database.db, 'agent'));
+    await fc.assert(
+      fc.asyncProperty(save('x'), fc.uuid(), async (described, id) => {
+        const task = generatedTask(id, { ...described, state: TaskState.TASK_STATE_WORKING }, 1_800_000_000_000);
+        await store.save(task, context());
+        await store.save(task, context());
+        const loaded = await store.load(id, context());
+        expect(loaded).toEqual(Task.fromJSON(Task.toJSON(task)));
+        for (const message of loaded!.history) for (const part of message.parts) if (part.content?.$case === 'raw') expect(Buffer.isBuffer(part.content.value)).toBe(true);
+      }),
+      { numRuns: 100 },
+    );
+    const hostile = Task.fromJSON({ id: 'proto-1', contextId: 'c', status: { state: 'TASK_STATE_WORKING' }, history: [{ messageId: 'm', role: 'ROLE_USER', parts: [{ data: JSON.parse('{"__proto__": {"polluted": true}, "a": 1}') }] }] });
+    await store.save(hostile, context());
+    await store.save(hostile, context());
+    const data = (await store.load('proto-1', context()))!.history[0]!.parts[0]!.content;
+    expect(data?.$case === 'data' && Object.getPrototypeOf(data.value)).toBe(Object.prototype);
+    expect(data?.$case === 'data' && Object.keys(data.value)).toEqual(['__proto__', 'a']);
+    expect(({} as { polluted?: boolean }).polluted).toBeUndefined();
+    await database.close();
+    dir.remove();
+  });
+});

@@ -1,5 +1,5 @@
 import { Buffer } from 'node:buffer';
-import type { ListTasksRequest, ListTasksResponse, Part, Task } from '@a2a-js/sdk';
+import type { ListTasksRequest, ListTasksResponse, Task } from '@a2a-js/sdk';
 import { Task as TaskCodec, TaskState } from '@a2a-js/sdk';
 import type { ServerCallContext, TaskStore } from '@a2a-js/sdk/server';
 import { resolveUserScope } from '@a2a-js/sdk/server';
@@ -27,22 +27,26 @@ export interface RuntimeTaskStore extends TaskStore {
 }
 
 /**
- * A deep copy of a task as the store reads tasks back: structuredClone turns the Buffers the codec
- * reads raw parts into into plain Uint8Arrays, so those are made Buffers (views, not copies) again.
+ * A deep copy of a task as the store reads tasks back: plain objects and arrays copied, bytes as
+ * Buffers (what the codec reads raw parts into). Written out rather than structuredClone, which
+ * took about twice as long on the SDK's five reads of every task (a task is plain JSON-like data
+ * and bytes; its JSON was bounded in depth when it arrived). A key named `__proto__` (a data
+ * part's own) is copied as a key, never as the copy's prototype.
  */
-function copyOf(task: Task): Task {
-  const copy = structuredClone(task);
-  const mend = (parts: readonly Part[] | undefined) => {
-    for (const part of parts ?? []) {
-      const content = part.content;
-      if (content?.$case === 'raw') content.value = Buffer.from(content.value.buffer, content.value.byteOffset, content.value.byteLength);
-    }
-  };
-  for (const message of copy.history) mend(message.parts);
-  for (const artifact of copy.artifacts) mend(artifact.parts);
-  mend(copy.status?.message?.parts);
+function copied(value: unknown): unknown {
+  if (typeof value !== 'object' || value === null) return value;
+  if (Array.isArray(value)) return value.map(copied);
+  if (value instanceof Uint8Array) return Buffer.from(value);
+  const copy: Record<string, unknown> = {};
+  for (const key of Object.keys(value)) {
+    const item = copied((value as Record<string, unknown>)[key]);
+    if (key === '__proto__') Object.defineProperty(copy, key, { value: item, enumerable: true, writable: true, configurable: true });
+    else copy[key] = item;
+  }
   return copy;
 }
+
+const copyOf = (task: Task): Task => copied(task) as Task;
 
 /**
  * The SDK's task store, telling the ledger when a task's resting state is saved: only then does
