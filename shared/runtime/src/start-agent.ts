@@ -135,8 +135,8 @@ export async function startLearnableAgent<Input, Result>(
   const authority = new AuthorityClient({ url: options.authority.url, token: options.authority.token, kinds: agent.kinds });
   // Steps and passing states are written without waiting for the disk; a task's opening and its
   // resting state wait (RuntimeDatabase.steps).
-  const journal = new Journal(database.steps);
-  const ledger = new TaskLedger(database.db, agent.skill.id, database.steps);
+  const journal = new Journal(database);
+  const ledger = new TaskLedger(database, agent.skill.id);
   const corrections = new Corrections(database.db, agent.skill.id);
   // The SDK's store is typed for its own tables; it shares our connection and database. Wrapped so
   // the ledger learns when a task's resting state is saved, and so a task keeps at most

@@ -73,8 +73,8 @@ describe.each(['sqlite', 'postgres'] as const)('statements compiled once (%s)', 
     await fc.assert(
       fc.asyncProperty(fc.array(operation, { minLength: 1, maxLength: 12 }), async (operations) => {
         run += 1;
-        const ledger = new TaskLedger(ours.db, 'agent', ours.steps);
-        const journal = new Journal(ours.steps, undefined);
+        const ledger = new TaskLedger(ours, 'agent');
+        const journal = new Journal(ours, undefined);
         for (const op of operations) {
           const taskId = `r${run}-t${op.task}`;
           if (op.kind === 'open') {
@@ -108,5 +108,40 @@ describe.each(['sqlite', 'postgres'] as const)('statements compiled once (%s)', 
     expect(() => compiledOnce(['task_id', 'state'], (value) => ours.db.updateTable('learnables_tasks').set({ state: 'done' }).where('task_id', '=', value('task_id')))).toThrow(
       /does not use its values state/,
     );
+  });
+});
+
+describe('RuntimeDatabase.run on SQLite', () => {
+  it('runs its statements together or not at all, and never inside a kysely transaction that is open on the connection', async () => {
+    const dir = scratchDir('run-statements-');
+    const database = await openRuntimeDatabase(`sqlite:${dir.path}/agent.db`);
+    const insert = compiledOnce(['task_id', 'step'], (value) =>
+      database.db.insertInto('learnables_journal').values({ task_id: value('task_id'), step: value('step'), result: '1', at: 1 }),
+    );
+    const steps = async () => (await database.db.selectFrom('learnables_journal').select(['task_id', 'step']).orderBy('task_id').execute()).map((row) => `${row.task_id}/${row.step}`);
+
+    // Together: the second fails (the same key twice), so neither is written.
+    await expect(database.run([insert({ task_id: 'a', step: 'parse' }), insert({ task_id: 'a', step: 'parse' })])).rejects.toThrow(/UNIQUE/);
+    expect(await steps()).toEqual([]);
+
+    // A kysely transaction is open and waiting: a run made meanwhile waits for it and is not rolled back with it.
+    let release!: () => void;
+    const held = new Promise<void>((resolve) => (release = resolve));
+    const rolledBack = database.db
+      .transaction()
+      .execute(async (trx) => {
+        await trx.executeQuery(insert({ task_id: 'theirs', step: 'parse' }));
+        await held;
+        throw new Error('rolled back');
+      })
+      .catch((error: Error) => error.message);
+    await new Promise((resolve) => setTimeout(resolve, 20));
+    const ours = database.run([insert({ task_id: 'ours', step: 'parse' })]);
+    release();
+    expect(await rolledBack).toBe('rolled back');
+    await ours;
+    expect(await steps()).toEqual(['ours/parse']);
+    await database.close();
+    dir.remove();
   });
 });

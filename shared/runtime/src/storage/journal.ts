@@ -1,6 +1,7 @@
 import type { Kysely } from 'kysely';
 import { compiledOnce } from './compiled-once.ts';
 import { boundedJson } from './kept-input.ts';
+import type { RuntimeDatabase } from './open-database.ts';
 import type { RuntimeTables } from './tables.ts';
 
 /** The most a step's result may take in the journal, and what to throw for one that takes more. */
@@ -19,11 +20,16 @@ export class Journal {
   /** A step's row, inserted unless one is recorded already; built once (see `compiledOnce`). */
   private readonly insert;
 
+  private readonly db: Kysely<RuntimeTables>;
+
   constructor(
-    private readonly db: Kysely<RuntimeTables>,
+    /** Steps are written through `steps` (see `RuntimeDatabase.steps`), and read there too. */
+    private readonly database: Pick<RuntimeDatabase, 'steps' | 'run'>,
     /** Test-only fault injection: die (SIGKILL) right after recording this step, or on reaching this point (see `reached`). */
     private readonly dieAfterStep: string | undefined = process.env.LEARNABLES_DIE_AFTER_STEP,
   ) {
+    const db = database.steps;
+    this.db = db;
     this.insert = compiledOnce(['task_id', 'step', 'result', 'at'], (value) =>
       db
         .insertInto('learnables_journal')
@@ -64,7 +70,7 @@ export class Journal {
   async record<T>(taskId: string, step: string, result: T, bound?: JournalBound): Promise<T> {
     const json = bound === undefined ? JSON.stringify(result ?? null) : boundedJson(result, bound.characters);
     if (json === undefined) throw bound!.refuse();
-    const { rows } = await this.db.executeQuery(this.insert({ task_id: taskId, step, result: json, at: Date.now() }));
+    const [{ rows }] = (await this.database.run([this.insert({ task_id: taskId, step, result: json, at: Date.now() })], 'steps')) as [{ rows: unknown[] }];
     if (this.dieAfterStep === step) process.kill(process.pid, 'SIGKILL');
     if (rows.length > 0) return JSON.parse(json) as T;
     // Another replica recorded the same step first; its result is the one that counts.

@@ -61,7 +61,7 @@ describe.each(['sqlite', 'postgres'] as const)('LedgerTaskStore against the SDK 
       fc.asyncProperty(fc.array(fc.record({ task: fc.constantFrom(0, 1), save: save('x') }), { minLength: 1, maxLength: 8 }), async (saves) => {
         run += 1;
         const ids = [`t${run}-a`, `t${run}-b`];
-        const ledger = new TaskLedger(database.db, 'agent', database.steps);
+        const ledger = new TaskLedger(database, 'agent');
         const store = new LedgerTaskStore(database, ledger);
         const passing = new Set<string>();
         for (const step of saves) {
@@ -93,7 +93,7 @@ describe.each(['sqlite', 'postgres'] as const)('LedgerTaskStore against the SDK 
   });
 
   it('hands out a copy: the SDK editing a task it loaded or saved does not change what is kept', async () => {
-    const ledger = new TaskLedger(database.db, 'agent', database.steps);
+    const ledger = new TaskLedger(database, 'agent');
     const store = new LedgerTaskStore(database, ledger);
     const who = context();
     const task = Task.fromJSON({ id: 'copy-1', contextId: 'c', status: { state: 'TASK_STATE_SUBMITTED' }, history: [] });
@@ -111,7 +111,7 @@ describe('LedgerTaskStore copies of a task', () => {
   it('equal what the codec reads back, bytes as Buffers, for generated tasks, and keep a data part\'s own __proto__ key as a key', async () => {
     const dir = scratchDir('ledger-copy-');
     const database = await openRuntimeDatabase(`sqlite:${dir.path}/agent.db`);
-    const store = new LedgerTaskStore(database, new TaskLedger(database.db, 'agent'));
+    const store = new LedgerTaskStore(database, new TaskLedger(database, 'agent'));
     await fc.assert(
       fc.asyncProperty(save('x'), fc.uuid(), async (described, id) => {
         const task = generatedTask(id, { ...described, state: TaskState.TASK_STATE_WORKING }, 1_800_000_000_000);

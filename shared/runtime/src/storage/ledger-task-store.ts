@@ -72,7 +72,7 @@ export class LedgerTaskStore implements RuntimeTaskStore {
   private readonly writes: TaskWrites;
 
   constructor(
-    database: Pick<RuntimeDatabase, 'engine' | 'db'>,
+    database: Pick<RuntimeDatabase, 'engine' | 'db' | 'run'>,
     private readonly ledger: TaskLedger,
   ) {
     this.inner = new DatabaseTaskStore(database.db as never);

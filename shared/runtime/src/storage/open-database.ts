@@ -4,6 +4,7 @@ import { dirname, join, resolve } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import Database from 'better-sqlite3';
 import { Kysely, Migrator, PostgresDialect, SqliteDialect } from 'kysely';
+import type { CompiledQuery } from 'kysely';
 import pg from 'pg';
 import { runtimeMigrations } from './migrations.ts';
 import type { RuntimeTables } from './tables.ts';
@@ -28,6 +29,15 @@ export interface RuntimeDatabase {
    * (WAL with synchronous NORMAL: no commit waits for the disk).
    */
   readonly steps: Kysely<RuntimeTables>;
+  /**
+   * Run compiled statements (`compiledOnce`) through `db` (or `steps`), several of them atomically.
+   * On SQLite they run synchronously on its one connection, in a transaction of better-sqlite3's
+   * when several: kysely's path (a connection lock, a promise per statement, a transaction's begin
+   * and commit as further round trips) cost more CPU than SQLite's own work for the runtime's small
+   * writes. Only when a kysely transaction is open on the connection (none of the runtime's is) do
+   * they wait their turn behind it through kysely, so they never join someone else's transaction.
+   */
+  run(queries: readonly CompiledQuery[], on?: 'db' | 'steps'): Promise<{ rows: unknown[] }[]>;
   close(): Promise<void>;
 }
 
@@ -54,6 +64,7 @@ export async function openRuntimeDatabase(url: string): Promise<RuntimeDatabase>
   let engine: Engine;
   let db: Kysely<RuntimeTables>;
   let steps: Kysely<RuntimeTables> | undefined;
+  let direct: ((queries: readonly CompiledQuery[]) => { rows: unknown[] }[] | undefined) | undefined;
   if (/^postgres(ql)?:\/\//.test(url)) {
     engine = 'postgres';
     await upgradeSdkTables(url);
@@ -78,7 +89,16 @@ export async function openRuntimeDatabase(url: string): Promise<RuntimeDatabase>
     database.pragma('synchronous = NORMAL');
     database.pragma('busy_timeout = 5000');
     await upgradeSdkTables(`sqlite:${file}`);
-    db = new Kysely<RuntimeTables>({ dialect: new SqliteDialect({ database: reusingStatements(database) }) });
+    const reusing = reusingStatements(database);
+    db = new Kysely<RuntimeTables>({ dialect: new SqliteDialect({ database: reusing }) });
+    const one = (query: CompiledQuery) => {
+      const statement = reusing.prepare(query.sql) as unknown as Database.Statement;
+      if (statement.reader) return { rows: statement.all(query.parameters as unknown[]) };
+      statement.run(query.parameters as unknown[]);
+      return { rows: [] };
+    };
+    const several = database.transaction((queries: readonly CompiledQuery[]) => queries.map(one));
+    direct = (queries) => (database.inTransaction ? undefined : queries.length === 1 ? [one(queries[0]!)] : several(queries));
   }
   const { error } = await new Migrator({
     db,
@@ -88,10 +108,20 @@ export async function openRuntimeDatabase(url: string): Promise<RuntimeDatabase>
   }).migrateToLatest();
   if (error) throw new Error(`The agent could not prepare its tables: ${String(error)}`, { cause: error });
   const both = steps ?? db;
+  const through = async (queries: readonly CompiledQuery[], on: 'db' | 'steps') => {
+    const kysely = on === 'steps' ? both : db;
+    if (queries.length === 1) return [await kysely.executeQuery(queries[0]!)];
+    return kysely.transaction().execute(async (trx) => {
+      const results: { rows: unknown[] }[] = [];
+      for (const query of queries) results.push(await trx.executeQuery(query));
+      return results;
+    });
+  };
   return {
     engine,
     db,
     steps: both,
+    run: async (queries, on = 'db') => direct?.(queries) ?? through(queries, on),
     close: async () => {
       if (steps) await steps.destroy();
       await db.destroy();

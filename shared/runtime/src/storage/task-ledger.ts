@@ -1,6 +1,7 @@
 import type { CompiledQuery, Kysely } from 'kysely';
 import { sql } from 'kysely';
 import { compiledOnce } from './compiled-once.ts';
+import type { RuntimeDatabase } from './open-database.ts';
 import type { RuntimeTables } from './tables.ts';
 
 export interface LedgerEntry {
@@ -99,12 +100,16 @@ export class TaskLedger {
     readonly settleDated: (values: Readonly<Record<(typeof SETTLE_DATED_VALUES)[number], unknown>>) => CompiledQuery;
   };
 
+  private readonly db: Kysely<RuntimeTables>;
+
   constructor(
-    private readonly db: Kysely<RuntimeTables>,
+    /** A task's row is opened through `db`; its later states are written through `steps` (`RuntimeDatabase.steps`). */
+    private readonly database: Pick<RuntimeDatabase, 'db' | 'steps' | 'run'>,
     readonly agent: string,
-    /** Where a task's later states are written (`RuntimeDatabase.steps`); its row is opened through `db`. */
-    private readonly steps: Kysely<RuntimeTables> = db,
   ) {
+    const db = database.db;
+    const steps = database.steps;
+    this.db = db;
     this.statements = {
       open: compiledOnce(OPEN_VALUES, (value) => openRow(db, value)),
       resume: compiledOnce(['task_id'], (value) => steps.updateTable('learnables_tasks').set({ state: 'running' }).where('task_id', '=', value('task_id'))),
@@ -145,12 +150,12 @@ export class TaskLedger {
   }
 
   async open(entry: LedgerEntry & { messageAt: number }): Promise<void> {
-    await this.db.executeQuery(this.statements.open(this.openValues(entry)));
+    await this.database.run([this.statements.open(this.openValues(entry))]);
   }
 
   /** A task is being worked on again (a follow-up arrived): resume it if the process stops. */
   async resume(taskId: string): Promise<void> {
-    await this.steps.executeQuery(this.statements.resume({ task_id: taskId }));
+    await this.database.run([this.statements.resume({ task_id: taskId })], 'steps');
   }
 
   /**
@@ -160,7 +165,7 @@ export class TaskLedger {
    */
   async settle(taskId: string, state: RestingState, messageAt?: number): Promise<void> {
     const settle = settleValues(taskId, state, messageAt);
-    await this.steps.executeQuery(settle.dated ? this.statements.settleDated(settle.values) : this.statements.settle(settle.values));
+    await this.database.run([settle.dated ? this.statements.settleDated(settle.values) : this.statements.settle(settle.values)], 'steps');
   }
 
   /** Tasks that were running when the process stopped: they are to be resumed. */

@@ -47,9 +47,9 @@ describe.each(['sqlite', 'postgres'] as const)('TaskWrites against the SDK store
     await fc.assert(
       fc.asyncProperty(fc.array(operation, { minLength: 1, maxLength: 8 }), async (operations) => {
         run += 1;
-        const writes = new TaskWrites(ours, new TaskLedger(ours.db, 'agent', ours.steps));
+        const writes = new TaskWrites(ours, new TaskLedger(ours, 'agent'));
         const sdk = new DatabaseTaskStore(theirs.db as never);
-        const ledger = new TaskLedger(theirs.db, 'agent', theirs.steps);
+        const ledger = new TaskLedger(theirs, 'agent');
         for (const op of operations) {
           const id = `w${run}-${op.task}`;
           const task = generatedTask(id, op.save, 1_800_000_000_000 + run);

@@ -99,7 +99,7 @@ export class TaskWrites {
   private readonly settleDatedWith?: Statement<readonly [...typeof TASK_VALUES, ...typeof SETTLE_DATED_VALUES]>;
 
   constructor(
-    database: Pick<RuntimeDatabase, 'engine' | 'db'>,
+    private readonly database: Pick<RuntimeDatabase, 'engine' | 'db' | 'run'>,
     private readonly ledger: TaskLedger,
   ) {
     const db = database.db;
@@ -117,10 +117,7 @@ export class TaskWrites {
   }
 
   private async together(first: CompiledQuery, second: CompiledQuery): Promise<void> {
-    await this.db.transaction().execute(async (trx) => {
-      await trx.executeQuery(first);
-      await trx.executeQuery(second);
-    });
+    await this.database.run([first, second]);
   }
 
   /** A new task: the ledger's running row and the task's first save, together. */
@@ -128,7 +125,7 @@ export class TaskWrites {
     const scope = scopeOf(context);
     const row = taskRow(scope, task);
     const ledger = this.ledger.openValues({ ...entry, ...scope });
-    if (this.openWith) await this.db.executeQuery(this.openWith({ ...row, ...ledger }));
+    if (this.openWith) await this.database.run([this.openWith({ ...row, ...ledger })]);
     else await this.together(this.open1(ledger), this.save1(row));
   }
 
@@ -136,12 +133,12 @@ export class TaskWrites {
   async save(task: Task, context: ServerCallContext, rest?: { state: RestingState; messageAt: number | undefined }): Promise<void> {
     const row = taskRow(scopeOf(context), task);
     if (rest === undefined) {
-      await this.db.executeQuery(this.save1(row));
+      await this.database.run([this.save1(row)]);
       return;
     }
     const settle = settleValues(task.id, rest.state, rest.messageAt);
     if (this.settleWith && this.settleDatedWith) {
-      await this.db.executeQuery(settle.dated ? this.settleDatedWith({ ...row, ...settle.values }) : this.settleWith({ ...row, ...settle.values }));
+      await this.database.run([settle.dated ? this.settleDatedWith({ ...row, ...settle.values }) : this.settleWith({ ...row, ...settle.values })]);
     } else {
       await this.together(settle.dated ? this.settleDated1(settle.values) : this.settle1(settle.values), this.save1(row));
     }
