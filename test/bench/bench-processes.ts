@@ -1,9 +1,11 @@
 // What the benchmarks that run an agent over HTTP share: helper processes started with tsx (and
-// killed when the benchmark ends), the line a helper prints when it is ready, an SDK client with
-// the benchmark's token, and a prober (lesson-to-decision/probe.ts) timing GET /healthz from its
-// own process, so the event loop measured is the agent's.
+// killed when the benchmark ends), the line a helper prints when it is ready, stopping one so that
+// it can write its CPU profile, the CPU time a process has used, an SDK client with the benchmark's
+// token, and a prober (lesson-to-decision/probe.ts) timing GET /healthz from its own process, so the
+// event loop measured is the agent's.
 import { spawn } from 'node:child_process';
 import type { ChildProcess } from 'node:child_process';
+import { readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import type { Client } from '@a2a-js/sdk/client';
 import { ClientFactory, ClientFactoryOptions, JsonRpcTransportFactory } from '@a2a-js/sdk/client';
@@ -11,13 +13,41 @@ import { ClientFactory, ClientFactoryOptions, JsonRpcTransportFactory } from '@a
 const children = new Set<ChildProcess>();
 process.on('exit', () => children.forEach((c) => c.kill()));
 
-/** `node --import tsx <script> <args>`, its stdout piped; `script` is a file URL or path. */
-export function child(script: URL | string, args: readonly string[]): ChildProcess {
+/**
+ * `node --import tsx <nodeArgs> <script> <args>`, its stdout piped; `script` is a file URL or path.
+ * `nodeArgs` are node's own options (e.g. `--cpu-prof`).
+ */
+export function child(script: URL | string, args: readonly string[], nodeArgs: readonly string[] = []): ChildProcess {
   const path = script instanceof URL ? fileURLToPath(script) : script;
-  const started = spawn(process.execPath, ['--import', 'tsx', path, ...args], { stdio: ['ignore', 'pipe', 'inherit'] });
+  const started = spawn(process.execPath, ['--import', 'tsx', ...nodeArgs, path, ...args], { stdio: ['ignore', 'pipe', 'inherit'] });
   children.add(started);
   started.once('exit', () => children.delete(started));
   return started;
+}
+
+/**
+ * SIGTERM, then wait for the exit: a helper that exits on its own from its SIGTERM handler gets
+ * to write what node writes at exit (a `--cpu-prof` profile; one killed by the signal writes none).
+ * SIGKILL after `graceMs`, so a helper that hangs cannot hold the benchmark.
+ */
+export async function stopChild(started: ChildProcess, graceMs = 10_000): Promise<void> {
+  if (started.exitCode !== null || started.signalCode !== null) return;
+  const exited = new Promise((resolve) => started.once('exit', resolve));
+  started.kill('SIGTERM');
+  const timer = setTimeout(() => started.kill('SIGKILL'), graceMs);
+  await exited;
+  clearTimeout(timer);
+}
+
+const TICK_MS = 10; // USER_HZ 100 on Linux
+/** CPU time a process has used so far, all its threads, in ms (user + system, from /proc); 0 once it is gone. */
+export function cpuMs(pid: number): number {
+  try {
+    const fields = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1]!.split(' ');
+    return (Number(fields[11]) + Number(fields[12])) * TICK_MS;
+  } catch {
+    return 0;
+  }
 }
 
 /** The first match of `pattern` in what `process` prints; rejects if it exits first. */

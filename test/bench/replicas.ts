@@ -17,6 +17,7 @@ import { fileURLToPath } from 'node:url';
 import { scratchDir, scratchPostgres } from '@learnables/testing';
 import type { Service } from '../support/processes.ts';
 import { freePort, startService } from '../support/processes.ts';
+import { cpuMs } from './bench-processes.ts';
 
 const TOKEN = 'bench-token';
 const SECONDS = Number(process.env.BENCH_SECONDS ?? 15);
@@ -28,16 +29,6 @@ const bodies = readdirSync(fixtures)
   .filter((name) => name.endsWith('.eml') && !name.startsWith('malformed-'))
   .sort()
   .map((name) => readFileSync(`${fixtures}${name}`).toString('base64'));
-const TICK_MS = 10; // USER_HZ 100 on Linux
-/** CPU time a process has used so far, in ms (user + system, from /proc). */
-const cpuMs = (pid: number): number => {
-  try {
-    const fields = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1]!.split(' ');
-    return (Number(fields[11]) + Number(fields[12])) * TICK_MS;
-  } catch {
-    return 0;
-  }
-};
 const load = () => loadavg().map((n) => n.toFixed(1)).join(', ');
 
 /** The server processes of a PostgreSQL database's connections right now (its backends). */
