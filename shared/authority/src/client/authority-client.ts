@@ -15,6 +15,14 @@ import { FreshRead } from './fresh-read.ts';
  */
 export const ON_BEHALF_OF_HEADER = 'learnables-on-behalf-of';
 
+/**
+ * The header every answer of `GET /v1/collections/:c/active` carries: the authority's commit
+ * wait in whole milliseconds (e.g. `learnables-commit-wait: 25`). It acknowledges and announces
+ * an activation no sooner than that after committing it, so the answer of a request may be
+ * reused for that long after the request was sent (SPEC §4.4).
+ */
+export const COMMIT_WAIT_HEADER = 'learnables-commit-wait';
+
 /** The authority said no. `refusal.message` is a sentence to show as it is. */
 export class AuthorityRefused extends Error {
   override readonly name = 'AuthorityRefused';
