@@ -1,3 +1,4 @@
+import { createServer } from 'node:http';
 import type { Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
@@ -38,6 +39,10 @@ describe.each(engines)('commit wait on $name', (engine) => {
   let committed: number[];
   let server: Server;
   let base: string;
+  /** How many requests for the active version reached the authority. */
+  let activeReads: number;
+  /** Whether the authority's answers leave out the commit wait header (an authority from before it). */
+  let withoutHeader: boolean;
 
   beforeEach(async () => {
     let url: string;
@@ -46,7 +51,16 @@ describe.each(engines)('commit wait on $name', (engine) => {
     authority = new Authority({ store: timingCommits(await openStore(url), committed), kinds: [wordListKind()], commitWaitMs: WAIT });
     await authority.seed('lists', { alpha: { words: [] }, beta: { words: [] } }, 'lists.json');
     const app = authorityService({ authority, tokens: { s3cret: 'console' }, log: () => undefined });
-    server = app.listen(0, '127.0.0.1');
+    activeReads = 0;
+    withoutHeader = false;
+    server = createServer((req, res) => {
+      if (req.url?.endsWith('/active')) activeReads += 1;
+      if (withoutHeader) {
+        const set = res.setHeader.bind(res);
+        res.setHeader = (name, value) => (name.toLowerCase() === COMMIT_WAIT_HEADER ? res : set(name, value));
+      }
+      app(req, res);
+    }).listen(0, '127.0.0.1');
     await new Promise((resolve) => server.once('listening', resolve));
     base = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
   });
@@ -115,5 +129,31 @@ describe.each(engines)('commit wait on $name', (engine) => {
     } finally {
       watching.abort();
     }
+  });
+
+  it('lets the client reuse an answer of the active version within the wait advertised: one request, then one more after it', async () => {
+    let now = 0;
+    const client = new AuthorityClient({ url: base, clock: () => now });
+    const first = await Promise.all(Array.from({ length: 20 }, () => client.active('lists')));
+    expect(first.map((a) => a.version)).toEqual(Array.from({ length: 20 }, () => 1));
+    for (let i = 0; i < 10; i += 1) {
+      now += (WAIT - 1) / 10;
+      expect((await client.active('lists')).version).toBe(1);
+    }
+    expect(activeReads).toBe(1);
+    now = WAIT;
+    await client.active('lists');
+    expect(activeReads).toBe(2);
+  });
+
+  it('sends a request per call not covered by one sent after it, as before, when the authority advertises no wait', async () => {
+    withoutHeader = true;
+    const now = 0;
+    const client = new AuthorityClient({ url: base, clock: () => now });
+    for (let i = 0; i < 5; i += 1) await client.active('lists');
+    expect(activeReads).toBe(5);
+    // Calls made together share the next request (FreshRead's way): one sent, one shared by the other nine.
+    await Promise.all(Array.from({ length: 10 }, () => client.active('lists')));
+    expect(activeReads).toBe(7);
   });
 });
