@@ -114,7 +114,11 @@ artifact event and the runtime's own code the rest. Done: reads of the authority
 connections (a third of fetch's CPU) and one shared request for the active version among the tasks that start
 while one is out (\`FreshRead\`, never the request already under way: pinning stays exact), measured 0.46× → 0.51×
 in one run at load average 11-12; a save identical to the last one not written again, and a task on its way to
-rest read from memory instead of the store. Not done: one transaction for a task's journal rows and ledger, and
+rest read from memory instead of the store. Later, the commit wait (SPEC §4.4): the authority acknowledges and
+announces each activation 25 ms after its commit and says so on each answer of the active version, and an answer
+is reused for that long after its request was sent, so a busy agent asks about once per 25 ms (pinning stays
+exact); measured with the authority, the agent and a bare agent each in its own process, interleaved with the
+code before: the authority's CPU per message 0.59 → 0.18 ms, the agent's 2.61 → 2.17 ms (medians of 18 rounds). Not done: one transaction for a task's journal rows and ledger, and
 statements compiled once instead of by kysely each time.`);
 await runtime.close();
 await bare.close();

@@ -32,10 +32,10 @@ interface Request<T> {
  * A caller arriving at t may be given the answer of a request sent at s when the request was
  * sent after it called (s ≥ t), or when t − s < W, W the window that answer carries (its
  * authority's commit wait). Why the second is exact: the authority acknowledges or announces an
- * activation no sooner than W after committing it, so an activation acknowledged before a
- * message arrived at t was committed before t − W, and a request sent at s > t − W was sent —
- * and so read — after that commit. Only durations on this process's monotonic clock are
- * compared; `s` is taken before the request is written, so it is never later than the sending.
+ * activation no sooner than W after committing it, so an activation acknowledged before a message
+ * arrived at t was committed no later than t − W, and a request sent at s > t − W was sent — and
+ * so read — after that commit. Only durations on this process's monotonic clock are compared;
+ * `s` is taken before the request is written, so it is never later than the sending.
  *
  * So: an answer whose window still covers the caller is handed out at once (a cache); otherwise
  * the caller joins the request out, provisionally, and when its answer comes those it does not
