@@ -2,17 +2,19 @@
 import { join } from 'node:path';
 import { Authority, authorityService, loadSeeds, openStore } from '@learnables/authority';
 import { AUTHORITY_PORT, learnableKinds, seedFolders } from './registry.ts';
-import { LOCAL_DEV_TOKEN, parseTokens, portFrom, repoRoot } from './config.ts';
+import { LOCAL_DEV_TOKEN, commitWaitFrom, parseTokens, portFrom, repoRoot } from './config.ts';
 
 const port = portFrom(process.env.AUTHORITY_PORT, AUTHORITY_PORT, 'AUTHORITY_PORT');
 const host = process.env.AUTHORITY_HOST ?? '127.0.0.1';
 const storeUrl = process.env.AUTHORITY_STORE ?? `sqlite:${join(repoRoot, 'data', 'authority.db')}`;
 const tokens = parseTokens(process.env.AUTHORITY_TOKENS);
+// Every replica sharing the store must be given the same wait (SPEC §4.4).
+const commitWaitMs = commitWaitFrom(process.env.AUTHORITY_COMMIT_WAIT_MS);
 
 const store = await openStore(storeUrl);
 // The store listens again by itself; the operator should still know the feed had a gap.
 store.onFeedError((error) => console.error(`authority: the change feed lost its connection and is reconnecting: ${error.message}`));
-const authority = new Authority({ store, kinds: learnableKinds });
+const authority = new Authority({ store, kinds: learnableKinds, commitWaitMs });
 // Each collection is seeded once, on first start, from the first folder that holds its file:
 // SEEDS_DIR if set (an operator's own version 1), then each registered agent's own seeds.
 const seeded: string[] = [];

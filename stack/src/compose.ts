@@ -145,6 +145,9 @@ services:
       AUTHORITY_TOKENS: agents=\${AGENTS_AUTHORITY_TOKEN:-change-me-agents},console=\${CONSOLE_AUTHORITY_TOKEN:-change-me-authority}
       # The names it answers to besides localhost (DNS rebinding: any other Host is refused).
       AUTHORITY_HOSTS: authority
+      # Each activation is acknowledged and announced this long after its commit, and agents reuse
+      # an answer of the active version for as long (SPEC §4.4); give every authority replica the same.
+      AUTHORITY_COMMIT_WAIT_MS: "\${AUTHORITY_COMMIT_WAIT_MS:-25}"
     ports: ["${AUTHORITY_PORT}:${AUTHORITY_PORT}"]
 ${healthcheck(AUTHORITY_PORT)}
 ${agents.map(agentServices).join('\n')}

@@ -1,4 +1,5 @@
 import { fileURLToPath } from 'node:url';
+import { DEFAULT_COMMIT_WAIT_MS, MAX_COMMIT_WAIT_MS } from '@learnables/authority';
 
 /** The repository root, so default paths work whichever folder a command is started from. */
 export const repoRoot = fileURLToPath(new URL('../../', import.meta.url));
@@ -48,4 +49,20 @@ export function wholeFrom(raw: string | undefined, least: number, name: string):
   const value = Number(raw.trim());
   if (!Number.isInteger(value) || value < least) throw new Error(`${name} must be a whole number of at least ${least}; "${raw}" is not.`);
   return value;
+}
+
+/**
+ * `AUTHORITY_COMMIT_WAIT_MS`: how long the authority holds back an activation's acknowledgement
+ * and announcement after committing it, in whole milliseconds from 0 (off) to 1,000; unset means
+ * the default, 25. Every replica sharing a store must be given the same.
+ */
+export function commitWaitFrom(raw: string | undefined, name = 'AUTHORITY_COMMIT_WAIT_MS'): number {
+  if (raw === undefined || raw.trim() === '') return DEFAULT_COMMIT_WAIT_MS;
+  const text = raw.trim();
+  if (!/^\d{1,4}$/.test(text) || Number(text) > MAX_COMMIT_WAIT_MS) {
+    throw new Error(
+      `${name} must be a whole number of milliseconds from 0 to ${MAX_COMMIT_WAIT_MS} (how long an activation is held back after its commit; default ${DEFAULT_COMMIT_WAIT_MS}); "${raw}" is not.`,
+    );
+  }
+  return Number(text);
 }

@@ -13,6 +13,7 @@ import type { Lesson, LessonOutcome, LessonValue, NewEntry, Retraction, Retracti
 import { LessonSchema, NewEntrySchema, RetractionSchema, explainInvalid } from '@learnables/protocol';
 import type { Activation, DefinitionStore, Snapshot, SnapshotChain, StoreWriter, StoredEntry, VersionReader } from './store/definition-store.ts';
 import { UnknownVersion } from './errors.ts';
+import { DEFAULT_COMMIT_WAIT_MS, checkedCommitWait, monotonicNow, waitOut } from './commit-wait.ts';
 import type { VersionedDefinition } from './resolved-version.ts';
 import { ResolvedVersion } from './resolved-version.ts';
 import { VersionCache } from './version-cache.ts';
@@ -52,6 +53,14 @@ export interface AuthorityOptions {
   cacheSize?: number;
   /** Called after a version is published and before it is activated (used to test crash safety). */
   afterPublish?: (collection: string, version: number) => void | Promise<void>;
+  /**
+   * How long after committing an activation its writer is answered, in milliseconds (default
+   * 25; 0 turns it off). The change feed announces it no sooner either, and `GET …/active`
+   * advertises it, so an agent may reuse an answer of the active version for that long after
+   * sending the request and still pin every activation acknowledged before its message (SPEC
+   * §4.4). Every replica sharing a store must be given the same wait.
+   */
+  commitWaitMs?: number;
 }
 
 /**
@@ -63,12 +72,30 @@ export class Authority {
   private readonly kinds: Map<string, LearnableKind>;
   private readonly cache: VersionCache;
   private readonly afterPublish: AuthorityOptions['afterPublish'];
+  /** How long after its commit an activation is acknowledged or announced (`AuthorityOptions.commitWaitMs`). */
+  readonly commitWaitMs: number;
 
   constructor(options: AuthorityOptions) {
     this.store = options.store;
     this.kinds = new Map(options.kinds.map((kind) => [kind.collection, kind]));
     this.cache = new VersionCache(options.cacheSize ?? 64);
     this.afterPublish = options.afterPublish;
+    this.commitWaitMs = checkedCommitWait(options.commitWaitMs ?? DEFAULT_COMMIT_WAIT_MS);
+  }
+
+  /**
+   * Holds a write's answer until `commitWaitMs` after its commit returned (`committedAt`, on the
+   * monotonic clock), when it changed the active version. Why: an agent reuses an answer of the
+   * active version for up to that wait after it sent the request (SPEC §4.4). A writer told of its
+   * activation at a ≥ c + W (c its commit) can only send a message that arrives at t ≥ a, so
+   * t − W ≥ c; a request the agent sent at s with t − s < W was sent after c and reads it. The
+   * wait is here, not in the HTTP layer, so in-process writers are held to it too; it is outside
+   * the store's lock, so writers still follow one another as fast as they commit. Unchanged
+   * answers wait for nothing: they activate nothing (like plain reads, they promise nothing
+   * about what agents pin).
+   */
+  private async acknowledge(committedAt: number, changed: boolean): Promise<void> {
+    if (changed) await waitOut(committedAt, this.commitWaitMs);
   }
 
   /** The collections this authority serves (those it has a kind for). */
@@ -90,6 +117,8 @@ export class Authority {
       Object.entries(entries).map(([key, state]) => kind.fromState(key, state)),
     );
     // Checked on every start, seeded or not: a seed that breaks the rules is a mistake to fix now.
+    // A seed is not held back by the commit wait: before version 1 there is no active version, so
+    // no agent holds an answer older than it (a refusal is never reused).
     kind.checkSeed?.(definition.entries);
     return this.store.seed(
       collection,
@@ -128,9 +157,11 @@ export class Authority {
       });
       return { outcome: { ...answer, changed: true, version }, published: absorbed.definition };
     });
+    const committedAt = monotonicNow();
     // Only once committed: a failed commit must not leave a version in the cache that another
     // writer may then publish under the same number with other content.
     if (published) this.cache.set(lesson.collection, outcome.version, { ...published, version: outcome.version });
+    await this.acknowledge(committedAt, outcome.changed);
     return outcome;
   }
 
@@ -162,7 +193,9 @@ export class Authority {
       });
       return { outcome: { ...answer, changed: true, version }, published: added.definition };
     });
+    const committedAt = monotonicNow();
     if (published) this.cache.set(request.collection, outcome.version, { ...published, version: outcome.version });
+    await this.acknowledge(committedAt, outcome.changed);
     return outcome;
   }
 
@@ -231,14 +264,16 @@ export class Authority {
         published: retracted.definition,
       };
     });
+    const committedAt = monotonicNow();
     if (published) this.cache.set(collection, outcome.version, { ...published, version: outcome.version });
+    await this.acknowledge(committedAt, outcome.changed);
     return outcome;
   }
 
   /** Activate an earlier version. Nothing is deleted; the rollback is itself an activation. */
   async rollback(collection: string, request: RollbackRequest, client: string): Promise<RollbackOutcome> {
     this.kindOf(collection);
-    return this.store.write(collection, async (tx) => {
+    const outcome = await this.store.write(collection, async (tx): Promise<RollbackOutcome> => {
       const active = await tx.latestActivation();
       if (!active) throw new UnknownCollection(collection, await this.store.collections());
       if (!(await tx.versionExists(request.version))) {
@@ -260,6 +295,8 @@ export class Authority {
       });
       return { ...activation, undoes, restores, changed: true };
     });
+    await this.acknowledge(monotonicNow(), outcome.changed);
+    return outcome;
   }
 
   /** What rolling back to a version would take out of effect and bring back, without doing it. */

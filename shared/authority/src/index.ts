@@ -10,6 +10,7 @@ export { BearerTokens, bearerTokenOf } from './http/bearer-tokens.ts';
 export { allowedHosts, hostNameOf, requireAllowedHost } from './http/allowed-hosts.ts';
 export type { TokenNames } from './http/bearer-tokens.ts';
 export { refusalFor } from './http/refusals.ts';
-export { AuthorityClient, AuthorityRefused, AuthorityUnavailable, ON_BEHALF_OF_HEADER } from './client/authority-client.ts';
+export { AuthorityClient, AuthorityRefused, AuthorityUnavailable, COMMIT_WAIT_HEADER, ON_BEHALF_OF_HEADER } from './client/authority-client.ts';
+export { DEFAULT_COMMIT_WAIT_MS, MAX_COMMIT_WAIT_MS } from './commit-wait.ts';
 export type { AuthorityClientOptions, WatchOptions, StoredDefinitionEntry } from './client/authority-client.ts';
 export { loadSeeds } from './seeds.ts';

@@ -52,7 +52,9 @@ describe.each(engines)('snapshot resolve on $name', (engine) => {
 
   const play = async (collection: string, history: readonly Step[]) => {
     const kinds = [wordListKind(collection)];
-    const writer = new Authority({ store: await openStore(url, { snapshotEvery: () => 2 }), kinds });
+    // No commit wait: what is checked here is what versions hold, and the histories are written
+    // one lesson after another (25 ms each would be most of this suite's time).
+    const writer = new Authority({ store: await openStore(url, { snapshotEvery: () => 2 }), kinds, commitWaitMs: 0 });
     try {
       await writer.seed(collection, { e0: { words: [] }, e1: { words: ['x'] }, e2: { words: [] } }, 'test');
       let newest = 1;

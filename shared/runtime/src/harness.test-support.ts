@@ -11,8 +11,8 @@ import { scratchDir, wordListKind } from '@learnables/testing';
 import type { ScratchDir } from '@learnables/testing';
 
 /** A real authority over HTTP (SQLite in a scratch folder), seeded with lists alpha and beta. */
-export async function startAuthority(dir: ScratchDir = scratchDir('runtime-authority-')) {
-  const authority = new Authority({ store: await openStore(`${dir.path}/authority.db`), kinds: [wordListKind()] });
+export async function startAuthority(dir: ScratchDir = scratchDir('runtime-authority-'), options: { commitWaitMs?: number } = {}) {
+  const authority = new Authority({ store: await openStore(`${dir.path}/authority.db`), kinds: [wordListKind()], ...options });
   await authority.seed('lists', { alpha: { words: [] }, beta: { words: ['banana'] } }, 'lists.json');
   const server: Server = authorityService({ authority, tokens: { 'agent-token': 'agent', 'console-token': 'console' } }).listen(0, '127.0.0.1');
   await new Promise((resolve) => server.once('listening', resolve));

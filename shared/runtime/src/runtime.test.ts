@@ -154,6 +154,55 @@ describe('a learnable agent on the runtime, over real HTTP', () => {
     }
   });
 
+  // The agent reuses an answer of the active version for up to the authority's commit wait after
+  // sending its request (300 ms here, long enough that the reuse is certain). Each round a task
+  // has just been pinned, so the agent holds a fresh answer from before the lesson; the lesson is
+  // then taught and the next message sent the moment its writer is answered, or the moment the
+  // change feed announces it. Either comes no sooner than the wait after the commit, so the
+  // answer held is out of its window and the message pins the lesson's version; a feed that
+  // announced at once would see it pinned to the version before.
+  it('pins the version of a lesson the message was sent on seeing acknowledged, or announced on the feed, while the agent reuses answers', async () => {
+    const waiting = await startAuthority(scratchDir('runtime-waiting-authority-'), { commitWaitMs: 300 });
+    const reusing = await startLearnableAgent(wordAgent, {
+      store: `sqlite:${dir.path}/reusing.db`,
+      authority: { url: waiting.url, token: 'agent-token' },
+      log: () => undefined,
+    });
+    const { client } = await sdkClient(reusing.url, { activate: true });
+    const watching = new AbortController();
+    const announced = new Map<number, () => void>();
+    const connected = new Promise<void>((resolve) => {
+      void waiting.client.watch({
+        collection: 'lists',
+        signal: watching.signal,
+        onActive: () => resolve(),
+        onActivation: (activation) => announced.get(activation.version)?.(),
+      });
+    });
+    try {
+      await connected;
+      for (let round = 0; round < 6; round += 1) {
+        const word = `seenword${round}`;
+        const before = await send(client, userText('banana split'));
+        const pinned = said(before).extension!.versions as Record<string, number>;
+        const version = pinned.lists! + 1;
+        const onFeed = new Promise<void>((resolve) => announced.set(version, resolve));
+        const acknowledged = waiting.client.postLesson({ collection: 'lists', entry: 'alpha', value: { word }, taughtBy: 'dana', reason: `${word} is alpha` });
+        if (round % 2 === 0) await onFeed;
+        else expect(await acknowledged).toMatchObject({ version });
+        const task = await send(client, userText(`a ${word} here`));
+        expect(said(task).extension, `round ${round}`).toMatchObject({ versions: { lists: version } });
+        expect(said(task).text).toBe('Belongs to List alpha');
+        await acknowledged;
+      }
+    } finally {
+      watching.abort();
+      await reusing.close();
+      await waiting.close();
+      waiting.dir.remove();
+    }
+  });
+
   it('reads again under the live version with reread, leaving no task, journal row or pin behind', async () => {
     const { client } = await sdkClient(agent.url, { activate: true });
     const asked = await send(client, userText('papaya'));

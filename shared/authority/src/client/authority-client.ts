@@ -6,6 +6,8 @@ import type { Lesson, LessonOutcome, NewEntry, Refusal, Retraction, RetractionOu
 import { RefusalSchema } from '@learnables/protocol';
 import type { RollbackOutcome, RollbackPreview, VersionedDefinition, RollbackRequest } from '../authority.ts';
 import type { Activation } from '../store/definition-store.ts';
+import type { MonotonicClock } from '../commit-wait.ts';
+import { MAX_COMMIT_WAIT_MS, monotonicNow } from '../commit-wait.ts';
 import { DefinitionCache } from './definition-cache.ts';
 import { FreshRead } from './fresh-read.ts';
 
@@ -14,6 +16,24 @@ import { FreshRead } from './fresh-read.ts';
  * percent-encoded: the authority records `<user> via <the token's name>` as the client.
  */
 export const ON_BEHALF_OF_HEADER = 'learnables-on-behalf-of';
+
+/**
+ * The header every answer of `GET /v1/collections/:c/active` carries: the authority's commit
+ * wait in whole milliseconds (e.g. `learnables-commit-wait: 25`). It acknowledges and announces
+ * an activation no sooner than that after committing it, so the answer of a request may be
+ * reused for that long after the request was sent (SPEC §4.4).
+ */
+export const COMMIT_WAIT_HEADER = 'learnables-commit-wait';
+
+/**
+ * The commit wait an answer advertises: absent or unreadable is 0 (an authority from before
+ * commit wait: only a request sent after a call answers it), and no more than MAX_COMMIT_WAIT_MS
+ * is believed (a shorter window than the authority's is always safe).
+ */
+export function advertisedCommitWait(raw: string | undefined): number {
+  if (raw === undefined || !/^\d{1,9}$/.test(raw.trim())) return 0;
+  return Math.min(Number(raw.trim()), MAX_COMMIT_WAIT_MS);
+}
 
 /** The authority said no. `refusal.message` is a sentence to show as it is. */
 export class AuthorityRefused extends Error {
@@ -51,6 +71,8 @@ export interface AuthorityClientOptions {
    * about eight versions of 50,000 marks). A version put out is fetched again when asked for.
    */
   cacheBytes?: number;
+  /** The monotonic clock `active` times its requests and calls on (tests simulate one). */
+  clock?: MonotonicClock;
 }
 
 export interface WatchOptions {
@@ -76,7 +98,7 @@ export class AuthorityClient {
   /** Kept-alive connections for reads; idle ones do not keep the process alive. */
   private readonly agent: http.Agent;
   /** One shared read of the active version per collection (see `active`). */
-  private readonly actives = new Map<string, FreshRead<Activation>>();
+  private readonly actives = new Map<string, FreshRead<{ readonly activation: Activation; readonly commitWaitMs: number }>>();
 
   constructor(private readonly options: AuthorityClientOptions) {
     this.base = options.url.replace(/\/+$/, '');
@@ -89,11 +111,17 @@ export class AuthorityClient {
     return (await this.callWeighed<T>(method, path, body, headers)).answer;
   }
 
-  /** A call, and how many bytes its answer had (what a cached version weighs). */
-  private async callWeighed<T>(method: 'GET' | 'POST', path: string, body?: unknown, headers: Record<string, string> = {}): Promise<{ answer: T; bytes: number }> {
+  /** A call, how many bytes its answer had (what a cached version weighs), and its headers. */
+  private async callWeighed<T>(
+    method: 'GET' | 'POST',
+    path: string,
+    body?: unknown,
+    headers: Record<string, string> = {},
+  ): Promise<{ answer: T; bytes: number; header: (name: string) => string | undefined }> {
     let status: number;
     let text: string;
-    if (method === 'GET') ({ status, text } = await this.get(path));
+    let header: (name: string) => string | undefined;
+    if (method === 'GET') ({ status, text, header } = await this.get(path));
     else {
       // Serialised before the request, so a value that cannot be is not reported as an unreachable authority.
       const payload = body === undefined ? undefined : JSON.stringify(body);
@@ -115,6 +143,8 @@ export class AuthorityClient {
       }
       status = response.status;
       text = await response.text();
+      const answered = response.headers;
+      header = (name) => answered.get(name) ?? undefined;
     }
     let parsed: unknown;
     try {
@@ -122,7 +152,7 @@ export class AuthorityClient {
     } catch {
       throw new AuthorityUnavailable(`The authority at ${this.base} answered ${status} with something that is not JSON.`);
     }
-    if (status >= 200 && status < 300) return { answer: parsed as T, bytes: text.length };
+    if (status >= 200 && status < 300) return { answer: parsed as T, bytes: text.length, header };
     const refusal = RefusalSchema.safeParse(parsed);
     if (refusal.success) throw new AuthorityRefused(status, refusal.data);
     throw new AuthorityUnavailable(`The authority at ${this.base} answered ${status} without saying why.`);
@@ -138,7 +168,7 @@ export class AuthorityClient {
    * overhead). A read that meets a kept-alive connection the authority has just closed is sent once
    * more on a new one, as Node's documentation advises; writes stay on fetch and are never resent.
    */
-  private async get(path: string, retried = false): Promise<{ status: number; text: string }> {
+  private async get(path: string, retried = false): Promise<{ status: number; text: string; header: (name: string) => string | undefined }> {
     const url = `${this.base}${path}`;
     let reused = false;
     try {
@@ -150,7 +180,16 @@ export class AuthorityClient {
             const chunks: Buffer[] = [];
             response.on('data', (chunk: Buffer) => chunks.push(chunk));
             response.on('error', reject);
-            response.on('end', () => resolve({ status: response.statusCode ?? 0, text: Buffer.concat(chunks).toString('utf8') }));
+            response.on('end', () =>
+              resolve({
+                status: response.statusCode ?? 0,
+                text: Buffer.concat(chunks).toString('utf8'),
+                header: (name) => {
+                  const value = response.headers[name.toLowerCase()];
+                  return Array.isArray(value) ? value.join(', ') : value;
+                },
+              }),
+            );
           },
         );
         request.on('socket', () => (reused = request.reusedSocket));
@@ -199,17 +238,25 @@ export class AuthorityClient {
   }
 
   /**
-   * The collection's active activation, as the authority answers a request sent after this call
-   * (never one already under way when it was made). Concurrent calls share such a request
-   * (`FreshRead`), so a busy agent asks once per round trip rather than once per task.
+   * The collection's active activation: the answer of a request sent after this call, or of one
+   * sent less than the authority's advertised commit wait before it (`COMMIT_WAIT_HEADER`; why
+   * that is exact: `FreshRead`). Calls share requests, so a busy agent asks about once per
+   * commit wait, or per round trip with an authority that advertises none, rather than once per task.
    */
-  active(collection: string): Promise<Activation> {
+  async active(collection: string): Promise<Activation> {
     let read = this.actives.get(collection);
     if (read === undefined) {
-      read = new FreshRead(() => this.call<Activation>('GET', `/v1/collections/${encodeURIComponent(collection)}/active`));
+      const path = `/v1/collections/${encodeURIComponent(collection)}/active`;
+      read = new FreshRead(
+        async () => {
+          const { answer, header } = await this.callWeighed<Activation>('GET', path);
+          return { activation: answer, commitWaitMs: advertisedCommitWait(header(COMMIT_WAIT_HEADER)) };
+        },
+        { windowOf: (answer) => answer.commitWaitMs, now: this.options.clock ?? monotonicNow },
+      );
       this.actives.set(collection, read);
     }
-    return read.get();
+    return (await read.get()).activation;
   }
 
   activeAt(collection: string, time: Date | number): Promise<Activation> {

@@ -3,8 +3,9 @@ import express from 'express';
 import { z } from 'zod';
 import type { Refusal } from '@learnables/protocol';
 import { explainInvalid, refuseDeepJson, unreadableIn } from '@learnables/protocol';
-import { ON_BEHALF_OF_HEADER } from '../client/authority-client.ts';
+import { COMMIT_WAIT_HEADER, ON_BEHALF_OF_HEADER } from '../client/authority-client.ts';
 import type { Authority } from '../authority.ts';
+import { DelayedDelivery } from '../commit-wait.ts';
 import { BadRequest, NothingActive } from '../errors.ts';
 import { refusalFor } from './refusals.ts';
 import type { TokenNames } from './bearer-tokens.ts';
@@ -142,9 +143,12 @@ export function authorityService(options: AuthorityServiceOptions): express.Expr
     });
   };
 
+  // Every answer says how long this authority holds back an activation after committing it, so an
+  // agent knows for how long after sending this request it may reuse the answer (SPEC §4.4).
   app.get(
     '/v1/collections/:collection/active',
     handle(async (req, res) => {
+      res.set(COMMIT_WAIT_HEADER, String(authority.commitWaitMs));
       res.json(await authority.active(String(req.params.collection)));
     }),
   );
@@ -254,18 +258,24 @@ export function authorityService(options: AuthorityServiceOptions): express.Expr
     });
     res.flushHeaders();
     const send = (event: string, data: unknown) => res.write(`event: ${event}\ndata: ${JSON.stringify(data)}\n\n`);
+    // Each event is written the commit wait after the store reported it (in order), as a writer
+    // is answered: an activation is never announced sooner than it is acknowledged, so a message
+    // sent on seeing it still pins it (SPEC §4.4). The snapshot waits as long after it was read:
+    // it may hold an activation committed just before.
+    const feed = new DelayedDelivery<{ readonly event: string; readonly data: unknown }>(authority.commitWaitMs, ({ event, data }) => send(event, data));
     const unsubscribe = authority.store.onActivation((activation) => {
-      if (!only || activation.collection === only) send('activation', activation);
+      if (!only || activation.collection === only) feed.push({ event: 'activation', data: activation });
     });
     // After subscribing, so an activation made meanwhile is sent rather than missed.
     void Promise.all(
       authority.collections
         .filter((collection) => !only || collection === only)
         .map((collection) => authority.active(collection).catch(() => undefined)),
-    ).then((actives) => send('active', actives.filter((a) => a !== undefined)));
+    ).then((actives) => feed.push({ event: 'active', data: actives.filter((a) => a !== undefined) }));
     const heartbeat = setInterval(() => res.write(': keep-alive\n\n'), options.heartbeatMs ?? 15_000);
     req.on('close', () => {
       clearInterval(heartbeat);
+      feed.stop();
       unsubscribe();
     });
   });
