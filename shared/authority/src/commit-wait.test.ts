@@ -1,7 +1,7 @@
 import { createServer } from 'node:http';
 import type { Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { wordListKind } from '@learnables/testing';
 import { Authority } from './authority.ts';
 import { AuthorityClient, COMMIT_WAIT_HEADER } from './client/authority-client.ts';
@@ -131,19 +131,34 @@ describe.each(engines)('commit wait on $name', (engine) => {
     }
   });
 
-  it('lets the client reuse an answer of the active version within the wait advertised: one request, then one more after it', async () => {
+  it('lets the client reuse an answer of the active version within the wait advertised, asking for the next once past half of it', async () => {
     let now = 0;
     const client = new AuthorityClient({ url: base, clock: () => now });
     const first = await Promise.all(Array.from({ length: 20 }, () => client.active('lists')));
     expect(first.map((a) => a.version)).toEqual(Array.from({ length: 20 }, () => 1));
     for (let i = 0; i < 10; i += 1) {
-      now += (WAIT - 1) / 10;
+      now += (WAIT / 2 - 1) / 10;
       expect((await client.active('lists')).version).toBe(1);
     }
+    await new Promise((resolve) => setTimeout(resolve, 50));
     expect(activeReads).toBe(1);
-    now = WAIT;
+    // Half the wait after the first was sent: answered from it, and the next asked for ahead of need.
+    now = WAIT / 2;
+    expect((await client.active('lists')).version).toBe(1);
+    await vi.waitFor(() => expect(activeReads).toBe(2));
+    // Under half the second's window (sent at WAIT / 2): answered from it, nothing asked.
+    now = WAIT - 1;
     await client.active('lists');
+    await new Promise((resolve) => setTimeout(resolve, 50));
     expect(activeReads).toBe(2);
+    // The first has run out and the second still covers: answered at once, and the next asked for.
+    now = WAIT + 1;
+    expect((await client.active('lists')).version).toBe(1);
+    await vi.waitFor(() => expect(activeReads).toBe(3));
+    // Every answer has run out and nothing is out: the caller sends, and waits for it.
+    now = 10 * WAIT;
+    await client.active('lists');
+    expect(activeReads).toBe(4);
   });
 
   it('sends a request per call not covered by one sent after it, as before, when the authority advertises no wait', async () => {

@@ -178,17 +178,46 @@ describe('FreshRead with a reuse window (an authority that advertises its commit
     );
   });
 
-  it('reuses an answer within its window, joins the request out provisionally, and sends the next for those its answer does not cover', async () => {
+  it('reuses an answer within its window and, past half of it, asks for the next ahead of need, one request at a time', async () => {
     const authority = waitingAuthority(10);
     const shared = new FreshRead(authority.read, { windowOf: (answer) => answer.window, now: authority.now });
     const first = shared.get();
     await tick();
     authority.out.shift()!.answer(10);
     expect((await first).seq).toBe(1);
-    authority.advance(9);
+    authority.advance(4);
     expect((await shared.get()).seq).toBe(1);
+    await tick();
+    // Under half its window: nothing asked.
     expect(authority.out).toHaveLength(0);
     authority.advance(1);
+    // At half: still answer 1, and the next is asked for (sent at 5)...
+    expect((await shared.get()).seq).toBe(1);
+    await tick();
+    expect(authority.out).toHaveLength(1);
+    // ...once.
+    expect((await shared.get()).seq).toBe(1);
+    await tick();
+    expect(authority.out).toHaveLength(1);
+    authority.out.shift()!.answer(10);
+    await tick();
+    // At 14 answer 1 (sent at 0) has run out and answer 2 (sent at 5) covers the caller: no wait.
+    authority.advance(9);
+    expect((await shared.get()).seq).toBe(2);
+    // And, past half of answer 2's window, the next is asked for again.
+    await tick();
+    expect(authority.out).toHaveLength(1);
+  });
+
+  it('joins the request out provisionally, and sends the next for those its answer does not cover', async () => {
+    const authority = waitingAuthority(10);
+    const shared = new FreshRead(authority.read, { windowOf: (answer) => answer.window, now: authority.now });
+    const first = shared.get();
+    await tick();
+    authority.out.shift()!.answer(10);
+    expect((await first).seq).toBe(1);
+    // Nobody called while answer 1 lasted, so nothing was asked ahead: the next caller sends.
+    authority.advance(10);
     const second = shared.get();
     await tick();
     expect(authority.out).toHaveLength(1);

@@ -40,7 +40,9 @@ interface Request<T> {
  * So: an answer whose window still covers the caller is handed out at once (a cache); otherwise
  * the caller joins the request out, provisionally, and when its answer comes those it does not
  * cover (t − s ≥ W under the W it carries) share the next request, sent then for all of them;
- * with no request out, one is sent. Requests go one at a time. With every window 0 (an authority
+ * with no request out, one is sent. Past half its window, a caller served from the last answer also
+ * has the next one asked for (ahead of need: a busy agent never waits for it). Requests go one at a
+ * time. With every window 0 (an authority
  * that advertises none) this is exactly a fresh read: each caller gets the answer of a request
  * sent after it called, shared by all who asked while the one before was out. A failed request
  * is never reused; its failure goes to the callers it was sent for, and those who joined it ask
@@ -64,7 +66,13 @@ export class FreshRead<T> {
   get(): Promise<T> {
     const calledAt = this.now();
     const last = this.last;
-    if (last !== undefined && calledAt - last.sentAt < last.window) return Promise.resolve(last.value);
+    if (last !== undefined && calledAt - last.sentAt < last.window) {
+      // Past half its window, the next answer is asked for now, for nobody in particular, so that a
+      // steady stream of callers finds a covering answer when this one runs out instead of all
+      // waiting for a round trip together then (at most two requests a window, none when idle).
+      if (this.out === undefined && calledAt - last.sentAt >= last.window / 2) this.send([]);
+      return Promise.resolve(last.value);
+    }
     return new Promise<T>((resolve, reject) => {
       const caller = { calledAt, resolve, reject };
       if (this.out) this.out.joined.push(caller);
