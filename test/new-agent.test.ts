@@ -85,7 +85,10 @@ describe('pnpm new-agent, from a copy of the repository to a running agent that 
     await run('npx', [...PNPM, 'install', '--offline', '--frozen-lockfile'], dir.path);
     before = snapshot(dir.path);
     scaffolded = await run(process.execPath, ['--import', 'tsx', 'stack/src/new-agent/new-agent-main.ts', 'carrier', '--entry', 'carrier', '--field', 'maxWeight', '--no-install'], dir.path);
-    await run('npx', [...PNPM, 'install', '--offline', '--no-frozen-lockfile'], dir.path);
+    // Adding a package resolves its dependencies again, which needs the registry's metadata: a fresh
+    // machine (whose installs were all frozen) has none cached, so this one may ask the registry, as a
+    // forker's own install does ('--offline' failed there with ERR_PNPM_NO_OFFLINE_META).
+    await run('npx', [...PNPM, 'install', '--prefer-offline', '--no-frozen-lockfile'], dir.path);
     await run('npx', [...PNPM, 'compose'], dir.path);
   }, 600_000);
 

@@ -1,11 +1,10 @@
 import fc from 'fast-check';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import type { Kysely } from 'kysely';
-import { scratchDir, scratchPostgres } from '@learnables/testing';
-import type { ScratchDatabase, ScratchDir } from '@learnables/testing';
+import { scratchDir } from '@learnables/testing';
 import { compiledOnce } from './compiled-once.ts';
+import { pairedDatabases } from './storage.test-support.ts';
 import { Journal } from './journal.ts';
-import type { RuntimeDatabase } from './open-database.ts';
 import { openRuntimeDatabase } from './open-database.ts';
 import { ANONYMOUS_OWNER, TaskLedger } from './task-ledger.ts';
 import type { RestingState } from './task-ledger.ts';
@@ -51,46 +50,31 @@ const operation = fc.oneof(
 );
 
 describe.each(['sqlite', 'postgres'] as const)('statements compiled once (%s)', (engine) => {
-  let dir: ScratchDir;
-  let scratch: ScratchDatabase[] = [];
-  let ours: RuntimeDatabase;
-  let theirs: RuntimeDatabase;
-  beforeAll(async () => {
-    dir = scratchDir('compiled-once-');
-    if (engine === 'postgres') scratch = [await scratchPostgres('compiled_ours'), await scratchPostgres('compiled_theirs')];
-    ours = await openRuntimeDatabase(scratch[0]?.url ?? `sqlite:${dir.path}/ours.db`);
-    theirs = await openRuntimeDatabase(scratch[1]?.url ?? `sqlite:${dir.path}/theirs.db`);
-  });
-  afterAll(async () => {
-    await ours.close();
-    await theirs.close();
-    for (const database of scratch) await database.drop();
-    dir.remove();
-  });
+  const databases = pairedDatabases(engine, 'compiled');
 
   it('leave the ledger and the journal as the statements built on each call left them, for any sequence of writes', async () => {
     let run = 0;
     await fc.assert(
       fc.asyncProperty(fc.array(operation, { minLength: 1, maxLength: 12 }), async (operations) => {
         run += 1;
-        const ledger = new TaskLedger(ours, 'agent');
-        const journal = new Journal(ours, undefined);
+        const ledger = new TaskLedger(databases.ours, 'agent');
+        const journal = new Journal(databases.ours, undefined);
         for (const op of operations) {
           const taskId = `r${run}-t${op.task}`;
           if (op.kind === 'open') {
             await ledger.open({ taskId, tenant: op.tenant, owner: op.owner, messageAt: op.messageAt });
-            const created = (await ours.db.selectFrom('learnables_tasks').select('created_at').where('task_id', '=', taskId).executeTakeFirstOrThrow()).created_at;
-            await reference.open(theirs.db, 'agent', { taskId, tenant: op.tenant, owner: op.owner, messageAt: op.messageAt }, Number(created));
+            const created = (await databases.ours.db.selectFrom('learnables_tasks').select('created_at').where('task_id', '=', taskId).executeTakeFirstOrThrow()).created_at;
+            await reference.open(databases.theirs.db, 'agent', { taskId, tenant: op.tenant, owner: op.owner, messageAt: op.messageAt }, Number(created));
           } else if (op.kind === 'resume') {
             await ledger.resume(taskId);
-            await reference.resume(theirs.db, taskId);
+            await reference.resume(databases.theirs.db, taskId);
           } else if (op.kind === 'settle') {
             await ledger.settle(taskId, op.state, op.messageAt);
-            await reference.settle(theirs.db, taskId, op.state, op.messageAt);
+            await reference.settle(databases.theirs.db, taskId, op.state, op.messageAt);
           } else {
             const kept = await journal.record(taskId, op.step, JSON.parse(op.result) as unknown);
-            const at = (await ours.db.selectFrom('learnables_journal').select('at').where('task_id', '=', taskId).where('step', '=', op.step).executeTakeFirstOrThrow()).at;
-            const inserted = await reference.record(theirs.db, taskId, op.step, JSON.stringify(JSON.parse(op.result) ?? null), Number(at));
+            const at = (await databases.ours.db.selectFrom('learnables_journal').select('at').where('task_id', '=', taskId).where('step', '=', op.step).executeTakeFirstOrThrow()).at;
+            const inserted = await reference.record(databases.theirs.db, taskId, op.step, JSON.stringify(JSON.parse(op.result) ?? null), Number(at));
             if (inserted) expect(kept).toEqual(JSON.parse(op.result) ?? null);
           }
         }
@@ -98,14 +82,14 @@ describe.each(['sqlite', 'postgres'] as const)('statements compiled once (%s)', 
           tasks: (await db.selectFrom('learnables_tasks').selectAll().where('task_id', 'like', `r${run}-%`).orderBy('task_id').execute()).map((row) => ({ ...row, message_at: Number(row.message_at), created_at: Number(row.created_at), asked: Number(row.asked) })),
           journal: (await db.selectFrom('learnables_journal').selectAll().where('task_id', 'like', `r${run}-%`).orderBy('task_id').orderBy('step').execute()).map((row) => ({ ...row, at: Number(row.at) })),
         });
-        expect(await rows(ours.db)).toEqual(await rows(theirs.db));
+        expect(await rows(databases.ours.db)).toEqual(await rows(databases.theirs.db));
       }),
       { numRuns: 80 },
     );
   });
 
   it('refuses, when it is made, a statement that leaves out one of its values', () => {
-    expect(() => compiledOnce(['task_id', 'state'], (value) => ours.db.updateTable('learnables_tasks').set({ state: 'done' }).where('task_id', '=', value('task_id')))).toThrow(
+    expect(() => compiledOnce(['task_id', 'state'], (value) => databases.ours.db.updateTable('learnables_tasks').set({ state: 'done' }).where('task_id', '=', value('task_id')))).toThrow(
       /does not use its values state/,
     );
   });

@@ -10,7 +10,7 @@ import { LedgerTaskStore } from './ledger-task-store.ts';
 import type { RuntimeDatabase } from './open-database.ts';
 import { openRuntimeDatabase } from './open-database.ts';
 import { TaskLedger } from './task-ledger.ts';
-import { context, generatedTask, save } from './generated-tasks.test-support.ts';
+import { context, generatedTask, save } from './storage.test-support.ts';
 
 // LedgerTaskStore writes a task's passing states (submitted, working) once, when the task starts
 // passing, and keeps the later ones in memory, where it reads them from. These hold it to the store

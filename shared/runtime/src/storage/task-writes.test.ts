@@ -1,12 +1,8 @@
 import fc from 'fast-check';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { DatabaseTaskStore } from '@a2a-js/sdk/server/database';
 import type { Kysely } from 'kysely';
-import { scratchDir, scratchPostgres } from '@learnables/testing';
-import type { ScratchDatabase, ScratchDir } from '@learnables/testing';
-import { context, generatedTask, save } from './generated-tasks.test-support.ts';
-import type { RuntimeDatabase } from './open-database.ts';
-import { openRuntimeDatabase } from './open-database.ts';
+import { context, generatedTask, pairedDatabases, save } from './storage.test-support.ts';
 import { TaskLedger } from './task-ledger.ts';
 import type { RestingState } from './task-ledger.ts';
 import { TaskWrites } from './task-writes.ts';
@@ -25,31 +21,16 @@ const operation = fc.record({
 });
 
 describe.each(['sqlite', 'postgres'] as const)('TaskWrites against the SDK store and the ledger (%s)', (engine) => {
-  let dir: ScratchDir;
-  let scratch: ScratchDatabase[] = [];
-  let ours: RuntimeDatabase;
-  let theirs: RuntimeDatabase;
-  beforeAll(async () => {
-    dir = scratchDir('task-writes-');
-    if (engine === 'postgres') scratch = [await scratchPostgres('writes_ours'), await scratchPostgres('writes_theirs')];
-    ours = await openRuntimeDatabase(scratch[0]?.url ?? `sqlite:${dir.path}/ours.db`);
-    theirs = await openRuntimeDatabase(scratch[1]?.url ?? `sqlite:${dir.path}/theirs.db`);
-  });
-  afterAll(async () => {
-    await ours.close();
-    await theirs.close();
-    for (const database of scratch) await database.drop();
-    dir.remove();
-  });
+  const databases = pairedDatabases(engine, 'writes');
 
   it('leaves the task rows and the ledger exactly as the SDK store and the ledger alone do', async () => {
     let run = 0;
     await fc.assert(
       fc.asyncProperty(fc.array(operation, { minLength: 1, maxLength: 8 }), async (operations) => {
         run += 1;
-        const writes = new TaskWrites(ours, new TaskLedger(ours, 'agent'));
-        const sdk = new DatabaseTaskStore(theirs.db as never);
-        const ledger = new TaskLedger(theirs, 'agent');
+        const writes = new TaskWrites(databases.ours, new TaskLedger(databases.ours, 'agent'));
+        const sdk = new DatabaseTaskStore(databases.theirs.db as never);
+        const ledger = new TaskLedger(databases.theirs, 'agent');
         for (const op of operations) {
           const id = `w${run}-${op.task}`;
           const task = generatedTask(id, op.save, 1_800_000_000_000 + run);
@@ -75,7 +56,7 @@ describe.each(['sqlite', 'postgres'] as const)('TaskWrites against the SDK store
             asked: Number(row.asked),
           })),
         });
-        expect(await rows(ours.db)).toEqual(await rows(theirs.db));
+        expect(await rows(databases.ours.db)).toEqual(await rows(databases.theirs.db));
       }),
       { numRuns: 60 },
     );

@@ -47,34 +47,14 @@ export function taskRow(scope: { tenant: string; owner: string }, task: Task): T
 type Placeholder<Name extends string> = (name: Name) => never;
 
 /** The SDK store's save: insert the row, or replace all but its key. */
-const upsertTask = (db: Kysely<RuntimeTables>, value: Placeholder<(typeof TASK_VALUES)[number]>) =>
-  db
+const upsertTask = (db: Kysely<RuntimeTables>, value: Placeholder<(typeof TASK_VALUES)[number]>) => {
+  const row = Object.fromEntries(TASK_VALUES.map((column) => [column, value(column)])) as unknown as RuntimeTables['tasks'];
+  const { tenant: _tenant, owner: _owner, id: _id, ...replaceable } = row;
+  return db
     .insertInto('tasks')
-    .values({
-      tenant: value('tenant'),
-      owner: value('owner'),
-      id: value('id'),
-      context_id: value('context_id'),
-      status_last_updated: value('status_last_updated'),
-      status_state: value('status_state'),
-      status: value('status'),
-      artifacts: value('artifacts'),
-      history: value('history'),
-      metadata: value('metadata'),
-      protocol_version: value('protocol_version'),
-    })
-    .onConflict((oc) =>
-      oc.columns(['tenant', 'owner', 'id']).doUpdateSet({
-        context_id: value('context_id'),
-        status_last_updated: value('status_last_updated'),
-        status_state: value('status_state'),
-        status: value('status'),
-        artifacts: value('artifacts'),
-        history: value('history'),
-        metadata: value('metadata'),
-        protocol_version: value('protocol_version'),
-      }),
-    );
+    .values(row)
+    .onConflict((oc) => oc.columns(['tenant', 'owner', 'id']).doUpdateSet(replaceable));
+};
 
 type Statement<Names extends readonly string[]> = (values: Readonly<Record<Names[number], unknown>>) => CompiledQuery;
 

@@ -1,6 +1,12 @@
-// Generated tasks for the storage tests: parts of every kind, histories, artifacts, metadata,
-// owners, in every state, as the SDK's codec would hand them to a task store.
+// What the storage tests share: generated tasks (parts of every kind, histories, artifacts,
+// metadata, owners, in every state, as the SDK's codec would hand them to a task store), and two
+// databases of one engine, to compare a way of writing with the way it replaces.
 import fc from 'fast-check';
+import { afterAll, beforeAll } from 'vitest';
+import { scratchDir, scratchPostgres } from '@learnables/testing';
+import type { ScratchDatabase, ScratchDir } from '@learnables/testing';
+import type { RuntimeDatabase } from './open-database.ts';
+import { openRuntimeDatabase } from './open-database.ts';
 import { Role, Task, TaskState } from '@a2a-js/sdk';
 import { ServerCallContext, UnauthenticatedUser } from '@a2a-js/sdk/server';
 
@@ -39,4 +45,24 @@ export function generatedTask(id: string, described: ReturnType<typeof save> ext
       metadata: described.metadata ?? {},
     } as Task),
   );
+}
+
+/** Two runtime databases of one engine, opened before the suite's tests and removed after them. */
+export function pairedDatabases(engine: 'sqlite' | 'postgres', name: string): { readonly ours: RuntimeDatabase; readonly theirs: RuntimeDatabase } {
+  const pair = {} as { ours: RuntimeDatabase; theirs: RuntimeDatabase };
+  let dir: ScratchDir;
+  let scratch: ScratchDatabase[] = [];
+  beforeAll(async () => {
+    dir = scratchDir(`${name}-`);
+    if (engine === 'postgres') scratch = [await scratchPostgres(`${name}_ours`), await scratchPostgres(`${name}_theirs`)];
+    pair.ours = await openRuntimeDatabase(scratch[0]?.url ?? `sqlite:${dir.path}/ours.db`);
+    pair.theirs = await openRuntimeDatabase(scratch[1]?.url ?? `sqlite:${dir.path}/theirs.db`);
+  });
+  afterAll(async () => {
+    await pair.ours.close();
+    await pair.theirs.close();
+    for (const database of scratch) await database.drop();
+    dir.remove();
+  });
+  return pair;
 }
