@@ -5,6 +5,7 @@ import { Learnable, UnlearnableValue, defineKind, lessonField, lessonValue } fro
 import { MESSAGE_FIELDS } from './message-fields.ts';
 import type { MessageFields } from './message-fields.ts';
 import { NOISE_MESSAGES, PROBE_MESSAGES } from './probe-messages.ts';
+import { RecentCache } from './recent-cache.ts';
 
 /** The parts of a message a mark can look in; `any` is all of them at once. */
 export const MARK_PLACES = ['from', 'subject', 'body', 'attachments', 'any'] as const;
@@ -51,6 +52,46 @@ const LARGEST_MARK_MEMORY = 256 * 1024;
  */
 const MOST_PROBES = Math.ceil(PROBE_MESSAGES.length / 2);
 
+/**
+ * Patterns compiled lately, by their text. A question compiles the same few patterns several times
+ * (the suggestion's check, its test against the message, each place of an `any` mark, the runtime's
+ * check of the suggestion taught to its entry: 6 to 14 compiles of about 16 µs for one message), and
+ * the next message from the same sender the same ones again. Only patterns that compiled, of at most
+ * LONGEST_CACHED characters; an address, a reference or a name compiles to a few kB, and 256 of them
+ * stay well under what one set of 1,000 marks takes. Sharing one RE2 is safe: compiled without the
+ * `g` or `y` flag, its `test` and `exec` keep no state between calls.
+ */
+const compiledPatterns = new RecentCache<string, RE2>(256);
+const LONGEST_CACHED = 2 * LONGEST_PATTERN;
+/** Off only in tests, which hold the cached ways to the uncached ones (`setMarkCaching`). */
+let caching = true;
+
+/**
+ * Turn the caches of compiled patterns and of checked marks on or off (tests compare both ways);
+ * returns the setting before. Either way both are emptied.
+ */
+export function setMarkCaching(on: boolean): boolean {
+  const before = caching;
+  caching = on;
+  compiledPatterns.clear();
+  checkedMarks.clear();
+  return before;
+}
+
+/**
+ * `compileMark`, shared: the same RE2 for the same pattern while it is among the last 256 compiled.
+ * For the regexes a message's suggestion and checks compile; the caller must not change it.
+ */
+export function compiledMark(pattern: string): RE2 {
+  if (!caching || pattern.length > LONGEST_CACHED) return compileMark(pattern);
+  let regex = compiledPatterns.get(pattern);
+  if (regex === undefined) {
+    regex = compileMark(pattern);
+    compiledPatterns.set(pattern, regex);
+  }
+  return regex;
+}
+
 /** Compile a pattern the way matching will (RE2, case-insensitive), or say why it cannot be. */
 export function compileMark(pattern: string): RE2 {
   try {
@@ -87,25 +128,66 @@ export const markLesson = lessonValue(
   },
   {
     unknownKey: (key) => `A mark has a pattern and a where; "${key}" is neither.`,
-    check: ({ pattern, where, sender }) => {
-      checkCompiledSize(pattern);
-      const regex = compileMark(pattern);
-      if (regex.test('')) {
-        throw new UnlearnableValue(
-          `"${pattern}" matches an empty text, so it would claim every message; give the text that gives the customer away.`,
-          { field: 'pattern' },
-        );
-      }
-      if (where === 'from' || where === 'any') checkAnchored(pattern, 'pattern');
-      if (sender !== undefined) checkSender(sender, where);
-      // With a sender, the pair is the evidence: the pattern alone may be found in other mail. But
-      // text found in any text at all adds nothing to the sender: the mark would be the sender alone.
-      if (sender === undefined) checkEvidence(pattern, regex, where);
-      else checkSaysSomething(pattern, regex, where);
-    },
+    check: (value) => checkMarkOnce(value),
   },
 );
 export type MarkLesson = LessonValueOf<typeof markLesson>;
+
+/** A mark's value as its check reads it: the fields read, before the check. */
+interface ReadMark {
+  readonly pattern: string;
+  readonly where: MarkPlace;
+  readonly sender?: string | undefined;
+}
+
+/** A check's verdict: passed, or the refusal's words and the field they are about. */
+type Verdict = { readonly passed: true } | { readonly passed: false; readonly message: string; readonly field: string | undefined };
+const PASSED: Verdict = { passed: true };
+
+/**
+ * Verdicts of marks checked lately, by value. The check depends on the value alone (the probe
+ * messages are fixed), and costs 90-270 µs (a set and a regex compiled, sixteen probes matched);
+ * a question runs it twice for the same mark (the suggestion's own check, then the runtime's
+ * check that its learnable takes the suggestion), and the next message from the same sender the
+ * same again. A refusal is thrown again as a new UnlearnableValue with the same words and field.
+ * Values whose sender is longer than a sender may be are checked each time (refused at once).
+ */
+const checkedMarks = new RecentCache<string, Verdict>(1024);
+
+function checkMarkOnce(value: ReadMark): void {
+  if (!caching || (value.sender?.length ?? 0) > LONGEST_PATTERN) return checkMark(value);
+  const key = JSON.stringify([value.pattern, value.where, value.sender ?? null]);
+  const known = checkedMarks.get(key);
+  if (known === undefined) {
+    try {
+      checkMark(value);
+    } catch (error) {
+      if (error instanceof UnlearnableValue) checkedMarks.set(key, { passed: false, message: error.message, field: error.field });
+      throw error;
+    }
+    checkedMarks.set(key, PASSED);
+    return;
+  }
+  if (!known.passed) throw new UnlearnableValue(known.message, { field: known.field });
+}
+
+/** The pattern must compile small, match no empty text and be evidence where it looks (see markLesson). */
+function checkMark({ pattern, where, sender }: ReadMark): void {
+  checkCompiledSize(pattern);
+  const regex = compiledMark(pattern);
+  if (regex.test('')) {
+    throw new UnlearnableValue(
+      `"${pattern}" matches an empty text, so it would claim every message; give the text that gives the customer away.`,
+      { field: 'pattern' },
+    );
+  }
+  if (where === 'from' || where === 'any') checkAnchored(pattern, 'pattern');
+  if (sender !== undefined) checkSender(sender, where);
+  // With a sender, the pair is the evidence: the pattern alone may be found in other mail. But
+  // text found in any text at all adds nothing to the sender: the mark would be the sender alone.
+  if (sender === undefined) checkEvidence(pattern, regex, where);
+  else checkSaysSomething(pattern, regex, where);
+}
 
 /**
  * A pattern on a sender's domain must stop where the address does (SPEC §2.3.1): `@brightwell-foods\.example`
@@ -128,7 +210,7 @@ function checkSender(sender: string, where: MarkPlace): void {
   checkCompiledSize(sender);
   let regex: RE2;
   try {
-    regex = compileMark(sender);
+    regex = compiledMark(sender);
   } catch (error) {
     throw new UnlearnableValue((error as Error).message, { field: 'sender' });
   }
@@ -286,7 +368,7 @@ function othersNameIn(mark: Mark, self: CustomerMarks, others: readonly Customer
   if (mark.where === 'from') return undefined;
   let regex: RE2;
   try {
-    regex = compileMark(mark.pattern);
+    regex = compiledMark(mark.pattern);
   } catch {
     return undefined;
   }

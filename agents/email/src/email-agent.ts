@@ -6,7 +6,8 @@ import { MARK_PLACES, customerMarksKind } from './customer-marks.ts';
 import type { CustomerMarks, MarkLesson, MarkPlace } from './customer-marks.ts';
 import type { EmailInput } from './email-input.ts';
 import { findCustomer, matchMarks, prepareMarks } from './match-marks.ts';
-import { messageFields, senderLine } from './message-fields.ts';
+import { forwardedSender } from './forwards.ts';
+import { messageFields, messageFieldsWith, senderLine } from './message-fields.ts';
 import type { MessageField } from './message-fields.ts';
 import { emailFromParts } from './parse-parts.ts';
 import { howSentence, questionFor, readsAnswered, readsNone } from './sentences.ts';
@@ -123,7 +124,9 @@ export function createEmailAgent(options: EmailAgentOptions = {}): LearnableAgen
 
     read(input, definitions): Reading<EmailResult, MarkLesson> {
       const customers = definitions.of(customerMarksKind);
-      const fields = messageFields(input);
+      // Found once: the fields' from is the forward's original sender, and a question needs both.
+      const forwarded = forwardedSender(input);
+      const fields = messageFieldsWith(input, forwarded);
       const verdict = matchMarks(customers, fields, margin);
       // The same finding the decider gives preview (customer-finding.ts).
       const customer = customerFinding(customers, verdict, margin);
@@ -145,7 +148,7 @@ export function createEmailAgent(options: EmailAgentOptions = {}): LearnableAgen
       }
       const contenders = verdict.kind === 'close' ? verdict.contenders : [];
       const contenderNames = contenders.map((key) => labelOf(customers, key));
-      const suggestion = suggestEvidence(input, { customers, recent });
+      const suggestion = suggestEvidence(input, { customers, recent }, { fields, forwarded });
       const suggested = suggestion?.mark;
       return {
         settled: false,
