@@ -13,6 +13,7 @@ import { emailFromParts } from './parse-parts.ts';
 import { howSentence, questionFor, readsAnswered, readsNone } from './sentences.ts';
 import { COLLECTION, customerDecider, customerFinding } from './customer-finding.ts';
 import { RecentSenders } from './recent-senders.ts';
+import { bodyExcerpt } from './body-excerpt.ts';
 import { suggestEvidence } from './suggest-mark.ts';
 
 /** Which customer a message belongs to, and what said so. */
@@ -48,8 +49,6 @@ export interface EmailAgentOptions {
   /** Where the agent remembers whom senders lately wrote for; each agent has its own by default. */
   readonly recent?: RecentSenders;
 }
-
-const EXCERPT_LENGTH = 200;
 
 export function createEmailAgent(options: EmailAgentOptions = {}): LearnableAgent<EmailInput, EmailResult, CustomerMarks> {
   const margin = options.margin ?? 1;
@@ -208,9 +207,7 @@ export function createEmailAgent(options: EmailAgentOptions = {}): LearnableAgen
     decider: customerDecider(margin),
 
     summarize(input) {
-      const body = input.body.replace(/\s+/g, ' ').trim();
-      const excerpt = body.length > EXCERPT_LENGTH ? `${body.slice(0, EXCERPT_LENGTH).replace(/\s+\S*$/, '')}…` : body;
-      return { from: senderLine(input.from), subject: input.subject, excerpt };
+      return { from: senderLine(input.from), subject: input.subject, excerpt: bodyExcerpt(input.body) };
     },
   };
 }
