@@ -214,6 +214,46 @@ describe('the caches of mark checks and compiled patterns, and read handing its 
     expect(new Set(plain.filter((line) => line.includes('"threw"'))).size).toBeGreaterThanOrEqual(15);
   });
 
+  it("refuse a mark held by another customer or naming one exactly as without them: names matched as UTF-8, holders found by pattern", () => {
+    // Names in many scripts and cases (RE2 folds case on the UTF-8 either way), with and without a legal form.
+    const name = fc
+      .tuple(
+        fc.array(fc.constantFrom('Oakridge', 'Straße', 'STRASSE', 'İstanbul', 'ıstanbul', 'ΣΟΦΙΑ', 'σοφια', 'Zürich', 'zu\u0308rich', 'Café', '😀', '\ud83d', 'A/S', 'Co.', 'x'), { minLength: 1, maxLength: 3 }),
+        fc.constantFrom('', ' Ltd', ' plc', ', Inc.', ' GmbH', ' SARL', ' AG'),
+      )
+      .map(([words, form]) => `${words.join(' ')}${form}`);
+    const pattern = fc.oneof(
+      fc.constantFrom('oakridge', 'strasse', 'straße', 'İSTANBUL', 'σοφια', 'ΣΟΦΙΑ', 'zürich', 'caf[eé]', '😀', '\\bltd\\b', '^Oakridge$', '^x$', 'Oakridge\\s+Ltd', '(?:^|[^0-9a-z])Zürich(?:$|[^0-9a-z])', '.', '(', '\\pL+\\s+plc'),
+      name.map((text) => text.replace(/[\\^$.|?*+()[\]{}]/g, '\\$&')),
+    );
+    const mark = fc.record({ pattern, where: fc.constantFrom('subject', 'body', 'any', 'from'), held: fc.boolean() });
+    fc.assert(
+      fc.property(fc.uniqueArray(name, { minLength: 1, maxLength: 12 }), fc.array(mark, { minLength: 1, maxLength: 6 }), (names, marks) => {
+        const customers = names.map((label, i) => new CustomerMarks(`c${i}`, label, i % 3 === 0 ? [] : [{ pattern: marks[i % marks.length]!.pattern, where: 'any' }], i === 4));
+        const self = new CustomerMarks('self', 'Self Ltd');
+        const teach = (list: readonly CustomerMarks[]) =>
+          marks.map(({ pattern: text, where, held }) =>
+            outcome(() => self.learn({ pattern: held ? (list[1]?.marks[0]?.pattern ?? text) : text, where: where as 'any' }, list).changed),
+          );
+        setMarkCaching(false);
+        const plain = teach(customers);
+        setMarkCaching(true);
+        expect(teach(customers)).toEqual(plain);
+        expect(teach(customers)).toEqual(plain);
+      }),
+      { numRuns: 500 },
+    );
+    // A pattern that only the plain name (without its legal form) meets, in the same order as before.
+    const others = [new CustomerMarks('c0', 'Straße Werke GmbH'), new CustomerMarks('c1', 'Oakridge Ltd'), new CustomerMarks('c2', 'Oakridge Co.')];
+    for (const pattern of ['^Oakridge$', '^STRASSE werke$|^straße WERKE$', 'Werke$', 'Oakridge']) {
+      setMarkCaching(false);
+      const plain = outcome(() => new CustomerMarks('self', 'Self').learn({ pattern, where: 'body' }, others));
+      setMarkCaching(true);
+      expect(plain, pattern).toContain('matches the name of');
+      expect(outcome(() => new CustomerMarks('self', 'Self').learn({ pattern, where: 'body' }, others)), pattern).toBe(plain);
+    }
+  });
+
   it('compile patterns that match as freshly compiled ones do, used again and again', () => {
     const texts = ['Billing <billing@origin.example>', 'PA-2026-0901 arrived', 'Oakridge   Furniture', '', 'ÉÉ', 'billing@origin.example.net>'];
     fc.assert(
