@@ -216,15 +216,19 @@ try {
   const agent = await startEmailAgent(authority.url, `sqlite:${dir.path}/email.db`, 'email-sqlite');
   single.push(agent);
   bare = await startMailparserAgent(`${dir.path}/bare.db`);
-  await drive([agent.url], 3, TOKEN);
-  await drive([bare.url], 3);
-  const pairs: { agent: Round; bare: Round; loads: string }[] = [];
+  const warm = { agent: (await drive([agent.url], 3, TOKEN)).sent, bare: (await drive([bare.url], 3)).sent };
+  const pairs: { agent: Round; bare: Round; loads: string; cpu: { agent: number; bare: number } }[] = [];
+  const cpuOf = (pid: number) => () => [pid];
   // Interleaved, so neither side always runs on a warmer or quieter machine.
   for (let round = 0; round < 3; round += 1) {
     const before = load();
+    const bareCpu = cpuMeter({ process: cpuOf(bare.child.pid!) })();
     const b = await drive([bare.url], SECONDS);
+    const bareShares = bareCpu(b.sent);
+    const agentCpu = cpuMeter({ process: cpuOf(agent.child.pid!) })();
     const a = await drive([agent.url], SECONDS, TOKEN);
-    pairs.push({ agent: a, bare: b, loads: `${before} → ${load()}` });
+    const agentShares = agentCpu(a.sent);
+    pairs.push({ agent: a, bare: b, loads: `${before} → ${load()}`, cpu: { agent: agentShares.process!, bare: bareShares.process! } });
   }
   const ratios = pairs.map((pair) => pair.agent.perSecond / pair.bare.perSecond).sort((x, y) => x - y);
   lines.push(`\n### One email agent on SQLite against a bare SDK agent that only runs mailparser (same messages, same task store)\n`);
@@ -234,6 +238,10 @@ try {
     lines.push(`| ${index + 1} ${row('email agent (learnable runtime)', pair.agent, pair.loads).slice(2)}`);
   });
   lines.push(`\nEmail agent / mailparser only, median of the rounds' ratios: **${ratios[1]!.toFixed(2)}×** (rounds ${pairs.map((p) => (p.agent.perSecond / p.bare.perSecond).toFixed(2)).join(', ')}; goal ≥ 0.7×).`);
+  const cpuMedian = (of: (pair: (typeof pairs)[number]) => number) => pairs.map(of).sort((x, y) => x - y)[1]!;
+  lines.push(
+    `CPU per message of the agent's own process, ms (user + system, from /proc; median of the rounds): email agent ${cpuMedian((p) => p.cpu.agent).toFixed(2)} (rounds ${pairs.map((p) => p.cpu.agent.toFixed(2)).join(', ')}), mailparser only ${cpuMedian((p) => p.cpu.bare).toFixed(2)} (rounds ${pairs.map((p) => p.cpu.bare.toFixed(2)).join(', ')}). Warm-up before the rounds: ${warm.agent} and ${warm.bare} messages.`,
+  );
   lines.push(`
 Where the email agent's time goes on SQLite (CPU profile, 2026-12-01, \`BENCH_ONLY=sqlite BENCH_CPU_PROF=<dir>\`, load
 average about 8): of its busy time, the SQLite statements themselves 15% (nine writes a message against mailparser-only's

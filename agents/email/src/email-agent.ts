@@ -6,12 +6,14 @@ import { MARK_PLACES, customerMarksKind } from './customer-marks.ts';
 import type { CustomerMarks, MarkLesson, MarkPlace } from './customer-marks.ts';
 import type { EmailInput } from './email-input.ts';
 import { findCustomer, matchMarks, prepareMarks } from './match-marks.ts';
-import { messageFields, senderLine } from './message-fields.ts';
+import { forwardedSender } from './forwards.ts';
+import { messageFields, messageFieldsWith, senderLine } from './message-fields.ts';
 import type { MessageField } from './message-fields.ts';
 import { emailFromParts } from './parse-parts.ts';
 import { howSentence, questionFor, readsAnswered, readsNone } from './sentences.ts';
 import { COLLECTION, customerDecider, customerFinding } from './customer-finding.ts';
 import { RecentSenders } from './recent-senders.ts';
+import { bodyExcerpt } from './body-excerpt.ts';
 import { suggestEvidence } from './suggest-mark.ts';
 
 /** Which customer a message belongs to, and what said so. */
@@ -47,8 +49,6 @@ export interface EmailAgentOptions {
   /** Where the agent remembers whom senders lately wrote for; each agent has its own by default. */
   readonly recent?: RecentSenders;
 }
-
-const EXCERPT_LENGTH = 200;
 
 export function createEmailAgent(options: EmailAgentOptions = {}): LearnableAgent<EmailInput, EmailResult, CustomerMarks> {
   const margin = options.margin ?? 1;
@@ -123,7 +123,9 @@ export function createEmailAgent(options: EmailAgentOptions = {}): LearnableAgen
 
     read(input, definitions): Reading<EmailResult, MarkLesson> {
       const customers = definitions.of(customerMarksKind);
-      const fields = messageFields(input);
+      // Found once: the fields' from is the forward's original sender, and a question needs both.
+      const forwarded = forwardedSender(input);
+      const fields = messageFieldsWith(input, forwarded);
       const verdict = matchMarks(customers, fields, margin);
       // The same finding the decider gives preview (customer-finding.ts).
       const customer = customerFinding(customers, verdict, margin);
@@ -145,7 +147,7 @@ export function createEmailAgent(options: EmailAgentOptions = {}): LearnableAgen
       }
       const contenders = verdict.kind === 'close' ? verdict.contenders : [];
       const contenderNames = contenders.map((key) => labelOf(customers, key));
-      const suggestion = suggestEvidence(input, { customers, recent });
+      const suggestion = suggestEvidence(input, { customers, recent }, { fields, forwarded });
       const suggested = suggestion?.mark;
       return {
         settled: false,
@@ -205,9 +207,7 @@ export function createEmailAgent(options: EmailAgentOptions = {}): LearnableAgen
     decider: customerDecider(margin),
 
     summarize(input) {
-      const body = input.body.replace(/\s+/g, ' ').trim();
-      const excerpt = body.length > EXCERPT_LENGTH ? `${body.slice(0, EXCERPT_LENGTH).replace(/\s+\S*$/, '')}…` : body;
-      return { from: senderLine(input.from), subject: input.subject, excerpt };
+      return { from: senderLine(input.from), subject: input.subject, excerpt: bodyExcerpt(input.body) };
     },
   };
 }

@@ -23,11 +23,19 @@ export function senderLine(from: EmailSender): string {
  * forward quotes, never the clerk or desk that forwarded it (who forwards for every customer).
  */
 export function messageFields(input: EmailInput): MessageFields {
+  return messageFieldsWith(input, forwardedSender(input));
+}
+
+/**
+ * `messageFields`, given what `forwardedSender(input)` says, for a caller that needs the original
+ * sender too: finding it reads the body's head line by line, and a question needs it twice.
+ */
+export function messageFieldsWith(input: EmailInput, forwarded: EmailSender | undefined): MessageFields {
   const attachments = input.attachments.flatMap((attachment) =>
     attachment.text === undefined ? [attachment.filename] : [attachment.filename, attachment.text],
   );
   return {
-    from: senderLine(forwardedSender(input) ?? input.from),
+    from: senderLine(forwarded ?? input.from),
     subject: input.subject,
     body: input.body,
     attachments: attachments.join('\n'),

@@ -1,6 +1,6 @@
 import type { Definition } from '@learnables/learnable';
 import { readLessonValue } from '@learnables/learnable';
-import { LEGAL_FORM, compileMark, markLesson, sameMark } from './customer-marks.ts';
+import { LEGAL_FORM, compiledMark, markLesson, sameMark } from './customer-marks.ts';
 import type { CustomerMarks, Mark } from './customer-marks.ts';
 import type { EmailInput, EmailSender } from './email-input.ts';
 import { evidenceText } from './evidence-text.ts';
@@ -8,7 +8,7 @@ import { forwardedSender, hasForwardPrefix } from './forwards.ts';
 import { customersMatching, findCustomer } from './match-marks.ts';
 import { escapePattern, referencePattern, senderPattern } from './mark-patterns.ts';
 import { messageFields } from './message-fields.ts';
-import type { MessageField } from './message-fields.ts';
+import type { MessageField, MessageFields } from './message-fields.ts';
 import type { RecentSenders } from './recent-senders.ts';
 import { findReferences } from './references.ts';
 
@@ -16,6 +16,14 @@ import { findReferences } from './references.ts';
 export interface SuggestionContext {
   readonly customers?: Definition<CustomerMarks>;
   readonly recent?: RecentSenders;
+}
+
+/** What `read` already made of the message, so a question does not read it again. */
+export interface ReadMessage {
+  /** `messageFields(input)`. */
+  readonly fields: MessageFields;
+  /** `forwardedSender(input)`. */
+  readonly forwarded: EmailSender | undefined;
 }
 
 /** A mark to offer, and, when it is not the plain sender, why this one (for the question's text). */
@@ -59,14 +67,14 @@ export const MOST_CANDIDATES = 64;
  *   own address); never a mark another customer already holds; always one CustomerMarks accepts
  *   and that matches the message it came from.
  */
-export function suggestEvidence(input: EmailInput, context: SuggestionContext = {}): Suggestion | undefined {
-  const fields = messageFields(input);
+export function suggestEvidence(input: EmailInput, context: SuggestionContext = {}, read?: ReadMessage): Suggestion | undefined {
+  const forwarded = read === undefined ? forwardedSender(input) : read.forwarded;
+  const fields = read?.fields ?? messageFields(input);
   const evidence: Readonly<Record<Exclude<MessageField, 'from'>, string>> = {
     subject: fields.subject,
     body: evidenceText(input.body),
     attachments: fields.attachments,
   };
-  const forwarded = forwardedSender(input);
   const sender: EmailSender | undefined =
     forwarded ?? (hasForwardPrefix(input.subject) || input.from.address === '' ? undefined : input.from);
   const customers = customersOf(context.customers);
@@ -190,7 +198,7 @@ function namesIn(evidence: Readonly<Record<'subject' | 'body', string>>, custome
       if (!plain.includes(lower)) continue;
       // The same edges as a reference's (ASCII: Unicode classes cost RE2 milliseconds to compile).
       const pattern = `(?:^|[^0-9a-z])${escapePattern(name).replace(/\s+/g, '\\s+')}(?:$|[^0-9a-z])`;
-      if (compileMark(pattern).test(text)) found.push({ mark: { pattern, where }, text: name, customer: customer.key });
+      if (compiledMark(pattern).test(text)) found.push({ mark: { pattern, where }, text: name, customer: customer.key });
     }
   }
   return found;
@@ -277,7 +285,7 @@ function matchesIn(mark: Mark, fields: Readonly<Record<MessageField, string>>): 
 
 function safeTest(pattern: string, text: string): boolean {
   try {
-    return compileMark(pattern).test(text);
+    return compiledMark(pattern).test(text);
   } catch {
     return false;
   }
