@@ -171,18 +171,28 @@ try {
     `Ratio runtime / bare, median of the rounds: **${ratio(middle).toFixed(2)}×** (goal ≥ 0.85×; rounds ${rounds.map((r) => ratio(r).toFixed(2)).join(', ')}). ` +
       `CPU per message, median of the rounds' ratios: bare / (runtime agent + authority) **${median(rounds.map(cpuRatio)).toFixed(2)}×**, bare / runtime agent alone ${median(rounds.map(cpuRatioAgent)).toFixed(2)}×.`,
     `
-Where the time goes (CPU profile of 2026-12-01, taken with this benchmark's earlier form, everything in one process:
-\`node --cpu-prof\`, 3,000 messages, each side alone): the runtime spent 2.9 ms of CPU per message against the bare
-agent's 1.1-1.3 ms (load generator included in both). Of the difference: the pin's GET to the authority about 1.3 ms
-(undici's fetch on the agent's side and the authority's express and SQL on the other, both in this process: taking
-the pin away brought the runtime to 1.6 ms); SQLite statements about 0.5 ms (10 writes a message against the bare
-agent's 3: five task saves, three journal rows, two ledger writes; 60-80 µs each); kysely building those statements
-about 0.3 ms; the SDK's handling of the extra artifact event and the runtime's own code the rest. Done: reads of the
-authority over node:http on kept-alive connections (a third of fetch's CPU) and one shared request for the active
-version among the tasks that start while one is out (\`FreshRead\`, never the request already under way: pinning
-stays exact), measured 0.46× → 0.51× in one run at load average 11-12; a save identical to the last one not written
-again, and a task on its way to rest read from memory instead of the store. Not done: one transaction for a task's
-journal rows and ledger, and statements compiled once instead of by kysely each time.`,
+Where the time went, and what was done (issue 17, 2026-12-01; CPU profiles with \`BENCH_CPU_PROF\`, each process its
+own, and A/B runs of the code before and after in one run, at load average 3-5 from other work on the machine).
+Before: the runtime agent spent 2.1-2.6 ms of CPU a message against the bare agent's 1.1-1.3 ms, and the authority
+0.5-0.6 ms more. Of the difference, in the order it was taken away:
+- **An AsyncLocalStorage** (the parse ticket's): on Node 20, once one has run, an async hook fires for every promise
+  in the process (promiseInitHook, executionAsyncResource): about 0.13 ms a message, plus microtasks and garbage. The
+  ticket now travels in the call context (found by the request's headers object).
+- **Statements**: 9-10 a message (four task saves, three journal rows, the ledger's open and rest) against the bare
+  agent's 3, each built and compiled by kysely afresh (about 40 µs of JS each) and run through its connection lock.
+  Now: the states a task passes through are kept in memory and not written (the SDK saves the task for every event;
+  nobody is answered with those states), the opening and the resting save are each one transaction with the
+  ledger's row, and every statement is compiled once and, on SQLite, run synchronously: 7 statements in 5
+  transactions, without kysely on the path.
+- **The pin's GET**: a request per message (about 0.2 ms of the agent's CPU in the socket write alone, and the
+  authority's 0.5-0.6 ms). Now the authority's commit wait (SPEC §4.4: an activation is acknowledged and announced
+  25 ms after its commit, and every answer about the active version says so) lets the agent reuse an answer for 25 ms
+  after sending its request, asking again ahead of need past half of that: about 40 requests a second at 300
+  messages a second, pinning still exact.
+- **Copies**: the SDK reads a task before each of its events; each read of a task on its way to rest is now a plain
+  deep copy instead of structuredClone, and no JSON round trip.
+What is left (the profile after): SQLite's own work for 7 statements against 3, the SDK's handling of the result
+artifact's event, the runtime's own code (journal, outcome, checks: about 0.15 ms), and the pin's remaining requests.`,
   ];
   console.log(lines.join('\n'));
 } finally {
