@@ -243,12 +243,18 @@ try {
     `CPU per message of the agent's own process, ms (user + system, from /proc; median of the rounds): email agent ${cpuMedian((p) => p.cpu.agent).toFixed(2)} (rounds ${pairs.map((p) => p.cpu.agent.toFixed(2)).join(', ')}), mailparser only ${cpuMedian((p) => p.cpu.bare).toFixed(2)} (rounds ${pairs.map((p) => p.cpu.bare.toFixed(2)).join(', ')}). Warm-up before the rounds: ${warm.agent} and ${warm.bare} messages.`,
   );
   lines.push(`
-Where the email agent's time goes on SQLite (CPU profile, 2026-12-01, \`BENCH_ONLY=sqlite BENCH_CPU_PROF=<dir>\`, load
-average about 8): of its busy time, the SQLite statements themselves 15% (nine writes a message against mailparser-only's
-three), the SDK, express and kysely around them most of the rest, the email agent's own reading 10% (its suggestion for
-an asked message 4%), mailparser 10%, the pin's request 2.5%. The agent is held back by what a task writes, not by
-reading the email: fewer statements a message (one transaction for a task's journal rows and ledger, the artifact and
-final status saved as one) is the next lever.`);
+Where the email agent's time goes on SQLite (CPU profiles, 2026-12-01, \`BENCH_ONLY=sqlite BENCH_CPU_PROF=<dir>\` read per
+message with the warm-up counts above, load 3.4-6.8; profiled ms of CPU a message, the mailparser-only agent's in brackets):
+5.6 in all (2.9). SQLite statements and kysely 1.45 (0.77: 8.5 writes a message, 3.5 task saves, 3 journal rows, the ledger's
+row and its update, against 3 saves and 4 reads), the A2A SDK 0.81 (0.51), express and the runtime's middleware 0.72 (0.61),
+the runtime's own code 0.44 (the task store keeping a task's JSON to read it back 0.15, the journal 0.08), the pin's
+request to the authority 0.39 (its client 0.20, writing the request 0.20), mailparser 0.74 (0.54), GC 0.20 (0.13), the
+email agent's own reading 0.29 (0.03). The reading was 0.76 before: a question checked its suggested mark twice (the
+suggestion's own check, then the runtime's check that the learnable takes it) and compiled the same few patterns up to 14
+times; each is now done once (agents/email: 0.85-0.94x the CPU a message of the code before, interleaved rounds). Not in
+the profile's parts but in all of them: the AsyncLocalStorage that carries a parse's place to the parse (parsing/
+input-reader.ts) turns on Node 20's promise hooks for the whole process, about 7% of the agent's CPU a message (0.93x
+without it, interleaved rounds). What holds the agent back is the runtime around the reading, about 4.5 of its 5.6 ms.`);
 } finally {
   await bare?.stop();
   await Promise.all(single.map((service) => service.stop()));
