@@ -6,7 +6,6 @@ import type { AgentCard } from '@a2a-js/sdk';
 import { AGENT_CARD_PATH } from '@a2a-js/sdk';
 import type { ServerCallContextBuilder, User } from '@a2a-js/sdk/server';
 import { DefaultRequestHandler, UnauthenticatedUser, defaultServerCallContextBuilder } from '@a2a-js/sdk/server';
-import { DatabaseTaskStore } from '@a2a-js/sdk/server/database';
 import { agentCardHandler, jsonRpcHandler, restHandler } from '@a2a-js/sdk/server/express';
 import type { TokenNames } from '@learnables/authority';
 import { AuthorityClient, BearerTokens, allowedHosts, bearerTokenOf, requireAllowedHost } from '@learnables/authority';
@@ -133,14 +132,14 @@ export async function startLearnableAgent<Input, Result>(
     if (!Number.isInteger(bytes) || bytes < 1024) throw new RangeError(`The input a task keeps (${what}) must be a whole number of bytes, at least 1024, and ${bytes} is not.`);
   }
   const authority = new AuthorityClient({ url: options.authority.url, token: options.authority.token, kinds: agent.kinds });
-  // Steps and passing states are written without waiting for the disk; a task's opening and its
-  // resting state wait (RuntimeDatabase.steps).
+  // Steps are written without waiting for the disk; a task's opening and its resting state wait
+  // (RuntimeDatabase.steps). The states it passes through are not written (LedgerTaskStore).
   const journal = new Journal(database);
   const ledger = new TaskLedger(database, agent.skill.id);
   const corrections = new Corrections(database.db, agent.skill.id);
-  // The SDK's store is typed for its own tables; it shares our connection and database. Wrapped so
-  // the ledger learns when a task's resting state is saved, and so a task keeps at most
-  // `kept.message` of its messages.
+  // The SDK's store (for reads) shares our connection and database; LedgerTaskStore writes a task's
+  // opening and resting rows with the ledger's in one transaction, and KeepingTaskStore keeps at
+  // most `kept.message` of a task's messages.
   const taskStore = new KeepingTaskStore(
     new LedgerTaskStore(database, ledger),
     kept.message,

@@ -125,6 +125,17 @@ function waitingAuthority(wait: number) {
 
 type Step = { call: true } | { change: true } | { advance: number } | { answer: number | 'fail' };
 
+/** A FreshRead over an authority waiting 10, whose first request (seq 1) was answered with a window of 10 at time 0. */
+async function answeredOnce() {
+  const authority = waitingAuthority(10);
+  const shared = new FreshRead(authority.read, { windowOf: (answer) => answer.window, now: authority.now });
+  const first = shared.get();
+  await tick();
+  authority.out.shift()!.answer(10);
+  expect((await first).seq).toBe(1);
+  return { authority, shared };
+}
+
 describe('FreshRead with a reuse window (an authority that advertises its commit wait)', () => {
   it('hands each caller an answer of a request sent after it called or less than that answer\'s window before, and so every change acknowledged before it called', async () => {
     const step = (wait: number): fc.Arbitrary<Step> =>
@@ -179,12 +190,7 @@ describe('FreshRead with a reuse window (an authority that advertises its commit
   });
 
   it('reuses an answer within its window and, past half of it, asks for the next ahead of need, one request at a time', async () => {
-    const authority = waitingAuthority(10);
-    const shared = new FreshRead(authority.read, { windowOf: (answer) => answer.window, now: authority.now });
-    const first = shared.get();
-    await tick();
-    authority.out.shift()!.answer(10);
-    expect((await first).seq).toBe(1);
+    const { authority, shared } = await answeredOnce();
     authority.advance(4);
     expect((await shared.get()).seq).toBe(1);
     await tick();
@@ -210,12 +216,7 @@ describe('FreshRead with a reuse window (an authority that advertises its commit
   });
 
   it('joins the request out provisionally, and sends the next for those its answer does not cover', async () => {
-    const authority = waitingAuthority(10);
-    const shared = new FreshRead(authority.read, { windowOf: (answer) => answer.window, now: authority.now });
-    const first = shared.get();
-    await tick();
-    authority.out.shift()!.answer(10);
-    expect((await first).seq).toBe(1);
+    const { authority, shared } = await answeredOnce();
     // Nobody called while answer 1 lasted, so nothing was asked ahead: the next caller sends.
     authority.advance(10);
     const second = shared.get();

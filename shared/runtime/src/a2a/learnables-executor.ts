@@ -87,9 +87,9 @@ export class LearnablesExecutor<Input, Result> implements AgentExecutor {
       metadata: {},
       status: { state: TaskState.TASK_STATE_SUBMITTED, message: undefined, timestamp: now() },
     };
-    // In the ledger, then in the task store, before any step runs: a process killed at any point
-    // after this leaves a running row and a stored task, which the next start resumes; killed in
-    // between, a row whose task was never stored, marked failed on the next start (nobody saw it).
+    // In the ledger and in the task store, in one transaction, before any step runs: a process
+    // killed at any point after this leaves a running row and a stored task, which the next start
+    // resumes; killed before, it leaves neither (nobody saw the task).
     // (The SDK would save the task only when it gets to the first event, after steps may have run.)
     if (context.task) await this.deps.ledger.resume(taskId);
     else await this.deps.taskStore.open(task, context.context, { taskId, messageAt: Date.now() });

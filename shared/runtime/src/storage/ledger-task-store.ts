@@ -49,6 +49,12 @@ function copied(value: unknown): unknown {
 const copyOf = (task: Task): Task => copied(task) as Task;
 
 /**
+ * A task as the store would read it back (its codec's defaults), never the SDK's own object, which
+ * it edits in place after saving it.
+ */
+const asStored = (task: Task): Task => TaskCodec.fromJSON(TaskCodec.toJSON(task));
+
+/**
  * The SDK's task store, telling the ledger when a task's resting state is saved: only then does
  * the ledger stop counting the task as running. The SDK saves each event of a task in order, after
  * the executor has moved on, so the executor alone cannot know when the store holds its outcome.
@@ -81,16 +87,14 @@ export class LedgerTaskStore implements RuntimeTaskStore {
 
   async open(task: Task, context: ServerCallContext, entry: Omit<LedgerEntry, 'tenant' | 'owner'> & { messageAt: number }): Promise<void> {
     await this.writes.open(task, context, entry);
-    this.inFlight.set(keyOf(task.id, context), TaskCodec.fromJSON(TaskCodec.toJSON(task)));
+    this.inFlight.set(keyOf(task.id, context), asStored(task));
   }
 
   async save(task: Task, context: ServerCallContext): Promise<void> {
     const state = task.status?.state;
     const key = keyOf(task.id, context);
     if (state !== undefined && PASSING.has(state)) {
-      // A copy as the store would read it back (its codec's defaults), never the SDK's own object,
-      // which it edits in place after saving it.
-      const kept = TaskCodec.fromJSON(TaskCodec.toJSON(task));
+      const kept = asStored(task);
       if (!this.inFlight.has(key)) await this.writes.save(task, context);
       this.inFlight.set(key, kept);
       return;

@@ -119,7 +119,7 @@ export class TaskLedger {
   }
 
   /**
-   * Record where a task came to rest once the task store holds that state (`stored`), not before:
+   * Record where a task came to rest once the task store holds that state (`takeRest`), not before:
    * a process killed in between leaves the task `running` here, so it is resumed on the next start
    * (replaying its journal) instead of staying "working" in the store with nobody to finish it.
    */
@@ -138,19 +138,24 @@ export class TaskLedger {
     return rest;
   }
 
-  /** The task store has saved this task in this state: record the rest it was waiting for, if it is this one. */
-  async stored(taskId: string, state: RestingState | undefined): Promise<void> {
-    const rest = this.takeRest(taskId, state);
-    if (rest !== undefined) await this.settle(taskId, rest.state, rest.messageAt);
-  }
-
   /** The values of a task's opening row (`openRow`). */
   openValues(entry: LedgerEntry & { messageAt: number }) {
     return { task_id: entry.taskId, agent: this.agent, tenant: entry.tenant, owner: entry.owner, message_at: entry.messageAt, created_at: Date.now() };
   }
 
+  /** The statement of a task's opening row, to run alone (`open`) or beside the task's first save (`TaskWrites`). */
+  openStatement(entry: LedgerEntry & { messageAt: number }): CompiledQuery {
+    return this.statements.open(this.openValues(entry));
+  }
+
+  /** The statement recording where a task came to rest, to run alone (`settle`) or beside its resting save (`TaskWrites`). */
+  settleStatement(taskId: string, state: RestingState, messageAt?: number): CompiledQuery {
+    const settle = settleValues(taskId, state, messageAt);
+    return settle.dated ? this.statements.settleDated(settle.values) : this.statements.settle(settle.values);
+  }
+
   async open(entry: LedgerEntry & { messageAt: number }): Promise<void> {
-    await this.database.run([this.statements.open(this.openValues(entry))]);
+    await this.database.run([this.openStatement(entry)]);
   }
 
   /** A task is being worked on again (a follow-up arrived): resume it if the process stops. */
@@ -164,8 +169,7 @@ export class TaskLedger {
    * week of the numbers, so its tasks stay counted when they arrived.
    */
   async settle(taskId: string, state: RestingState, messageAt?: number): Promise<void> {
-    const settle = settleValues(taskId, state, messageAt);
-    await this.database.run([settle.dated ? this.statements.settleDated(settle.values) : this.statements.settle(settle.values)], 'steps');
+    await this.database.run([this.settleStatement(taskId, state, messageAt)], 'steps');
   }
 
   /** Tasks that were running when the process stopped: they are to be resumed. */

@@ -4,7 +4,7 @@ import type { ServerCallContext } from '@a2a-js/sdk/server';
 import { resolveUserScope } from '@a2a-js/sdk/server';
 import type { CompiledQuery, Kysely } from 'kysely';
 import { compiledOnce } from './compiled-once.ts';
-import type { Engine, RuntimeDatabase } from './open-database.ts';
+import type { RuntimeDatabase } from './open-database.ts';
 import type { LedgerEntry, RestingState, TaskLedger } from './task-ledger.ts';
 import { OPEN_VALUES, SETTLE_DATED_VALUES, SETTLE_VALUES, openRow, settleRow, settleValues } from './task-ledger.ts';
 import type { RuntimeTables } from './tables.ts';
@@ -66,62 +66,45 @@ type Statement<Names extends readonly string[]> = (values: Readonly<Record<Names
  * a common table expression of the task's (one round trip, one commit waiting for the disk).
  */
 export class TaskWrites {
-  private readonly engine: Engine;
-  private readonly db: Kysely<RuntimeTables>;
   private readonly save1: Statement<typeof TASK_VALUES>;
-  /** SQLite: the ledger's statements, run beside the task's in a transaction. */
-  private readonly open1: Statement<typeof OPEN_VALUES>;
-  private readonly settle1: Statement<typeof SETTLE_VALUES>;
-  private readonly settleDated1: Statement<typeof SETTLE_DATED_VALUES>;
   /** PostgreSQL: the task's statement with the ledger's as its common table expression. */
-  private readonly openWith?: Statement<readonly [...typeof TASK_VALUES, ...typeof OPEN_VALUES]>;
-  private readonly settleWith?: Statement<readonly [...typeof TASK_VALUES, ...typeof SETTLE_VALUES]>;
-  private readonly settleDatedWith?: Statement<readonly [...typeof TASK_VALUES, ...typeof SETTLE_DATED_VALUES]>;
+  private readonly withLedger?: {
+    readonly open: Statement<readonly [...typeof TASK_VALUES, ...typeof OPEN_VALUES]>;
+    readonly settle: Statement<readonly [...typeof TASK_VALUES, ...typeof SETTLE_VALUES]>;
+    readonly settleDated: Statement<readonly [...typeof TASK_VALUES, ...typeof SETTLE_DATED_VALUES]>;
+  };
 
   constructor(
     private readonly database: Pick<RuntimeDatabase, 'engine' | 'db' | 'run'>,
     private readonly ledger: TaskLedger,
   ) {
     const db = database.db;
-    this.engine = database.engine;
-    this.db = db;
     this.save1 = compiledOnce(TASK_VALUES, (value) => upsertTask(db, value));
-    this.open1 = compiledOnce(OPEN_VALUES, (value) => openRow(db, value));
-    this.settle1 = compiledOnce(SETTLE_VALUES, (value) => settleRow(db, value as never, false));
-    this.settleDated1 = compiledOnce(SETTLE_DATED_VALUES, (value) => settleRow(db, value, true));
-    if (this.engine === 'postgres') {
-      this.openWith = compiledOnce([...TASK_VALUES, ...OPEN_VALUES], (value) => upsertTask(db.with('ledger', () => openRow(db, value)) as never, value));
-      this.settleWith = compiledOnce([...TASK_VALUES, ...SETTLE_VALUES], (value) => upsertTask(db.with('ledger', () => settleRow(db, value as never, false)) as never, value));
-      this.settleDatedWith = compiledOnce([...TASK_VALUES, ...SETTLE_DATED_VALUES], (value) => upsertTask(db.with('ledger', () => settleRow(db, value, true)) as never, value));
+    if (database.engine === 'postgres') {
+      this.withLedger = {
+        open: compiledOnce([...TASK_VALUES, ...OPEN_VALUES], (value) => upsertTask(db.with('ledger', () => openRow(db, value)) as never, value)),
+        settle: compiledOnce([...TASK_VALUES, ...SETTLE_VALUES], (value) => upsertTask(db.with('ledger', () => settleRow(db, value as never, false)) as never, value)),
+        settleDated: compiledOnce([...TASK_VALUES, ...SETTLE_DATED_VALUES], (value) => upsertTask(db.with('ledger', () => settleRow(db, value, true)) as never, value)),
+      };
     }
-  }
-
-  private async together(first: CompiledQuery, second: CompiledQuery): Promise<void> {
-    await this.database.run([first, second]);
   }
 
   /** A new task: the ledger's running row and the task's first save, together. */
   async open(task: Task, context: ServerCallContext, entry: Omit<LedgerEntry, 'tenant' | 'owner'> & { messageAt: number }): Promise<void> {
     const scope = scopeOf(context);
     const row = taskRow(scope, task);
-    const ledger = this.ledger.openValues({ ...entry, ...scope });
-    if (this.openWith) await this.database.run([this.openWith({ ...row, ...ledger })]);
-    else await this.together(this.open1(ledger), this.save1(row));
+    if (this.withLedger) await this.database.run([this.withLedger.open({ ...row, ...this.ledger.openValues({ ...entry, ...scope }) })]);
+    else await this.database.run([this.ledger.openStatement({ ...entry, ...scope }), this.save1(row)]);
   }
 
   /** A save; when the task comes to rest in it, with the ledger's rest in the same transaction. */
   async save(task: Task, context: ServerCallContext, rest?: { state: RestingState; messageAt: number | undefined }): Promise<void> {
     const row = taskRow(scopeOf(context), task);
-    if (rest === undefined) {
-      await this.database.run([this.save1(row)]);
-      return;
-    }
-    const settle = settleValues(task.id, rest.state, rest.messageAt);
-    if (this.settleWith && this.settleDatedWith) {
-      await this.database.run([settle.dated ? this.settleDatedWith({ ...row, ...settle.values }) : this.settleWith({ ...row, ...settle.values })]);
-    } else {
-      await this.together(settle.dated ? this.settleDated1(settle.values) : this.settle1(settle.values), this.save1(row));
-    }
+    if (rest === undefined) await this.database.run([this.save1(row)]);
+    else if (this.withLedger) {
+      const settle = settleValues(task.id, rest.state, rest.messageAt);
+      await this.database.run([settle.dated ? this.withLedger.settleDated({ ...row, ...settle.values }) : this.withLedger.settle({ ...row, ...settle.values })]);
+    } else await this.database.run([this.ledger.settleStatement(task.id, rest.state, rest.messageAt), this.save1(row)]);
   }
 }
 
