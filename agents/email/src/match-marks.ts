@@ -1,6 +1,7 @@
 import { setImmediate as yieldToEventLoop } from 'node:timers/promises';
 import RE2 from 're2';
 import type { Definition } from '@learnables/learnable';
+import { backgroundTurn } from '@learnables/runtime';
 import { compileMark, compileSender } from './customer-marks.ts';
 import type { CustomerMarks, Mark } from './customer-marks.ts';
 import { MESSAGE_FIELDS } from './message-fields.ts';
@@ -343,7 +344,9 @@ async function consolidate(): Promise<void> {
       if (shard === undefined) {
         const sets: Partial<Record<MessageField, FieldSet>> = {};
         for (const [field, owners] of fieldsOf(group)) {
-          await yieldToEventLoop();
+          // Nobody waits for this compile (the patch serves the version meanwhile): each slice
+          // waits for a pause in the tasks being advanced, rather than cutting into one.
+          await backgroundTurn();
           sets[field] = { set: buildSet(owners), owners };
         }
         shard = recentShards.get(signature) ?? { signature, customers: group, sets };

@@ -1,6 +1,7 @@
 import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it, onTestFinished } from 'vitest';
 import { absorbLesson, defineCollection, retractValue } from '@learnables/learnable';
+import { BACKGROUND_WAIT_MS, foreground } from '@learnables/runtime';
 import type { Definition } from '@learnables/learnable';
 import { CustomerMarks, MARK_PLACES, compileMark } from './customer-marks.ts';
 import type { Mark } from './customer-marks.ts';
@@ -183,6 +184,28 @@ describe('sharded sets', () => {
     // The property is about patches: most changes above were served as one.
     expect(patched).toBeGreaterThan(80);
   }, 60_000);
+
+  it('compiles the shards a lesson made stale only in pauses of the tasks being advanced (the patch serves meanwhile)', async () => {
+    setMarksPerShard(32);
+    onTestFinished(() => void setMarksPerShard(4));
+    const first = defineCollection('customers', Array.from({ length: 120 }, (_, i) => new CustomerMarks(`k${i}`, `K ${i}`, [{ pattern: `<k${i}@x\\.example>`, where: 'from' }])));
+    await prepareMarks(first);
+    const taught = absorbLesson(first, { collection: 'customers', entry: 'k7', value: { pattern: 'PO-777', where: 'subject' }, taughtBy: 'dana', reason: 'r' }).definition as Definition<CustomerMarks>;
+    // A task being advanced when the lesson's version comes: it is served by a patch at once...
+    let endTask!: () => void;
+    const task = foreground(() => new Promise<void>((resolve) => (endTask = resolve)));
+    expect(compileMarks(taught).patch).toBeDefined();
+    const inFull = compiledInFull();
+    // ...and the stale shard is not compiled while the task runs (well within BACKGROUND_WAIT_MS).
+    await new Promise((resolve) => setTimeout(resolve, BACKGROUND_WAIT_MS / 3));
+    expect(compileMarks(taught).patch).toBeDefined();
+    expect(matchMarks(taught, { from: '', subject: 'PO-777', body: '', attachments: '' }, 1)).toMatchObject({ kind: 'settled', winner: 'k7' });
+    endTask();
+    await task;
+    await inFull;
+    expect(compileMarks(taught).patch).toBeUndefined();
+    expect(matchMarks(taught, { from: '', subject: 'PO-777', body: '', attachments: '' }, 1)).toMatchObject({ kind: 'settled', winner: 'k7' });
+  });
 
   it('gives the event loop back while compiling a version in slices', async () => {
     const many = defineCollection('customers', Array.from({ length: 64 }, (_, i) => new CustomerMarks(`k${i}`, `K ${i}`, [{ pattern: `<k${i}@x\\.example>`, where: 'from' }])));

@@ -187,7 +187,7 @@ Before: the runtime agent spent 2.1-2.6 ms of CPU a message against the bare age
 - **The pin's GET**: a request per message (about 0.2 ms of the agent's CPU in the socket write alone, and the
   authority's 0.5-0.6 ms). Now the authority's commit wait (SPEC §4.4: an activation is acknowledged and announced
   25 ms after its commit, and every answer about the active version says so) lets the agent reuse an answer for 25 ms
-  after sending its request, asking again ahead of need past half of that: about 40 requests a second at 300
+  after sending its request, asking again ahead of need near the end of that: about 40 requests a second at 300
   messages a second, pinning still exact.
 - **Copies**: the SDK reads a task before each of its events; each read of a task on its way to rest is now a plain
   deep copy instead of structuredClone, and no JSON round trip.

@@ -8,6 +8,7 @@ export { previewLesson, warmPreview } from './preview/preview-lesson.ts';
 export type { PreviewWindow, PreviewDeps } from './preview/preview-lesson.ts';
 export { PreviewMemory } from './preview/preview-memory.ts';
 export { startLearnableAgent } from './start-agent.ts';
+export { backgroundTurn, BACKGROUND_WAIT_MS, foreground } from './background-turn.ts';
 export type { AgentServerOptions, RunningAgent } from './start-agent.ts';
 export { agentCardFor, JSONRPC_PATH, REST_PATH } from './a2a/agent-card.ts';
 export type { Pins } from './a2a/advance-task.ts';

@@ -189,15 +189,16 @@ describe('FreshRead with a reuse window (an authority that advertises its commit
     );
   });
 
-  it('reuses an answer within its window and, past half of it, asks for the next ahead of need, one request at a time', async () => {
+  it('reuses an answer within its window and, near its end, asks for the next ahead of need, one request at a time', async () => {
+    // Window 10, answered at once: the lead is a fifth of the window (2), so the next is asked at 8.
     const { authority, shared } = await answeredOnce();
-    authority.advance(4);
+    authority.advance(7);
     expect((await shared.get()).seq).toBe(1);
     await tick();
-    // Under half its window: nothing asked.
+    // Before the lead: nothing asked (asking at half the window sent two requests a window).
     expect(authority.out).toHaveLength(0);
     authority.advance(1);
-    // At half: still answer 1, and the next is asked for (sent at 5)...
+    // At 8: still answer 1, and the next is asked for (sent at 8)...
     expect((await shared.get()).seq).toBe(1);
     await tick();
     expect(authority.out).toHaveLength(1);
@@ -207,10 +208,33 @@ describe('FreshRead with a reuse window (an authority that advertises its commit
     expect(authority.out).toHaveLength(1);
     authority.out.shift()!.answer(10);
     await tick();
-    // At 14 answer 1 (sent at 0) has run out and answer 2 (sent at 5) covers the caller: no wait.
-    authority.advance(9);
+    // At 15 answer 1 (sent at 0) has run out and answer 2 (sent at 8) covers the caller: no wait.
+    authority.advance(7);
     expect((await shared.get()).seq).toBe(2);
-    // And, past half of answer 2's window, the next is asked for again.
+    await tick();
+    expect(authority.out).toHaveLength(0);
+    // And, at the lead before the end of answer 2's window (8 + 10 - 2), the next is asked for again.
+    authority.advance(1);
+    expect((await shared.get()).seq).toBe(2);
+    await tick();
+    expect(authority.out).toHaveLength(1);
+  });
+
+  it('asks ahead earlier when the answers come back slowly: twice the round trip, at most half the window', async () => {
+    const authority = waitingAuthority(10);
+    const shared = new FreshRead(authority.read, { windowOf: (answer) => answer.window, now: authority.now });
+    const first = shared.get();
+    await tick();
+    // Answered 3 after it was sent: the lead is 6, past half the window, so half (5).
+    authority.advance(3);
+    authority.out.shift()!.answer(10);
+    expect((await first).seq).toBe(1);
+    authority.advance(1);
+    expect((await shared.get()).seq).toBe(1);
+    await tick();
+    expect(authority.out).toHaveLength(0);
+    authority.advance(1);
+    expect((await shared.get()).seq).toBe(1);
     await tick();
     expect(authority.out).toHaveLength(1);
   });

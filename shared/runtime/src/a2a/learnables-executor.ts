@@ -13,6 +13,7 @@ import type { KeptInput } from '../storage/kept-input.ts';
 import { keptTask } from '../storage/kept-input.ts';
 import type { TaskLedger } from '../storage/task-ledger.ts';
 import type { RuntimeTaskStore } from '../storage/ledger-task-store.ts';
+import { foreground } from '../background-turn.ts';
 import { advanceTask } from './advance-task.ts';
 import type { Outcome } from './outcome.ts';
 import { failureOf, outcomeOf } from './outcome.ts';
@@ -77,7 +78,12 @@ export async function settleTask<Input, Result>(
 export class LearnablesExecutor<Input, Result> implements AgentExecutor {
   constructor(private readonly deps: ExecutorDeps<Input, Result>) {}
 
-  async execute(context: RequestContext, bus: ExecutionEventBus): Promise<void> {
+  execute(context: RequestContext, bus: ExecutionEventBus): Promise<void> {
+    // Foreground: an agent's background catching up waits for a pause in it (backgroundTurn).
+    return foreground(() => this.advance(context, bus));
+  }
+
+  private async advance(context: RequestContext, bus: ExecutionEventBus): Promise<void> {
     const { taskId, contextId, userMessage } = context;
     const task: Task = context.task ?? {
       id: taskId,
