@@ -59,7 +59,7 @@ export interface Shard {
 /** Every mark of one definition version, in shards. */
 export interface CompiledMarks {
   /** Each customer by key, with its position in the definition (ties list in that order). */
-  readonly customers: ReadonlyMap<string, { readonly customer: CustomerMarks; readonly position: number }>;
+  readonly customers: PlacedCustomers;
   readonly shards: readonly Shard[];
   /**
    * Right after a lesson, until the taught customer's shard is compiled again (in the background):
@@ -98,7 +98,6 @@ const SET_MEMORY_PER_CHARACTER = 256;
 // the definition object (adding its version) that still shares the same entries.
 const compiledByEntries = new WeakMap<readonly CustomerMarks[], CompiledMarks>();
 const preparing = new WeakMap<readonly CustomerMarks[], Promise<CompiledMarks>>();
-const customersByEntries = new WeakMap<readonly CustomerMarks[], CompiledMarks['customers']>();
 /** Single-mark regexes, compiled only for marks that won, to quote what they matched. */
 const quoted = new WeakMap<OwnedMark, RE2>();
 /** The sender conditions of "sender AND reference" marks, compiled the first time their text matches. */
@@ -173,7 +172,10 @@ function knownShard(group: readonly CustomerMarks[], at: number, count: number):
 /** The last shard in this place if it holds these very customers (no signature: that costs a walk of their marks). */
 function sameShard(group: readonly CustomerMarks[], at: number, count: number): Shard | undefined {
   const last = lastShards.length === count ? lastShards[at] : undefined;
-  if (last !== undefined && last.customers.length === group.length && last.customers.every((customer, i) => customer === group[i])) return last;
+  if (last === undefined) return undefined;
+  // A version planned from the last one shares its untouched shards' arrays.
+  if (last.customers === group) return last;
+  if (last.customers.length === group.length && last.customers.every((customer, i) => customer === group[i])) return last;
   return undefined;
 }
 
@@ -425,33 +427,104 @@ export function customersMatching(definition: Definition<CustomerMarks>, field: 
 
 /** A customer of the definition by key, without a walk through every entry (and no compile). */
 export function findCustomer(definition: Definition<CustomerMarks>, key: string): CustomerMarks | undefined {
-  return customersOf(definition).get(key)?.customer;
+  return customersOf(definition.entries).get(key)?.customer;
 }
 
 interface Plan {
-  readonly customers: CompiledMarks['customers'];
+  readonly customers: PlacedCustomers;
   /** The customers of each shard, in definition order. */
   readonly groups: readonly (readonly CustomerMarks[])[];
 }
 
 /** Each version's plan, made once (a version is planned to serve it, then to compile it in the background). */
-const plans = new WeakMap<readonly CustomerMarks[], { readonly plan: Plan; readonly marksPerShard: number }>();
+const plans = new WeakMap<readonly CustomerMarks[], { readonly plan: Plan; readonly marks: number; readonly marksPerShard: number }>();
+/** The version planned last, to plan the next one from: a lesson changes one customer of 25,000. */
+let lastPlanned: { readonly entries: readonly CustomerMarks[]; readonly plan: Plan; readonly marks: number } | undefined;
 
-function planOf(definition: Definition<CustomerMarks>): Plan {
-  const known = plans.get(definition.entries);
-  if (known !== undefined && known.marksPerShard === marksPerShard) return known.plan;
-  const customers = customersOf(definition);
-  let marks = 0;
-  for (const { customer } of customers.values()) marks += customer.marks.length;
-  // A power of two, so the count (and with it every shard) stays the same from one version to
-  // the next until the marks double or halve.
+/** A power of two, so the count (and with it every shard) stays the same from one version to the next until the marks double or halve. */
+function shardCount(marks: number): number {
   let count = 1;
   while (marks / count > marksPerShard) count *= 2;
+  return count;
+}
+
+function planOf(definition: Definition<CustomerMarks>): Plan {
+  const entries = definition.entries;
+  const known = plans.get(entries);
+  if (known !== undefined && known.marksPerShard === marksPerShard) return known.plan;
+  const planned = planFromLast(entries) ?? planAfresh(entries);
+  plans.set(entries, { ...planned, marksPerShard });
+  lastPlanned = { entries, ...planned };
+  return planned.plan;
+}
+
+function planAfresh(entries: readonly CustomerMarks[]): { plan: Plan; marks: number } {
+  let marks = 0;
+  for (const customer of entries) marks += customer.marks.length;
+  const count = shardCount(marks);
   const groups = Array.from({ length: count }, (): CustomerMarks[] => []);
-  for (const { customer } of customers.values()) groups[hashOf(customer) & (count - 1)]!.push(customer);
-  const plan = { customers, groups };
-  plans.set(definition.entries, { plan, marksPerShard });
-  return plan;
+  for (const customer of entries) groups[hashOf(customer) & (count - 1)]!.push(customer);
+  return { plan: { customers: customersOf(entries), groups }, marks };
+}
+
+/**
+ * The plan of a version made from the last one planned by a few changes — customers replaced in
+ * their places, customers added at the end, as a lesson, the authority client and absorbLesson
+ * make them — in time proportional to the changes, not to the customers: at 50,000 marks,
+ * planning each version afresh (every customer hashed into its shard, every key indexed) took
+ * about 8 of the 20 ms a version cost before its first message could be read. The shards
+ * untouched are the very same arrays as the last plan's (which `sameShard` sees at once).
+ * Undefined (plan afresh) for anything else, or when the shard count changes.
+ */
+function planFromLast(entries: readonly CustomerMarks[]): { plan: Plan; marks: number } | undefined {
+  const last = lastPlanned;
+  const made = last && madeFrom(entries, last.entries);
+  if (last === undefined || made === undefined) return undefined;
+  let marks = last.marks;
+  for (const at of made.replaced) marks += entries[at]!.marks.length - last.entries[at]!.marks.length;
+  for (let at = last.entries.length; at < entries.length; at += 1) marks += entries[at]!.marks.length;
+  const count = last.plan.groups.length;
+  if (shardCount(marks) !== count) return undefined;
+  const groups = [...last.plan.groups];
+  const copied = new Set<number>();
+  const groupFor = (customer: CustomerMarks): CustomerMarks[] => {
+    const place = hashOf(customer) & (count - 1);
+    if (!copied.has(place)) {
+      groups[place] = [...groups[place]!];
+      copied.add(place);
+    }
+    return groups[place] as CustomerMarks[];
+  };
+  for (const at of made.replaced) {
+    // Same key, so the same shard, and the same place in it (definition order).
+    const group = groupFor(entries[at]!);
+    const place = group.indexOf(last.entries[at]!);
+    if (place < 0) return undefined;
+    group[place] = entries[at]!;
+  }
+  for (let at = last.entries.length; at < entries.length; at += 1) groupFor(entries[at]!).push(entries[at]!);
+  return { plan: { customers: customersOf(entries), groups }, marks };
+}
+
+/** The most changes a version may have from the last one and still be planned from it. */
+const CHANGES_TO_PLAN_FROM = 256;
+
+/**
+ * How `entries` is made from `before`, when it is by a few changes: the places whose customer was
+ * replaced by another object with the same key, the rest the very same objects, and maybe a few
+ * added at the end. Undefined otherwise. A walk of the two arrays comparing objects, no key read
+ * but the replaced ones'.
+ */
+function madeFrom(entries: readonly CustomerMarks[], before: readonly CustomerMarks[]): { replaced: number[] } | undefined {
+  const added = entries.length - before.length;
+  if (added < 0 || added > CHANGES_TO_PLAN_FROM) return undefined;
+  const replaced: number[] = [];
+  for (let at = 0; at < before.length; at += 1) {
+    if (entries[at] === before[at]) continue;
+    if (entries[at]!.key !== before[at]!.key || replaced.length + added >= CHANGES_TO_PLAN_FROM) return undefined;
+    replaced.push(at);
+  }
+  return { replaced };
 }
 
 function finish(definition: Definition<CustomerMarks>, plan: Plan, shards: readonly Shard[]): CompiledMarks {
@@ -467,13 +540,62 @@ const NONE_STALE: ReadonlySet<string> = new Set();
 /** The shard of no customers: nothing to match. */
 const NO_SHARD: Shard = { signature: '[]', customers: [], sets: {} };
 
-function customersOf(definition: Definition<CustomerMarks>): CompiledMarks['customers'] {
-  let customers = customersByEntries.get(definition.entries);
-  if (customers === undefined) {
-    customers = new Map(definition.entries.map((customer, position) => [customer.key, { customer, position }]));
-    customersByEntries.set(definition.entries, customers);
+/** Each customer of a version by key, with its position in the version's entries. */
+export interface PlacedCustomers {
+  get(key: string): { readonly customer: CustomerMarks; readonly position: number } | undefined;
+}
+
+/**
+ * Customers by key, over a key → position index that versions made one from another share: a
+ * lesson replaces a customer in its place and an added customer goes last, so every other keeps
+ * its position, and a version's index costs nothing to make (a Map of 25,000 keys cost 3-5 ms a
+ * version). A position is believed only when the version's entry there has that key; otherwise
+ * (another version made from the same one added a different customer there, or this one does
+ * not reach it) the entries are searched.
+ */
+class CustomerIndex implements PlacedCustomers {
+  constructor(
+    private readonly entries: readonly CustomerMarks[],
+    private readonly positions: Map<string, number>,
+  ) {}
+
+  get(key: string): { readonly customer: CustomerMarks; readonly position: number } | undefined {
+    let position = this.positions.get(key);
+    // Every key of every version sharing the index is in it: no position, no such customer.
+    if (position === undefined) return undefined;
+    if (this.entries[position]?.key !== key) {
+      position = this.entries.findIndex((customer) => customer.key === key);
+      if (position < 0) return undefined;
+    }
+    return { customer: this.entries[position]!, position };
   }
-  return customers;
+
+  /** The index of `entries`, made from this one's version as `madeFrom` says (the added keys join the shared positions). */
+  next(entries: readonly CustomerMarks[]): CustomerIndex {
+    for (let at = this.entries.length; at < entries.length; at += 1) this.positions.set(entries[at]!.key, at);
+    return new CustomerIndex(entries, this.positions);
+  }
+
+  static of(entries: readonly CustomerMarks[]): CustomerIndex {
+    const positions = new Map<string, number>();
+    for (let at = 0; at < entries.length; at += 1) positions.set(entries[at]!.key, at);
+    return new CustomerIndex(entries, positions);
+  }
+}
+
+const customersByEntries = new WeakMap<readonly CustomerMarks[], CustomerIndex>();
+/** The version indexed last, to index the next one from. */
+let lastIndexed: { readonly entries: readonly CustomerMarks[]; readonly index: CustomerIndex } | undefined;
+
+function customersOf(entries: readonly CustomerMarks[]): CustomerIndex {
+  let index = customersByEntries.get(entries);
+  if (index === undefined) {
+    const last = lastIndexed;
+    index = last !== undefined && madeFrom(entries, last.entries) !== undefined ? last.index.next(entries) : CustomerIndex.of(entries);
+    customersByEntries.set(entries, index);
+    lastIndexed = { entries, index };
+  }
+  return index;
 }
 
 /** FNV-1a of the key: the same customer is in the same shard in every version. */

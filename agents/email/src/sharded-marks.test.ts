@@ -5,7 +5,7 @@ import { BACKGROUND_WAIT_MS, foreground } from '@learnables/runtime';
 import type { Definition } from '@learnables/learnable';
 import { CustomerMarks, MARK_PLACES, compileMark } from './customer-marks.ts';
 import type { Mark } from './customer-marks.ts';
-import { compileMarks, compiledInFull, customersMatching, matchMarks, prepareMarks, setMarksPerShard, setPatchMarks } from './match-marks.ts';
+import { compileMarks, compiledInFull, customersMatching, findCustomer, matchMarks, prepareMarks, setMarksPerShard, setPatchMarks } from './match-marks.ts';
 import type { Score, Verdict } from './match-marks.ts';
 import { MESSAGE_FIELDS } from './message-fields.ts';
 import type { MessageField, MessageFields } from './message-fields.ts';
@@ -131,6 +131,9 @@ describe('sharded sets', () => {
     const holders = (definition: Definition<CustomerMarks>, from: string) =>
       definition.entries.filter((customer) => customer.marks.some((m) => (m.where === 'from' || m.where === 'any') && regexOf(m.pattern).test(from))).map((c) => c.key);
     const same = (definition: Definition<CustomerMarks>, fieldsList: readonly MessageFields[]) => {
+      // Each customer found by key in its place (versions made one from another share an index).
+      definition.entries.forEach((customer) => expect(findCustomer(definition, customer.key)).toBe(customer));
+      expect(findCustomer(definition, 'nobody')).toBeUndefined();
       for (const fields of fieldsList) {
         for (const margin of [1, 2]) expect(matchMarks(definition, fields, margin)).toEqual(plainVerdict(definition, fields, margin));
         expect(customersMatching(definition, 'from', fields.from).map((c) => c.key)).toEqual(holders(definition, fields.from));
@@ -184,6 +187,31 @@ describe('sharded sets', () => {
     // The property is about patches: most changes above were served as one.
     expect(patched).toBeGreaterThan(80);
   }, 60_000);
+
+  it('decide alike on two versions made from one, each adding a different customer in the same place, read in turn', () => {
+    setMarksPerShard(8);
+    onTestFinished(() => void setMarksPerShard(4));
+    const parent = defineCollection('customers', Array.from({ length: 40 }, (_, i) => new CustomerMarks(`k${i}`, `K ${i}`, [{ pattern: `<k${i}@x\\.example>`, where: 'from' }])));
+    const withAdded = (key: string, pattern: string) => defineCollection('customers', [...parent.entries, new CustomerMarks(key, key, [{ pattern, where: 'subject' }])]);
+    const left = withAdded('left', 'PO-1');
+    const right = withAdded('right', 'PO-1');
+    // And one more step on each branch, a lesson to the added customer.
+    const teach = (definition: Definition<CustomerMarks>, entry: string) =>
+      absorbLesson(definition, { collection: 'customers', entry, value: { pattern: 'REF-9', where: 'body' }, taughtBy: 'dana', reason: 'r' }).definition as Definition<CustomerMarks>;
+    const versions = [parent, left, right, teach(left, 'left'), teach(right, 'right'), left, parent];
+    const fields: MessageFields[] = [
+      { from: 'K <k3@x.example>', subject: 'PO-1', body: 'REF-9', attachments: '' },
+      { from: '', subject: 'PO-1', body: '', attachments: '' },
+      { from: 'K <k39@x.example>', subject: '', body: '', attachments: '' },
+    ];
+    for (const definition of [...versions, ...versions.reverse()]) {
+      for (const message of fields) expect(matchMarks(definition, message, 1)).toEqual(plainVerdict(definition, message, 1));
+      definition.entries.forEach((customer) => expect(findCustomer(definition, customer.key)).toBe(customer));
+    }
+    expect(findCustomer(left, 'right')).toBeUndefined();
+    expect(findCustomer(right, 'left')).toBeUndefined();
+    expect(findCustomer(parent, 'left')).toBeUndefined();
+  });
 
   it('compiles the shards a lesson made stale only in pauses of the tasks being advanced (the patch serves meanwhile)', async () => {
     setMarksPerShard(32);

@@ -1,5 +1,5 @@
-import { describe, expect, it } from 'vitest';
-import { backgroundTurn, foreground, tasksAdvancing } from './background-turn.ts';
+import { describe, expect, it, vi } from 'vitest';
+import { REQUEST_FOREGROUND_MS, backgroundTurn, foreground, foregroundRequests, tasksAdvancing } from './background-turn.ts';
 
 const elapsed = async (wait: Promise<void>): Promise<number> => {
   const started = performance.now();
@@ -52,5 +52,39 @@ describe('background turns wait for a pause in the foreground', () => {
   it('count a task that failed as ended', async () => {
     await expect(foreground(() => Promise.reject(new Error('refused')))).rejects.toThrow('refused');
     expect(tasksAdvancing()).toBe(0);
+  });
+});
+
+describe('a request is foreground from its arrival to its response', () => {
+  const request = (path: string) => {
+    const listeners = new Map<string, () => void>();
+    const res = { once: (event: string, listener: () => void) => listeners.set(event, listener) };
+    let passed = false;
+    foregroundRequests({ path }, res, () => (passed = true));
+    return { passed: () => passed, emit: (event: 'finish' | 'close') => listeners.get(event)?.() };
+  };
+
+  it('until its response finishes or its connection closes, once, and /healthz not at all', () => {
+    const sent = request('/a2a/jsonrpc');
+    expect(sent.passed()).toBe(true);
+    expect(tasksAdvancing()).toBe(1);
+    sent.emit('finish');
+    sent.emit('close');
+    expect(tasksAdvancing()).toBe(0);
+    const probe = request('/healthz');
+    expect(probe.passed()).toBe(true);
+    expect(tasksAdvancing()).toBe(0);
+  });
+
+  it('for at most REQUEST_FOREGROUND_MS (a stream stays open as long as its client listens)', async () => {
+    vi.useFakeTimers();
+    try {
+      request('/a2a/rest/message:stream');
+      expect(tasksAdvancing()).toBe(1);
+      vi.advanceTimersByTime(REQUEST_FOREGROUND_MS);
+      expect(tasksAdvancing()).toBe(0);
+    } finally {
+      vi.useRealTimers();
+    }
   });
 });

@@ -17,20 +17,61 @@ const waiters = new Set<() => void>();
 
 /** Run a task's advance as foreground work: background turns wait until none is running. */
 export async function foreground<T>(work: () => Promise<T>): Promise<T> {
-  advancing += 1;
+  const end = foregroundUntil();
   try {
     return await work();
   } finally {
-    advancing -= 1;
-    if (advancing === 0 && waiters.size > 0) {
-      const ready = [...waiters];
-      waiters.clear();
-      // After the task's own continuation (its response is still being written this tick).
-      setImmediate(() => {
-        for (const resolve of ready) resolve();
-      });
-    }
+    end();
   }
+}
+
+/**
+ * Count the foreground from now until the returned function is called (more than once is as
+ * once): for work that is not one promise, such as a request from its arrival to its response.
+ */
+export function foregroundUntil(): () => void {
+  let ended = false;
+  advancing += 1;
+  return () => {
+    if (ended) return;
+    ended = true;
+    advancing -= 1;
+    if (advancing === 0) wake();
+  };
+}
+
+/**
+ * Middleware: a request is foreground from its arrival until its response ends, so that a slice
+ * does not start between the request's arrival and its task's advance (its body read, the SDK's
+ * own steps before `execute`). At most `REQUEST_FOREGROUND_MS`: a stream stays open as long as
+ * its client listens, and what it waits for meanwhile, the task, is counted on its own. /healthz
+ * is not counted: a prober asking every few milliseconds would keep the background waiting.
+ */
+export function foregroundRequests(req: { readonly path: string }, res: { once(event: 'finish' | 'close', listener: () => void): unknown }, next: () => void): void {
+  if (req.path === '/healthz') return next();
+  const end = foregroundUntil();
+  const cap = setTimeout(end, REQUEST_FOREGROUND_MS);
+  cap.unref?.();
+  const done = () => {
+    clearTimeout(cap);
+    end();
+  };
+  res.once('finish', done);
+  res.once('close', done);
+  next();
+}
+
+/** The most a request counts as foreground (see `foregroundRequests`). */
+export const REQUEST_FOREGROUND_MS = 1000;
+
+/** Hand the background its turn, after the current task's own continuation (its response is still being written this tick). */
+function wake(): void {
+  if (waiters.size === 0) return;
+  const ready = [...waiters];
+  waiters.clear();
+  setImmediate(() => {
+    for (const resolve of ready) resolve();
+  });
 }
 
 /** The most a background slice waits for the foreground to pause, by default. */
@@ -58,7 +99,7 @@ export function backgroundTurn(atMostMs = BACKGROUND_WAIT_MS): Promise<void> {
   });
 }
 
-/** How many tasks are being advanced right now (for tests). */
+/** How much foreground work (tasks being advanced, requests being answered) runs right now (for tests). */
 export function tasksAdvancing(): number {
   return advancing;
 }

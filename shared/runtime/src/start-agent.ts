@@ -14,6 +14,7 @@ import { JSONRPC_PATH, REST_PATH, agentCardFor } from './a2a/agent-card.ts';
 import { LearnablesExecutor, PARSE_TICKET } from './a2a/learnables-executor.ts';
 import type { ExecutorDeps } from './a2a/learnables-executor.ts';
 import { recoverTasks } from './a2a/recover-tasks.ts';
+import { foregroundRequests } from './background-turn.ts';
 import { jsonRpcBody, jsonRpcExtensionMethods, restExtensionMethods } from './http/extension-methods.ts';
 import { metricsHandler, statsHandler } from './http/metrics.ts';
 import { checkAgent } from './check-agent.ts';
@@ -165,6 +166,7 @@ export async function startLearnableAgent<Input, Result>(
   const card = agentCardFor(agent, url);
   const configured = typeof options.hosts === 'string' ? options.hosts.split(',') : (options.hosts ?? []);
   app.use(requireAllowedHost(allowedHosts([...configured, url]), 'agent'));
+  app.use(foregroundRequests);
   // A question may wait hours for a person. The SDK would keep each waiting task's event bus in
   // memory until then (for SubscribeToTask); with many questions open that is memory that only
   // grows. An answer arrives as a new message and gets a new bus, so none is kept.

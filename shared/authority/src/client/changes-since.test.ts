@@ -39,7 +39,15 @@ describe('fetching a version as changes since an earlier one', () => {
   it('gives every version exactly as fetching it whole, in any order of fetching', async () => {
     await fc.assert(
       fc.asyncProperty(
-        fc.array(fc.oneof(fc.record({ teach: fc.nat({ max: 6 }), word: fc.constantFrom('a', 'b', 'c', 'd') }), fc.record({ rollbackTo: fc.nat() })), { minLength: 1, maxLength: 25 }),
+        fc.array(
+          fc.oneof(
+            fc.record({ teach: fc.nat({ max: 6 }), word: fc.constantFrom('a', 'b', 'c', 'd') }),
+            fc.record({ rollbackTo: fc.nat() }),
+            // New entries go last: after a rollback, branches add different ones in the same place.
+            fc.record({ add: fc.constantFrom('n1', 'n2', 'n3', 'n4') }),
+          ),
+          { minLength: 1, maxLength: 25 },
+        ),
         fc.array(fc.nat(), { minLength: 1, maxLength: 12 }),
         async (history, fetchOrder) => {
           const collection = `lists${(run += 1)}`;
@@ -48,8 +56,13 @@ describe('fetching a version as changes since an earlier one', () => {
           let newest = 1;
           for (const step of history) {
             if ('teach' in step) {
-              // e2 … e6 do not exist: the lesson is refused, nothing is written.
-              const outcome = await authority.absorb({ collection, entry: `e${step.teach % 2}`, value: { word: step.word }, taughtBy: 'd', reason: 'r' }, 'c').catch(() => undefined);
+              // Only the seeded entries and the added ones exist: a lesson to another is refused, nothing is written.
+              const entry = step.teach < 2 ? `e${step.teach}` : `n${step.teach - 2}`;
+              const outcome = await authority.absorb({ collection, entry, value: { word: step.word }, taughtBy: 'd', reason: 'r' }, 'c').catch(() => undefined);
+              newest = Math.max(newest, outcome?.version ?? 0);
+            } else if ('add' in step) {
+              // Refused when the active version has it already.
+              const outcome = await authority.addEntry({ collection, newEntry: { label: step.add, key: step.add }, taughtBy: 'd', reason: 'r' }, 'c').catch(() => undefined);
               newest = Math.max(newest, outcome?.version ?? 0);
             } else {
               await authority.rollback(collection, { version: 1 + (step.rollbackTo % newest), author: 's', reason: 'r' }, 'c');
