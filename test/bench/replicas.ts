@@ -197,8 +197,12 @@ without, 300 inserts through psql on the same server), ten of them a message. Do
 committed without waiting for the disk, its opening and resting state still waiting (PostgreSQL writes its log in order,
 so the wait makes the steps durable with it), the SDK's five reads of a task on its way to rest served from memory, an
 identical save not written: 14.6-15.5 transactions a message → 8.8-9.5, 25 → 46 messages/s in one pair of runs (load 10-12).
-What is left bounds it: the processes above need together the CPU listed per message, on two cores shared with other
-work, so 3× (240 messages/s) needs the CPU per message cut by about as much, not waits removed.`);
+Then the CPU per message itself (the runtime's work for issue 17, shared/runtime/bench/overhead.ts): the states a task
+passes through kept in memory, its opening and its rest each one transaction with the ledger's row, statements compiled
+once, the pin's answer reused within the authority's commit wait (SPEC §4.4) instead of a request a message, no
+AsyncLocalStorage: 5.3-5.6 transactions a message, and the replicas' CPU a message 5.0 ms (2 x Intel Xeon, load about 2,
+225 messages/s) to 2.9 ms (2 x AMD EPYC, quiet, 350 messages/s) on the same code. What bounds it is still the sum
+above: 2,000 ms of CPU a second over the CPU each message takes in all the processes.`);
 } finally {
   await Promise.all(services.map((service) => service.stop()));
   await database.drop();
@@ -252,9 +256,12 @@ request to the authority 0.39 (its client 0.20, writing the request 0.20), mailp
 email agent's own reading 0.29 (0.03). The reading was 0.76 before: a question checked its suggested mark twice (the
 suggestion's own check, then the runtime's check that the learnable takes it) and compiled the same few patterns up to 14
 times; each is now done once (agents/email: 0.85-0.94x the CPU a message of the code before, interleaved rounds). Not in
-the profile's parts but in all of them: the AsyncLocalStorage that carries a parse's place to the parse (parsing/
-input-reader.ts) turns on Node 20's promise hooks for the whole process, about 7% of the agent's CPU a message (0.93x
-without it, interleaved rounds). What holds the agent back is the runtime around the reading, about 4.5 of its 5.6 ms.`);
+the profile's parts but in all of them: the AsyncLocalStorage that carried a parse's place to the parse turned on Node
+20's promise hooks for the whole process, about 7% of the agent's CPU a message (0.93x without it, interleaved rounds).
+What held the agent back was the runtime around the reading, about 4.5 of its 5.6 ms; since this profile the runtime
+writes 7 statements a message in 5 transactions without kysely, reuses the pin's answer within the commit wait and has
+no AsyncLocalStorage (see the runtime's benchmark above), which is what took the ratio from 0.43x (the whole bench of 2026-12-01
+morning, the same kind of machine) to 0.7x.`);
 } finally {
   await bare?.stop();
   await Promise.all(single.map((service) => service.stop()));
