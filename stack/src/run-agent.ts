@@ -12,6 +12,8 @@ import type { RegisteredAgent } from './registered-agent.ts';
  * and `<PREFIX>_` for one: `HOSTS` (names it answers to besides localhost and its public URL's),
  * `PARSE_THREADS` (threads that read messages; default one per core, 0 on the event loop),
  * `MAX_PARSES` (messages read at once before one is answered busy; default twice the threads),
+ * `IN_FLIGHT_MB` (megabytes of messages taken and not yet answered before one is answered busy;
+ * default 48 times MAX_PARSES),
  * `KEPT_MESSAGE_MB` and `KEPT_INPUT_MB` (how much of a message, and of what was read from it, a task
  * keeps; default 4 and 16).
  */
@@ -28,6 +30,7 @@ export async function runAgent(registered: RegisteredAgent): Promise<void> {
   const whole = (name: string, least: number) => wholeFrom(setting(name), least, `${registered.envPrefix}_${name}`);
   const threads = whole('PARSE_THREADS', 0);
   const maxParses = whole('MAX_PARSES', 1);
+  const inFlightMb = whole('IN_FLIGHT_MB', 1);
   const keptMessage = whole('KEPT_MESSAGE_MB', 1);
   const keptInput = whole('KEPT_INPUT_MB', 1);
   const running = await startLearnableAgent(agent, {
@@ -38,7 +41,11 @@ export async function runAgent(registered: RegisteredAgent): Promise<void> {
     host,
     ...(env('PUBLIC_URL') && { publicUrl: env('PUBLIC_URL') }),
     ...(setting('HOSTS') && { hosts: setting('HOSTS') }),
-    parsing: { ...(threads !== undefined && { threads }), ...(maxParses !== undefined && { maxParses }) },
+    parsing: {
+      ...(threads !== undefined && { threads }),
+      ...(maxParses !== undefined && { maxParses }),
+      ...(inFlightMb !== undefined && { inFlightBytes: inFlightMb * 1024 * 1024 }),
+    },
     keptInput: { ...(keptMessage !== undefined && { message: keptMessage * 1_000_000 }), ...(keptInput !== undefined && { input: keptInput * 1_000_000 }) },
     users,
   });

@@ -9,7 +9,7 @@ import { DefaultRequestHandler, UnauthenticatedUser, defaultServerCallContextBui
 import { agentCardHandler, jsonRpcHandler, restHandler } from '@a2a-js/sdk/server/express';
 import type { TokenNames } from '@learnables/authority';
 import { AuthorityClient, BearerTokens, allowedHosts, bearerTokenOf, requireAllowedHost } from '@learnables/authority';
-import { LEARNABLES_URI, refuseDeepJson } from '@learnables/protocol';
+import { LEARNABLES_URI } from '@learnables/protocol';
 import { JSONRPC_PATH, REST_PATH, agentCardFor } from './a2a/agent-card.ts';
 import { LearnablesExecutor, PARSE_TICKET } from './a2a/learnables-executor.ts';
 import type { ExecutorDeps } from './a2a/learnables-executor.ts';
@@ -18,7 +18,7 @@ import { foregroundRequests } from './background-turn.ts';
 import { jsonRpcBody, jsonRpcExtensionMethods, restExtensionMethods } from './http/extension-methods.ts';
 import { metricsHandler, statsHandler } from './http/metrics.ts';
 import { checkAgent } from './check-agent.ts';
-import { admitParses } from './http/parse-admission.ts';
+import { admitParses, verifyBody } from './http/parse-admission.ts';
 import type { LearnableAgent } from './learnable-agent.ts';
 import { InputReader } from './parsing/input-reader.ts';
 import type { ParsingOptions } from './parsing/input-reader.ts';
@@ -86,7 +86,8 @@ export interface AgentServerOptions {
   /**
    * How messages are read. `threads`: for an agent that names its parse module, the worker threads
    * that read messages (default one per core; 0 reads them on the event loop). `maxParses`: messages
-   * read or waiting for a thread at once (default twice the threads, at least 2); one more is
+   * read or waiting for a thread at once (default twice the threads, at least 2); `inFlightBytes`:
+   * bytes of the messages taken and not yet answered (default maxParses × 48 MiB); one more is
    * answered busy, 503 with `Retry-After: retryAfterSeconds` (default 10), and nothing is stored.
    */
   parsing?: ParsingOptions & { retryAfterSeconds?: number };
@@ -237,7 +238,7 @@ export async function startLearnableAgent<Input, Result>(
   app.use(
     REST_PATH,
     refuseUnknownToken,
-    express.json({ limit: bodyLimit, type: ['application/json', 'application/a2a+json'], strict: false, verify: refuseDeepJson }),
+    express.json({ limit: bodyLimit, type: ['application/json', 'application/a2a+json'], strict: false, verify: verifyBody }),
     (error: { type?: string; message?: string }, _req: Request, res: Response, next: NextFunction) => {
       if (error.type === 'entity.too.large') res.status(413).json({ error: 'too-large', message: `The request is larger than this agent accepts (${bodyLimit}).` });
       else if (error.type === 'entity.parse.failed') res.status(400).json({ error: 'malformed', message: `The body is not valid JSON: ${error.message ?? 'parse error'}.` });

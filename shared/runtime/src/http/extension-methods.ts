@@ -17,8 +17,8 @@ import {
   RereadRequestSchema,
   RetractionSchema,
   explainInvalid,
-  refuseDeepJson,
 } from '@learnables/protocol';
+import { verifyBody } from './parse-admission.ts';
 import { previewLesson } from '../preview/preview-lesson.ts';
 import type { PreviewWindow } from '../preview/preview-lesson.ts';
 import type { PreviewMemory } from '../preview/preview-memory.ts';
@@ -216,7 +216,7 @@ function speakAsAsked(req: Request, res: Response): boolean {
 /** Parse JSON ourselves (the SDK's parser has a fixed 100 kB limit) and answer its errors in JSON-RPC. */
 export function jsonRpcBody(limit: string): Router {
   const router = express.Router();
-  router.use(express.json({ limit, verify: refuseDeepJson }));
+  router.use(express.json({ limit, verify: verifyBody }));
   router.use((error: { type?: string; message?: string }, _req: Request, res: Response, next: NextFunction) => {
     if (error.type === 'entity.parse.failed') {
       res.status(200).json({ jsonrpc: '2.0', id: null, error: { code: -32700, message: `The request is not valid JSON: ${error.message ?? 'parse error'}.` } });

@@ -1,5 +1,6 @@
 import type { NextFunction, Request, Response } from 'express';
 import type { Refusal } from '@learnables/protocol';
+import { refuseDeepJson } from '@learnables/protocol';
 import type { InputReader } from '../parsing/input-reader.ts';
 
 /** Core methods that bring a message to read, on JSON-RPC (v1.0 and v0.3). */
@@ -32,32 +33,59 @@ function bringsMessage(req: Request, binding: 'jsonrpc' | 'rest'): boolean {
   return REST_REREAD.test(req.path) && body.message !== undefined;
 }
 
+/** The size of each request's body as read, by request (see `verifyBody`). */
+const bodyBytes = new WeakMap<object, number>();
+
+/** body-parser's `verify` for the A2A routes: notes the body's size for the admission, and refuses JSON nested too deep. */
+export function verifyBody(req: object, res: unknown, body: Uint8Array): void {
+  bodyBytes.set(req, body.byteLength);
+  refuseDeepJson(req, res, body);
+}
+
+const KIBIBYTE = 1024;
+const MEBIBYTE = 1024 * KIBIBYTE;
+const sizeInWords = (bytes: number) => (bytes < MEBIBYTE ? `${Math.max(1, Math.ceil(bytes / KIBIBYTE))} kB` : `${Math.round(bytes / MEBIBYTE)} MB`);
+
 /**
  * In front of the A2A handlers: a request that brings a message to read takes a place among the
- * parses the agent takes at once, or is answered busy (503, `Retry-After`; on JSON-RPC the error
- * carries the `busy` Refusal) before anything is stored. Requests that read nothing new (answers,
- * GetTask, teach) pass untouched.
+ * parses the agent takes at once, and counts its bytes among those of the messages taken and not
+ * yet answered (`InputReader.carry`), or is answered busy (503, `Retry-After`; on JSON-RPC the
+ * error carries the `busy` Refusal) before anything is stored. Requests that read nothing new
+ * (answers, GetTask, teach) pass untouched.
  */
-export function admitParses(reader: Pick<InputReader<unknown>, 'admit' | 'hand' | 'load'>, binding: 'jsonrpc' | 'rest', retryAfterSeconds: number) {
+export function admitParses(reader: Pick<InputReader<unknown>, 'admit' | 'carry' | 'hand' | 'load'>, binding: 'jsonrpc' | 'rest', retryAfterSeconds: number) {
+  const refuse = (req: Request, res: Response, message: string): void => {
+    const refusal: Refusal = { error: 'busy', message };
+    res.status(503).set('Retry-After', String(retryAfterSeconds));
+    if (binding === 'rest') {
+      res.json(refusal);
+      return;
+    }
+    const id = isObject(req.body) && (typeof req.body.id === 'string' || typeof req.body.id === 'number') ? req.body.id : null;
+    res.json({ jsonrpc: '2.0', id, error: { code: BUSY_CODE, message, data: refusal } });
+  };
   return (req: Request, res: Response, next: NextFunction): void => {
     if (!bringsMessage(req, binding)) {
       next();
       return;
     }
-    const ticket = reader.admit();
-    if (ticket === undefined) {
-      const message = `This agent is busy reading ${reader.load.maxParses} other messages and did not take this one; nothing was saved. Send it again in ${retryAfterSeconds} seconds.`;
-      const refusal: Refusal = { error: 'busy', message };
-      res.status(503).set('Retry-After', String(retryAfterSeconds));
-      if (binding === 'rest') {
-        res.json(refusal);
-        return;
-      }
-      const id = isObject(req.body) && (typeof req.body.id === 'string' || typeof req.body.id === 'number') ? req.body.id : null;
-      res.json({ jsonrpc: '2.0', id, error: { code: BUSY_CODE, message, data: refusal } });
+    const bytes = bodyBytes.get(req) ?? (Number(req.get('content-length')) || 0);
+    const carried = reader.carry(bytes);
+    if (carried === undefined) {
+      const { messages, bytes: taken } = reader.load.inFlight;
+      refuse(req, res, `This agent is busy with ${messages} other messages (${sizeInWords(taken)}) and did not take this one (${sizeInWords(bytes)}); nothing was saved. Send it again in ${retryAfterSeconds} seconds.`);
       return;
     }
-    res.once('close', () => ticket.drop());
+    const ticket = reader.admit();
+    if (ticket === undefined) {
+      carried();
+      refuse(req, res, `This agent is busy reading ${reader.load.maxParses} other messages and did not take this one; nothing was saved. Send it again in ${retryAfterSeconds} seconds.`);
+      return;
+    }
+    res.once('close', () => {
+      ticket.requestDone();
+      carried();
+    });
     // Found again by the request's headers: by the executor through the call context, by reread here.
     reader.hand(req.headers, ticket);
     next();

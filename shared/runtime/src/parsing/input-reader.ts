@@ -23,7 +23,18 @@ export interface ParsingOptions {
    * XFD (seconds of exceljs) goes out. 0 sends every message to a thread.
    */
   readonly inThreadFrom?: number;
+  /**
+   * Bytes of the messages taken and not yet answered (a task's message stays in memory until its
+   * answer is sent, read or not), before one more is answered busy; each message counts at least
+   * 64 KiB. Default: `maxParses` times 48 MiB, so as many of the largest messages the default body
+   * limit takes (40 MB) as are read at once, and thousands of ordinary ones.
+   */
+  readonly inFlightBytes?: number;
 }
+
+/** The least a message counts against `inFlightBytes`: what its task holds besides the message. */
+export const IN_FLIGHT_FLOOR = 64 * 1024;
+const IN_FLIGHT_PER_PARSE = 48 * 1024 * 1024;
 
 /** Bytes of a message's parts, counted no further than `enough`. */
 function sizeOf(parts: readonly InputPart[], enough: number): number {
@@ -45,10 +56,16 @@ const THREAD = new URL('./parse-thread.mjs', import.meta.url).href;
 /**
  * One place among the parses an agent takes at once. The request that brings a message takes it,
  * and the parse it leads to holds it too: the place is free again once both are done, so a send
- * that answers before its parse ends (returnImmediately) still counts until the parse does.
+ * that answers before its parse ends (returnImmediately) still counts until the parse does. The
+ * request's own hold ends when its parse has ended or its answer is sent, whichever comes first:
+ * a task waiting for its authority, or for a slow disk, after its message was read is not reading
+ * it (it held the place until its answer before, and four such tasks on two cores had every new
+ * message answered "busy reading 4 other messages" while none was being read). What the message
+ * costs in memory until then is counted apart (`InputReader.carry`).
  */
 export class ParseTicket {
   private holders = 1;
+  private requestHolds = true;
 
   constructor(private readonly release: () => void) {}
 
@@ -60,6 +77,13 @@ export class ParseTicket {
     if (this.holders === 0) return;
     this.holders -= 1;
     if (this.holders === 0) this.release();
+  }
+
+  /** The request's own hold ends (its parse ended, or its answer was sent); once. */
+  requestDone(): void {
+    if (!this.requestHolds) return;
+    this.requestHolds = false;
+    this.drop();
   }
 }
 
@@ -79,9 +103,12 @@ export class InputReader<Input> {
   readonly threads: number;
   readonly maxParses: number;
   readonly inThreadFrom: number;
+  readonly inFlightBytes: number;
   private readonly pool: Piscina<unknown, ThreadAnswer> | undefined;
   private readonly module: ParseModule | undefined;
   private taken = 0;
+  /** Messages taken and not yet answered, and what they count (see `carry`). */
+  private carried = { messages: 0, bytes: 0 };
   /**
    * The ticket of each admitted request, by the request's headers object: the one thing that
    * reaches, as the same object, both the admission in front of the SDK and the call context the
@@ -100,6 +127,7 @@ export class InputReader<Input> {
     this.threads = this.module ? threads : 0;
     this.maxParses = wholeNumber(options.maxParses ?? Math.max(2, 2 * threads), 'The number of messages read at once', 1);
     this.inThreadFrom = wholeNumber(options.inThreadFrom ?? 16_000, 'The size from which a message is read in a thread', 0);
+    this.inFlightBytes = wholeNumber(options.inFlightBytes ?? this.maxParses * IN_FLIGHT_PER_PARSE, 'The bytes of messages taken and not yet answered', IN_FLIGHT_FLOOR);
     if (this.module) {
       this.pool = new Piscina({
         filename: THREAD,
@@ -115,9 +143,38 @@ export class InputReader<Input> {
     }
   }
 
-  /** Parses under way or waiting, and how many are taken at once. */
-  get load(): { readonly parsing: number; readonly maxParses: number; readonly threads: number; readonly inThreadFrom: number } {
-    return { parsing: this.taken, maxParses: this.maxParses, threads: this.threads, inThreadFrom: this.inThreadFrom };
+  /** Parses under way or waiting, and how many are taken at once; messages taken and not yet answered, and their bytes. */
+  get load(): {
+    readonly parsing: number;
+    readonly maxParses: number;
+    readonly threads: number;
+    readonly inThreadFrom: number;
+    readonly inFlight: { readonly messages: number; readonly bytes: number; readonly maxBytes: number };
+  } {
+    return {
+      parsing: this.taken,
+      maxParses: this.maxParses,
+      threads: this.threads,
+      inThreadFrom: this.inThreadFrom,
+      inFlight: { ...this.carried, maxBytes: this.inFlightBytes },
+    };
+  }
+
+  /**
+   * Count a message of `bytes` as taken until the returned function is called (its answer sent),
+   * or undefined when it does not fit in `inFlightBytes` with those taken already. The first
+   * message always fits, whatever its size (the body limit bounds it).
+   */
+  carry(bytes: number): (() => void) | undefined {
+    const counted = Math.max(IN_FLIGHT_FLOOR, bytes);
+    if (this.carried.messages > 0 && this.carried.bytes + counted > this.inFlightBytes) return undefined;
+    this.carried = { messages: this.carried.messages + 1, bytes: this.carried.bytes + counted };
+    let carried = true;
+    return () => {
+      if (!carried) return;
+      carried = false;
+      this.carried = { messages: this.carried.messages - 1, bytes: this.carried.bytes - counted };
+    };
   }
 
   /** A place for the message a request brings, or undefined when every place is taken. */
@@ -159,6 +216,7 @@ export class InputReader<Input> {
       return answer.input as Input;
     } finally {
       ticket?.drop();
+      ticket?.requestDone();
     }
   }
 
