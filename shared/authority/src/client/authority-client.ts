@@ -297,6 +297,8 @@ export class AuthorityClient {
       let bytes = 0;
       pending = this.callWeighed<Answer>('GET', previous ? `${whole}?since=${previous.version}` : whole).then(async ({ answer: { entries, since, size }, bytes: sent }) => {
         let definition: VersionedDefinition | undefined;
+        /** The positions this version was merged with, for the next one to be merged from it. */
+        let merging: Map<string, number> | undefined;
         if (held && previous && since === previous.version) {
           // Each changed entry replaces the one with its key in its place, or goes last: the very
           // order a new Map of the entries gave, without one (at 25,000 entries a Map, and the
@@ -327,7 +329,7 @@ export class AuthorityClient {
           if (merged.length === size) {
             definition = { collection, entries: Object.freeze(merged), version };
             bytes = weight;
-            merges.set(definition, positions);
+            merging = positions;
           }
         }
         if (definition === undefined) {
@@ -339,8 +341,7 @@ export class AuthorityClient {
           for (const entry of definition.entries) entryBytes.set(entry, share);
         }
         if (version >= (this.latest.get(collection)?.definition.version ?? 0)) {
-          const positions = merges.get(definition);
-          this.latest.set(collection, positions ? { definition, bytes, positions } : { definition, bytes });
+          this.latest.set(collection, merging ? { definition, bytes, positions: merging } : { definition, bytes });
         }
         return definition;
       });
@@ -409,8 +410,6 @@ async function readEvents(body: ReadableStream<Uint8Array>, onEvent: (event: str
  * newest stays true however many lessons a client follows.
  */
 const entryBytes = new WeakMap<object, number>();
-/** The positions a merged version was made with, to merge the next one from it. */
-const merges = new WeakMap<object, Map<string, number>>();
 
 /** The header a relaying agent names its user in, for writes other than lessons. */
 function onBehalf(options: { onBehalfOf?: string }): Record<string, string> {

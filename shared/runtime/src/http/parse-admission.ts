@@ -69,7 +69,9 @@ export function admitParses(reader: Pick<InputReader<unknown>, 'admit' | 'carry'
       next();
       return;
     }
-    const bytes = bodyBytes.get(req) ?? (Number(req.get('content-length')) || 0);
+    // As read by the body parser, never as the Content-Length header claims; a body parsed
+    // without `verifyBody` counts as the least a message counts (IN_FLIGHT_FLOOR).
+    const bytes = bodyBytes.get(req) ?? 0;
     const carried = reader.carry(bytes);
     if (carried === undefined) {
       const { messages, bytes: taken } = reader.load.inFlight;

@@ -107,8 +107,9 @@ export class InputReader<Input> {
   private readonly pool: Piscina<unknown, ThreadAnswer> | undefined;
   private readonly module: ParseModule | undefined;
   private taken = 0;
-  /** Messages taken and not yet answered, and what they count (see `carry`). */
-  private carried = { messages: 0, bytes: 0 };
+  /** Messages taken and not yet answered, and the bytes they count (see `carry`). */
+  private carriedMessages = 0;
+  private carriedBytes = 0;
   /**
    * The ticket of each admitted request, by the request's headers object: the one thing that
    * reaches, as the same object, both the admission in front of the SDK and the call context the
@@ -156,7 +157,7 @@ export class InputReader<Input> {
       maxParses: this.maxParses,
       threads: this.threads,
       inThreadFrom: this.inThreadFrom,
-      inFlight: { ...this.carried, maxBytes: this.inFlightBytes },
+      inFlight: { messages: this.carriedMessages, bytes: this.carriedBytes, maxBytes: this.inFlightBytes },
     };
   }
 
@@ -167,13 +168,15 @@ export class InputReader<Input> {
    */
   carry(bytes: number): (() => void) | undefined {
     const counted = Math.max(IN_FLIGHT_FLOOR, bytes);
-    if (this.carried.messages > 0 && this.carried.bytes + counted > this.inFlightBytes) return undefined;
-    this.carried = { messages: this.carried.messages + 1, bytes: this.carried.bytes + counted };
+    if (this.carriedMessages > 0 && this.carriedBytes + counted > this.inFlightBytes) return undefined;
+    this.carriedMessages += 1;
+    this.carriedBytes += counted;
     let carried = true;
     return () => {
       if (!carried) return;
       carried = false;
-      this.carried = { messages: this.carried.messages - 1, bytes: this.carried.bytes - counted };
+      this.carriedMessages -= 1;
+      this.carriedBytes -= counted;
     };
   }
 
