@@ -144,7 +144,7 @@ export async function versionStorage(entries = 10_000, versions = 10_000): Promi
   );
   return [
     {
-      layout: 'deltas + a snapshot every max(64, entries/16) changed rows, entries built when first read (this store)',
+      layout: 'deltas + a snapshot every max(64, entries/32) changed rows, entries built when first read (this store)',
       entries,
       versions,
       'bytes on disk': bytes,

@@ -38,6 +38,14 @@ const withoutSnapshots = (store: DefinitionStore): DefinitionStore =>
     },
   });
 
+/** A version's chain as a cold resolve reads it is its lineage as the recursive query walks it, with each version's deltas. */
+const expectChainAsWalked = async (store: DefinitionStore, collection: string, version: number) => {
+  const lineage = await store.snapshotLineage(collection, version);
+  const chain = await store.snapshotChain(collection, version);
+  expect(chain?.lineage).toEqual(lineage);
+  if (lineage) expect([...chain!.deltas]).toEqual([...(await store.deltas(collection, lineage.slice(1)))]);
+};
+
 const readings = async (authority: Authority, collection: string, version: number) =>
   (await authority.resolve(collection, version)).entries.map((entry) => [entry.key, JSON.stringify(entry.toState())]);
 
@@ -50,11 +58,11 @@ describe.each(engines)('snapshot resolve on $name', (engine) => {
   });
   afterAll(async () => dispose());
 
-  const play = async (collection: string, history: readonly Step[]) => {
+  const play = async (collection: string, history: readonly Step[], every = 2) => {
     const kinds = [wordListKind(collection)];
     // No commit wait: what is checked here is what versions hold, and the histories are written
     // one lesson after another (25 ms each would be most of this suite's time).
-    const writer = new Authority({ store: await openStore(url, { snapshotEvery: () => 2 }), kinds, commitWaitMs: 0 });
+    const writer = new Authority({ store: await openStore(url, { snapshotEvery: () => every }), kinds, commitWaitMs: 0 });
     try {
       await writer.seed(collection, { e0: { words: [] }, e1: { words: ['x'] }, e2: { words: [] } }, 'test');
       let newest = 1;
@@ -103,6 +111,7 @@ describe.each(engines)('snapshot resolve on $name', (engine) => {
               }
               expect(await readings(fresh, collection, version)).toEqual(expected);
               expect(await readings(snapshots, collection, version)).toEqual(expected);
+              await expectChainAsWalked(snapshots.store, collection, version);
             } finally {
               await fresh.close();
             }
@@ -115,6 +124,22 @@ describe.each(engines)('snapshot resolve on $name', (engine) => {
       { numRuns: engine.name === 'SQLite' ? 25 : 8 },
     );
   }, 120_000);
+
+  it('reads the chain back to a snapshot by range where it is one branch, and the slow way where branches are in the range', async () => {
+    const collection = `branches${(run += 1)}`;
+    // Snapshots far apart: versions 2-11 on one branch, a rollback to 6, then 12-21 from it; the
+    // numbers from the base to 21 hold 7-11 of the other branch.
+    const teach = (branch: string) => Array.from({ length: 10 }, (_, i) => ({ teach: i, word: `${branch}${i}` }));
+    await play(collection, [...teach('a'), { rollbackTo: 0.5 }, ...teach('b')], 1000);
+    const store = await openStore(url);
+    try {
+      expect((await store.versions(collection, 11)).map((row) => row.parent)).toEqual([6, 12, 13, 14, 15, 16, 17, 18, 19, 20]);
+      for (let version = 1; version <= 21; version += 1) await expectChainAsWalked(store, collection, version);
+      expect((await store.snapshotChain(collection, 21))?.lineage).toEqual([1, 2, 3, 4, 5, 6, 12, 13, 14, 15, 16, 17, 18, 19, 20, 21]);
+    } finally {
+      await store.close();
+    }
+  });
 
   it('reads one snapshot and a bounded number of deltas, however long the chain behind it', async () => {
     const collection = `long${(run += 1)}`;
@@ -223,5 +248,69 @@ describe('a version resolved cold', () => {
       await reader.close();
       rmSync(dir, { recursive: true, force: true });
     }
+  });
+});
+
+describe('a version laid over its ground', () => {
+  // What a version is: its ground's entries, then each later version's changes applied in turn as
+  // to one Map (a changed key keeps its place, a new one goes last, a null state removes). The
+  // store keeps no such Map; this holds what it keeps instead to giving exactly the same.
+  const alphabet = Array.from({ length: 10 }, (_, i) => `k${i}`);
+  const state = (n: number) => ({ words: [`w${n}`] });
+  const change = fc.uniqueArray(fc.record({ key: fc.constantFrom(...alphabet), state: fc.option(fc.nat({ max: 99 }).map(state), { freq: 3 }) }), {
+    selector: (stored) => stored.key,
+    maxLength: 6,
+  });
+  const history = fc.record({
+    ground: fc.uniqueArray(fc.constantFrom(...alphabet), { maxLength: 8 }),
+    fromSnapshot: fc.boolean(),
+    steps: fc.array(change, { maxLength: 8 }),
+    // After which steps a version is resolved and the next laid over it (else they go at once).
+    cuts: fc.array(fc.boolean(), { minLength: 8, maxLength: 8 }),
+    picked: fc.subarray(alphabet),
+    readFirst: fc.constantFrom('entries', 'entry', 'pick'),
+  });
+
+  it('gives every version as one Map would, whether laid over a snapshot, a definition or the version before', () => {
+    const kind = wordListKind();
+    fc.assert(
+      fc.property(history, ({ ground, fromSnapshot, steps, cuts, picked, readFirst }) => {
+        const stored = ground.map((key, at) => ({ key, state: state(at) }));
+        const model = new Map<string, unknown>(stored.map((entry) => [entry.key, entry.state]));
+        const base = fromSnapshot
+          ? decodeSnapshot(encodeSnapshot(stored))
+          : { collection: kind.collection, entries: stored.map((entry) => kind.fromState(entry.key, entry.state)) };
+        let version: ResolvedVersion | undefined;
+        let pending: (typeof steps)[number][] = [];
+        const lineage = [1];
+        const check = (resolved: ResolvedVersion) => {
+          const expected = [...model].map(([key, value]) => [key, JSON.stringify(value)]);
+          const read = (entries: readonly Learnable[]) => entries.map((entry) => [entry.key, JSON.stringify(entry.toState())]);
+          // Whatever is read first, the rest agrees with it (entries are built on first read).
+          if (readFirst === 'entry') for (const key of alphabet) expect(resolved.entry(key)?.toState() ?? null).toEqual(model.get(key) ?? null);
+          if (readFirst === 'pick') expect(read(resolved.pick(new Set(picked)))).toEqual(expected.filter(([key]) => picked.includes(key!)));
+          expect(resolved.size).toBe(model.size);
+          expect(read(resolved.entries)).toEqual(expected);
+          for (const key of alphabet) expect(resolved.entry(key)?.toState() ?? null).toEqual(model.get(key) ?? null);
+          expect(read(resolved.pick(new Set(picked)))).toEqual(expected.filter(([key]) => picked.includes(key!)));
+          for (const key of alphabet) if (resolved.entry(key)) expect(resolved.entries).toContain(resolved.entry(key));
+        };
+        steps.forEach((step, at) => {
+          for (const { key, state: value } of step) {
+            if (value === null) model.delete(key);
+            else model.set(key, value);
+          }
+          pending.push(step);
+          lineage.push(lineage.length + 1);
+          if (cuts[at] || at === steps.length - 1) {
+            version = ResolvedVersion.overlay(kind, lineage, version ?? base, pending);
+            pending = [];
+            check(version);
+          }
+        });
+        if (steps.length === 0) check(ResolvedVersion.overlay(kind, lineage, base, []));
+      }),
+      { numRuns: 500 },
+    );
   });
 });
