@@ -86,18 +86,26 @@ export async function advanceTask<Input, Result>(
   if (!first) throw new Error(`Task ${taskId} has no message to read.`);
 
   const steps = await journal.forTask(taskId, options);
-  const input = await steps.step(
-    'parse',
-    () => {
-      if (lostParts(first.parts)) throw new InputRefused(NOT_READ);
-      return reader.parse(toInputParts(first.parts), options.ticket);
+  // The pin is asked for as the message's reading starts, and recorded with the reading in one
+  // commit: the versions active when the task started (SPEC §4.4), one commit fewer a message, and
+  // a task killed before both were recorded pins on resume, as one that had not started deciding.
+  const [pins, input] = await steps.together<[Pins, Input]>([
+    {
+      name: 'pin',
+      compute: async () => {
+        const actives = await Promise.all(agent.kinds.map((kind) => authority.active(kind.collection)));
+        return Object.fromEntries(actives.map((active) => [active.collection, active.version])) as Pins;
+      },
     },
-    { characters: deps.kept.input, refuse: () => new InputRefused(tooMuchRead(deps.kept.input)) },
-  );
-  const pins = await steps.step('pin', async () => {
-    const actives = await Promise.all(agent.kinds.map((kind) => authority.active(kind.collection)));
-    return Object.fromEntries(actives.map((active) => [active.collection, active.version])) as Pins;
-  });
+    {
+      name: 'parse',
+      compute: () => {
+        if (lostParts(first.parts)) throw new InputRefused(NOT_READ);
+        return reader.parse(toInputParts(first.parts), options.ticket);
+      },
+      bound: { characters: deps.kept.input, refuse: () => new InputRefused(tooMuchRead(deps.kept.input)) },
+    },
+  ]);
   const definitions = await pinnedDefinitions(authority, pins);
   // Wait here, asynchronously, for whatever the agent compiles for these versions, rather than
   // inside the synchronous read where it would hold up every other request.

@@ -47,6 +47,11 @@ const operation = fc.oneof(
   fc.record({ kind: fc.constant('resume' as const), task: fc.nat(3) }),
   fc.record({ kind: fc.constant('settle' as const), task: fc.nat(3), state: fc.constantFrom<RestingState>('asking', 'done', 'failed'), messageAt: fc.option(fc.nat(), { nil: undefined }) }),
   fc.record({ kind: fc.constant('record' as const), task: fc.nat(3), step: fc.constantFrom('parse', 'pin', 'read'), result: fc.json() }),
+  fc.record({
+    kind: fc.constant('recordAll' as const),
+    task: fc.nat(3),
+    steps: fc.uniqueArray(fc.record({ step: fc.constantFrom('parse', 'pin', 'read'), result: fc.json() }), { selector: (one) => one.step, minLength: 1, maxLength: 3 }),
+  }),
 );
 
 describe.each(['sqlite', 'postgres'] as const)('statements compiled once (%s)', (engine) => {
@@ -71,6 +76,16 @@ describe.each(['sqlite', 'postgres'] as const)('statements compiled once (%s)', 
           } else if (op.kind === 'settle') {
             await ledger.settle(taskId, op.state, op.messageAt);
             await reference.settle(databases.theirs.db, taskId, op.state, op.messageAt);
+          } else if (op.kind === 'recordAll') {
+            // Several steps in one commit: each row as recording it alone leaves it, each result
+            // the one recorded first.
+            const kept = await journal.recordAll(taskId, op.steps.map(({ step, result }) => ({ step, result: JSON.parse(result) as unknown })));
+            for (const [i, { step, result }] of op.steps.entries()) {
+              const at = (await databases.ours.db.selectFrom('learnables_journal').select('at').where('task_id', '=', taskId).where('step', '=', step).executeTakeFirstOrThrow()).at;
+              const inserted = await reference.record(databases.theirs.db, taskId, step, JSON.stringify(JSON.parse(result) ?? null), Number(at));
+              const first = await databases.theirs.db.selectFrom('learnables_journal').select('result').where('task_id', '=', taskId).where('step', '=', step).executeTakeFirstOrThrow();
+              expect(kept[i]).toEqual(inserted ? (JSON.parse(result) ?? null) : JSON.parse(first.result));
+            }
           } else {
             const kept = await journal.record(taskId, op.step, JSON.parse(op.result) as unknown);
             const at = (await databases.ours.db.selectFrom('learnables_journal').select('at').where('task_id', '=', taskId).where('step', '=', op.step).executeTakeFirstOrThrow()).at;
@@ -92,6 +107,55 @@ describe.each(['sqlite', 'postgres'] as const)('statements compiled once (%s)', 
     expect(() => compiledOnce(['task_id', 'state'], (value) => databases.ours.db.updateTable('learnables_tasks').set({ state: 'done' }).where('task_id', '=', value('task_id')))).toThrow(
       /does not use its values state/,
     );
+  });
+});
+
+describe.each(['sqlite', 'postgres'] as const)('steps that end together (%s)', (engine) => {
+  const databases = pairedDatabases(engine, 'together');
+  const rowsOf = async (taskId: string) =>
+    (await databases.ours.db.selectFrom('learnables_journal').select(['step', 'result']).where('task_id', '=', taskId).orderBy('step').execute()).map((row) => `${row.step}=${row.result}`);
+
+  it('are recorded all or none, each computed once, the known ones not again', async () => {
+    const journal = new Journal(databases.ours, undefined);
+    const computed: string[] = [];
+    const step = <T>(name: string, value: T) => ({ name, compute: async () => (computed.push(name), value) });
+
+    // One result over its bound: neither is recorded, and the refusal is the bound's.
+    const tooLong = await journal.forTask('a', { fresh: true });
+    await expect(
+      tooLong.together<[number, string]>([step('pin', 7), { ...step('parse', 'x'.repeat(50)), bound: { characters: 10, refuse: () => new Error('too long to keep') } }]),
+    ).rejects.toThrow('too long to keep');
+    expect(await rowsOf('a')).toEqual([]);
+
+    // One fails at once, the other later: the call fails with the first, nothing is recorded, and
+    // the later failure is not left unhandled (vitest fails a run on an unhandled rejection).
+    const failing = await journal.forTask('b', { fresh: true });
+    const later = { name: 'pin', compute: () => new Promise<number>((_, reject) => setTimeout(() => reject(new Error('authority down')), 20)) };
+    const atOnce = {
+      name: 'parse',
+      compute: (): string => {
+        throw new Error('unreadable');
+      },
+    };
+    await expect(failing.together<[number, string]>([later, atOnce])).rejects.toThrow('unreadable');
+    await new Promise((resolve) => setTimeout(resolve, 40));
+    expect(await rowsOf('b')).toEqual([]);
+
+    // Both recorded together; run again (a resume), nothing is computed and the same comes back.
+    computed.length = 0;
+    const first = await journal.forTask('c', { fresh: true });
+    expect(await first.together<[number, string]>([step('pin', 7), step('parse', 'mango')])).toEqual([7, 'mango']);
+    expect(await rowsOf('c')).toEqual(['parse="mango"', 'pin=7']);
+    const resumed = await journal.forTask('c');
+    expect(await resumed.together<[number, string]>([step('pin', 8), step('parse', 'other')])).toEqual([7, 'mango']);
+    expect(computed).toEqual(['pin', 'parse']);
+
+    // Only the one not recorded yet is computed (a journal from before they were recorded together).
+    await journal.record('d', 'parse', 'kept');
+    computed.length = 0;
+    const partly = await journal.forTask('d');
+    expect(await partly.together<[number, string]>([step('pin', 9), step('parse', 'again')])).toEqual([9, 'kept']);
+    expect(computed).toEqual(['pin']);
   });
 });
 

@@ -78,6 +78,28 @@ export class Journal {
   }
 
   /**
+   * Record several steps' results at once, in one transaction (one commit where there would be one a
+   * step): each as `record` would, its result the one that counts if another replica recorded it
+   * first. A result over its bound records none of them.
+   */
+  async recordAll(taskId: string, results: readonly { step: string; result: unknown; bound?: JournalBound }[]): Promise<unknown[]> {
+    const at = Date.now();
+    const json = results.map(({ result, bound }) => {
+      const text = bound === undefined ? JSON.stringify(result ?? null) : boundedJson(result, bound.characters);
+      if (text === undefined) throw bound!.refuse();
+      return text;
+    });
+    const written = await this.database.run(
+      results.map(({ step }, i) => this.insert({ task_id: taskId, step, result: json[i]!, at })),
+      'steps',
+    );
+    for (const { step } of results) if (this.dieAfterStep === step) process.kill(process.pid, 'SIGKILL');
+    return Promise.all(
+      results.map(async ({ step }, i) => (written[i]!.rows.length > 0 ? (JSON.parse(json[i]!) as unknown) : await this.recorded(taskId, step))),
+    );
+  }
+
+  /**
    * The recorded result of one step for many tasks (e.g. each one's parsed input), read-only:
    * tasks that never recorded it are absent. Chunked to stay under drivers' parameter limits.
    */
@@ -115,4 +137,31 @@ export class TaskJournal {
     this.known.set(step, result);
     return result;
   }
+
+  /**
+   * Steps that end together: those not recorded yet are all started at once, in the order given,
+   * and their results recorded in one commit, so a crash leaves either all of them or none. (A
+   * task's parse and pin: one commit fewer a message, and the pin taken as its message arrives.)
+   */
+  async together<T extends readonly unknown[]>(steps: { readonly [K in keyof T]: StepOf<T[K]> }): Promise<T> {
+    const pending = steps.filter((step) => !this.known.has(step.name));
+    if (pending.length > 0) {
+      // Each one's failure, thrown at once or later, is the whole call's: none is left unheard.
+      const computed = await Promise.all(pending.map(async (step) => step.compute()));
+      this.journal.reached(`computed:${pending.map((step) => step.name).join('+')}`);
+      const recorded = await this.journal.recordAll(
+        this.taskId,
+        pending.map((step, i) => ({ step: step.name, result: computed[i], bound: step.bound })),
+      );
+      pending.forEach((step, i) => this.known.set(step.name, recorded[i]));
+    }
+    return steps.map((step) => this.known.get(step.name)) as unknown as T;
+  }
+}
+
+/** A step for `TaskJournal.together`. */
+export interface StepOf<T> {
+  readonly name: string;
+  readonly compute: () => Promise<T> | T;
+  readonly bound?: JournalBound;
 }
