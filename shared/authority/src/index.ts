@@ -2,6 +2,7 @@ export { Authority } from './authority.ts';
 export type { AuthorityOptions, VersionedDefinition, RollbackRequest, RollbackOutcome, RollbackPreview } from './authority.ts';
 export { UnknownVersion, BadRequest, NothingActive } from './errors.ts';
 export { openStore } from './store/open-store.ts';
+export { reusingStatements } from './store/reusing-statements.ts';
 export { SqlStore } from './store/sql-store.ts';
 export type { Activation, ActivationKind, DefinitionStore, StoredEntry, VersionRecord } from './store/definition-store.ts';
 export { authorityService } from './http/authority-service.ts';

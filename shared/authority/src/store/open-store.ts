@@ -3,6 +3,7 @@ import { dirname, resolve } from 'node:path';
 import Database from 'better-sqlite3';
 import { Kysely, PostgresDialect, SqliteDialect } from 'kysely';
 import pg from 'pg';
+import { reusingStatements } from './reusing-statements.ts';
 import { SqlStore } from './sql-store.ts';
 import type { AuthorityTables } from './tables.ts';
 
@@ -38,6 +39,6 @@ export async function openStore(url: string, options: { snapshotEvery?: (size: n
   database.pragma('journal_mode = WAL');
   database.pragma('busy_timeout = 5000');
   database.pragma('foreign_keys = ON');
-  const db = new Kysely<AuthorityTables>({ dialect: new SqliteDialect({ database }) });
+  const db = new Kysely<AuthorityTables>({ dialect: new SqliteDialect({ database: reusingStatements(database) }) });
   return SqlStore.open({ ...options, engine: 'sqlite', db, file });
 }

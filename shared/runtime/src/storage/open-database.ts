@@ -6,6 +6,7 @@ import Database from 'better-sqlite3';
 import { Kysely, Migrator, PostgresDialect, SqliteDialect } from 'kysely';
 import type { CompiledQuery } from 'kysely';
 import pg from 'pg';
+import { reusingStatements } from '@learnables/authority';
 import { runtimeMigrations } from './migrations.ts';
 import type { RuntimeTables } from './tables.ts';
 import type { SqliteDatabase, SqliteStatement } from 'kysely';
@@ -126,31 +127,5 @@ export async function openRuntimeDatabase(url: string): Promise<RuntimeDatabase>
       if (steps) await steps.destroy();
       await db.destroy();
     },
-  };
-}
-
-/** How many distinct statements are kept prepared; the runtime and the SDK's store use a few dozen. */
-const PREPARED_STATEMENTS = 256;
-
-/**
- * The database as kysely's SQLite dialect sees it, but preparing each distinct statement once:
- * kysely prepares every query afresh, and preparing was a large share of a task's cost (every
- * task runs the same few statements). A statement still being iterated (a streamed query) is
- * not handed out twice; SQLite re-prepares a kept statement by itself after a schema change.
- */
-function reusingStatements(database: Database.Database): SqliteDatabase {
-  const prepared = new Map<string, Database.Statement>();
-  return {
-    prepare(sql: string) {
-      const known = prepared.get(sql);
-      if (known !== undefined && !known.busy) return known as unknown as SqliteStatement;
-      const statement = database.prepare(sql);
-      if (known === undefined) {
-        if (prepared.size >= PREPARED_STATEMENTS) prepared.clear();
-        prepared.set(sql, statement);
-      }
-      return statement as unknown as SqliteStatement;
-    },
-    close: () => database.close(),
   };
 }
