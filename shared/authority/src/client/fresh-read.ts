@@ -40,18 +40,21 @@ interface Request<T> {
  * So: an answer whose window still covers the caller is handed out at once (a cache); otherwise
  * the caller joins the request out, provisionally, and when its answer comes those it does not
  * cover (t − s ≥ W under the W it carries) share the next request, sent then for all of them;
- * with no request out, one is sent. Near the end of its window (`leadOf`), a caller served from the
- * last answer also has the next one asked for (ahead of need: a busy agent never waits for it). Requests go one at a
- * time. With every window 0 (an authority
- * that advertises none) this is exactly a fresh read: each caller gets the answer of a request
- * sent after it called, shared by all who asked while the one before was out. A failed request
- * is never reused; its failure goes to the callers it was sent for, and those who joined it ask
- * again with the next.
+ * with no request out, one is sent. Requests go one at a time, and only for a caller that needs
+ * one: under a steady stream of callers, about one a window, and the few callers who arrive
+ * between an answer's running out and the next one's coming wait that round trip. (Asking ahead
+ * of need, before the window ran out, spared them the wait but sent a request every four fifths
+ * of a window or less, each costing the authority about 2 ms of CPU on a 2-core VM: the runtime
+ * benchmark's authority took 0.41-0.56 ms a message asking ahead, 0.20-0.35 not, and its agent
+ * about a tenth less.) With every window 0 (an authority that advertises none) this is exactly
+ * a fresh read: each caller gets the answer of a request sent after it called, shared by all who
+ * asked while the one before was out. A failed request is never reused; its failure goes to the
+ * callers it was sent for, and those who joined it ask again with the next.
  */
 export class FreshRead<T> {
   private out: Request<T> | undefined;
   /** The newest answer, with when its request was sent and the window it carries. */
-  private last: { readonly sentAt: number; readonly value: T; readonly window: number; readonly took: number } | undefined;
+  private last: { readonly sentAt: number; readonly value: T; readonly window: number } | undefined;
   private readonly windowOf: (answer: T) => number;
   private readonly now: MonotonicClock;
 
@@ -66,16 +69,7 @@ export class FreshRead<T> {
   get(): Promise<T> {
     const calledAt = this.now();
     const last = this.last;
-    if (last !== undefined && calledAt - last.sentAt < last.window) {
-      // Near the end of its window, the next answer is asked for now, for nobody in particular, so
-      // that a steady stream of callers finds a covering answer when this one runs out instead of
-      // all waiting for a round trip together then (none when idle). Near: a lead of twice the last
-      // round trip, at least a fifth of the window and at most half of it. Asking at half the
-      // window sent two requests a window (80 a second at 25 ms), each costing the authority more
-      // than the agent saved; at four fifths it is about one, and the answer still comes in time.
-      if (this.out === undefined && calledAt - last.sentAt >= last.window - leadOf(last)) this.send([]);
-      return Promise.resolve(last.value);
-    }
+    if (last !== undefined && calledAt - last.sentAt < last.window) return Promise.resolve(last.value);
     return new Promise<T>((resolve, reject) => {
       const caller = { calledAt, resolve, reject };
       if (this.out) this.out.joined.push(caller);
@@ -97,7 +91,7 @@ export class FreshRead<T> {
       (value) => {
         const window = this.windowOf(value);
         this.out = undefined;
-        this.last = { sentAt: request.sentAt, value, window, took: this.now() - request.sentAt };
+        this.last = { sentAt: request.sentAt, value, window };
         for (const caller of request.before) caller.resolve(value);
         this.settleJoined(request, (caller) => caller.calledAt - request.sentAt < window, (caller) => caller.resolve(value));
       },
@@ -118,13 +112,4 @@ export class FreshRead<T> {
     }
     if (next.length > 0) this.send(next);
   }
-}
-
-/**
- * How long before an answer's window runs out the next is asked for ahead of need: twice its
- * round trip (so the next comes back in time even when the authority is slower for a moment), at
- * least a fifth of the window, at most half of it.
- */
-function leadOf(answer: { readonly window: number; readonly took: number }): number {
-  return Math.min(answer.window / 2, Math.max(answer.window / 5, 2 * answer.took));
 }
