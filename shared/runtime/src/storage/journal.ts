@@ -1,4 +1,4 @@
-import type { Kysely } from 'kysely';
+import type { CompiledQuery, Kysely } from 'kysely';
 import { compiledOnce } from './compiled-once.ts';
 import { boundedJson } from './kept-input.ts';
 import type { RuntimeDatabase } from './open-database.ts';
@@ -21,6 +21,7 @@ export class Journal {
   private readonly insert;
 
   private readonly db: Kysely<RuntimeTables>;
+  private readonly inserts = new Map<number, (values: Readonly<Record<string, unknown>>) => CompiledQuery>();
 
   constructor(
     /** Steps are written through `steps` (see `RuntimeDatabase.steps`), and read there too. */
@@ -89,14 +90,36 @@ export class Journal {
       if (text === undefined) throw bound!.refuse();
       return text;
     });
-    const written = await this.database.run(
-      results.map(({ step }, i) => this.insert({ task_id: taskId, step, result: json[i]!, at })),
-      'steps',
-    );
+    // One statement inserting every row: atomic by itself, and one round trip on PostgreSQL where a
+    // transaction of several would take four.
+    const values: Record<string, unknown> = { task_id: taskId, at };
+    results.forEach(({ step }, i) => {
+      values[`step_${i}`] = step;
+      values[`result_${i}`] = json[i];
+    });
+    const [{ rows }] = (await this.database.run([this.insertOf(results.length)(values)], 'steps')) as [{ rows: { step: string }[] }];
     for (const { step } of results) if (this.dieAfterStep === step) process.kill(process.pid, 'SIGKILL');
+    const written = new Set(rows.map((row) => row.step));
     return Promise.all(
-      results.map(async ({ step }, i) => (written[i]!.rows.length > 0 ? (JSON.parse(json[i]!) as unknown) : await this.recorded(taskId, step))),
+      results.map(async ({ step }, i) => (written.has(step) ? (JSON.parse(json[i]!) as unknown) : await this.recorded(taskId, step))),
     );
+  }
+
+  /** The statement inserting `rows` steps of one task, unless recorded already; built once per count. */
+  private insertOf(rows: number): (values: Readonly<Record<string, unknown>>) => CompiledQuery {
+    let insert = this.inserts.get(rows);
+    if (insert === undefined) {
+      const names = ['task_id', 'at', ...Array.from({ length: rows }, (_, i) => [`step_${i}`, `result_${i}`]).flat()];
+      insert = compiledOnce(names, (value) =>
+        this.db
+          .insertInto('learnables_journal')
+          .values(Array.from({ length: rows }, (_, i) => ({ task_id: value('task_id'), step: value(`step_${i}`), result: value(`result_${i}`), at: value('at') })))
+          .onConflict((oc) => oc.columns(['task_id', 'step']).doNothing())
+          .returning('step'),
+      );
+      this.inserts.set(rows, insert);
+    }
+    return insert;
   }
 
   /**
