@@ -256,12 +256,7 @@ export class SqlStore implements DefinitionStore {
           .where('version', '=', version)
           .executeTakeFirst()) !== undefined,
       publish: async (version, parent, changed, full) => {
-        const from = await db
-          .selectFrom('authority_versions')
-          .select(['base', 'since_base'])
-          .where('collection', '=', collection)
-          .where('version', '=', parent)
-          .executeTakeFirst();
+        const from = await readBase(db, collection, parent);
         const since = (from?.since_base ?? 0) + changed.length;
         // A parent from before snapshots (no base) gets its lineage a snapshot now.
         if (from?.base == null || since > this.snapshotEvery(full.size)) {
@@ -405,12 +400,7 @@ async function readSnapshotLineage(db: Db, collection: string, version: number):
  * query is read instead: same answer, found the slow way.
  */
 async function readSnapshotChain(db: Db, collection: string, version: number): Promise<SnapshotChain | undefined> {
-  const head = await db
-    .selectFrom('authority_versions')
-    .select(['base', 'since_base'])
-    .where('collection', '=', collection)
-    .where('version', '=', version)
-    .executeTakeFirst();
+  const head = await readBase(db, collection, version);
   if (head?.base == null) return undefined;
   const base = head.base;
   // A lineage has at most one version a delta row since its snapshot (and the snapshot's own);
@@ -433,6 +423,16 @@ async function readSnapshotChain(db: Db, collection: string, version: number): P
     if (row.entry_key !== null && row.state !== null) deltas.get(row.version)?.push({ key: row.entry_key, state: JSON.parse(row.state) });
   }
   return lineage.at(-1) === version ? { lineage, deltas } : readSnapshotChainRecursively(db, collection, version);
+}
+
+/** A version's nearest snapshotted ancestor and the delta rows written on its lineage since; undefined if unknown. */
+function readBase(db: Db, collection: string, version: number): Promise<{ base: number | null; since_base: number | null } | undefined> {
+  return db
+    .selectFrom('authority_versions')
+    .select(['base', 'since_base'])
+    .where('collection', '=', collection)
+    .where('version', '=', version)
+    .executeTakeFirst();
 }
 
 /**
