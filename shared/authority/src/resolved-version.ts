@@ -18,6 +18,9 @@ type Change = Unbuilt | Learnable;
 /** A ground entry a version has removed (an added entry retracted), until it is added again. */
 const REMOVED = Symbol('removed');
 
+/** How many searches for places a ground answers by one pass over its keys before it indexes them. */
+const SEARCHES_BEFORE_INDEX = 3;
+
 /**
  * What versions are laid over: a snapshot's keys in order (each state parsed, and its learnable
  * built, when first read), or the entries of a definition already built. Shared by every version
@@ -28,8 +31,6 @@ const REMOVED = Symbol('removed');
  * fraction of the cost of indexing 10,000 of them; versions laid over it one lesson after another
  * soon have it built.
  */
-const SEARCHES_BEFORE_INDEX = 3;
-
 class Ground {
   readonly #kind: LearnableKind;
   readonly #state: ((at: number) => unknown) | undefined;

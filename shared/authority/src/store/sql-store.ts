@@ -406,23 +406,39 @@ async function readSnapshotChain(db: Db, collection: string, version: number): P
   // A lineage has at most one version a delta row since its snapshot (and the snapshot's own);
   // a range much longer than that is mostly other branches, not worth reading first.
   if (version - base > 2 * (head.since_base ?? 0) + 64) return readSnapshotChainRecursively(db, collection, version);
-  const { rows } = await sql<{ version: number; parent: number | null; entry_key: string | null; state: string | null }>`
+  const { rows } = await sql<ChainRow>`
     select v.version, v.parent, e.entry_key, e.state from authority_versions v
       left join authority_entries e on e.collection = v.collection and e.version = v.version and v.version <> ${base}
       where v.collection = ${collection} and v.version >= ${base} and v.version <= ${version}
     order by v.version`.execute(db);
+  // Where a version of the range is not the child of the one before it, a branch is in it.
+  return chainOf(rows, base, version) ?? readSnapshotChainRecursively(db, collection, version);
+}
+
+/** A version of a chain read back to its snapshot, with one of its delta rows (none for the snapshot's own). */
+interface ChainRow {
+  readonly version: number;
+  readonly parent: number | null;
+  readonly entry_key: string | null;
+  readonly state: string | null;
+}
+
+/**
+ * Rows of a chain, by version, as its lineage and each version's deltas; undefined unless they run
+ * from `base` to `version`, each version the child of the one before.
+ */
+function chainOf(rows: readonly ChainRow[], base: number, version: number): SnapshotChain | undefined {
   const lineage: number[] = [];
   const deltas = new Map<number, StoredEntry[]>();
   for (const row of rows) {
     if (lineage.at(-1) !== row.version) {
-      // Each version of the range must be the child of the one before it: else a branch is in it.
-      if (lineage.length > 0 ? row.parent !== lineage.at(-1) : row.version !== base) return readSnapshotChainRecursively(db, collection, version);
+      if (lineage.length > 0 ? row.parent !== lineage.at(-1) : row.version !== base) return undefined;
       lineage.push(row.version);
       if (row.version !== base) deltas.set(row.version, []);
     }
     if (row.entry_key !== null && row.state !== null) deltas.get(row.version)?.push({ key: row.entry_key, state: JSON.parse(row.state) });
   }
-  return lineage.at(-1) === version ? { lineage, deltas } : readSnapshotChainRecursively(db, collection, version);
+  return lineage.at(-1) === version ? { lineage, deltas } : undefined;
 }
 
 /** A version's nearest snapshotted ancestor and the delta rows written on its lineage since; undefined if unknown. */
@@ -441,7 +457,7 @@ function readBase(db: Db, collection: string, version: number): Promise<{ base: 
  * version contributes none: the snapshot holds it whole).
  */
 export async function readSnapshotChainRecursively(db: Db, collection: string, version: number): Promise<SnapshotChain | undefined> {
-  const { rows } = await sql<{ version: number; base: number | null; entry_key: string | null; state: string | null }>`
+  const { rows } = await sql<ChainRow & { base: number | null }>`
     with recursive chain(version, parent, base) as (
       select version, parent, base from authority_versions where collection = ${collection} and version = ${version}
       union all
@@ -449,22 +465,12 @@ export async function readSnapshotChainRecursively(db: Db, collection: string, v
         join chain c on v.collection = ${collection} and v.version = c.parent
         where c.version <> c.base
     )
-    select c.version, c.base, e.entry_key, e.state from chain c
+    select c.version, c.parent, c.base, e.entry_key, e.state from chain c
       left join authority_entries e on e.collection = ${collection} and e.version = c.version and c.version <> c.base
     order by c.version`.execute(db);
   // A parent is always older than its child, so by number the lineage runs base … version.
   const base = rows.at(-1)?.base;
-  if (base == null) return undefined;
-  const lineage: number[] = [];
-  const deltas = new Map<number, StoredEntry[]>();
-  for (const row of rows) {
-    if (lineage.at(-1) !== row.version) {
-      lineage.push(row.version);
-      if (row.version !== base) deltas.set(row.version, []);
-    }
-    if (row.entry_key !== null && row.state !== null) deltas.get(row.version)?.push({ key: row.entry_key, state: JSON.parse(row.state) });
-  }
-  return lineage[0] === base && lineage.at(-1) === version ? { lineage, deltas } : undefined;
+  return base == null ? undefined : chainOf(rows, base, version);
 }
 
 async function readSnapshot(db: Db, collection: string, version: number): Promise<Snapshot | undefined> {

@@ -17,10 +17,8 @@ export interface JournalBound {
  * also why re-running one task can never show the effect of a lesson: it replays.
  */
 export class Journal {
-  /** A step's row, inserted unless one is recorded already; built once (see `compiledOnce`). */
-  private readonly insert;
-
   private readonly db: Kysely<RuntimeTables>;
+  /** The statement inserting so many steps' rows, unless recorded already; each built once (see `compiledOnce`). */
   private readonly inserts = new Map<number, (values: Readonly<Record<string, unknown>>) => CompiledQuery>();
 
   constructor(
@@ -29,15 +27,7 @@ export class Journal {
     /** Test-only fault injection: die (SIGKILL) right after recording this step, or on reaching this point (see `reached`). */
     private readonly dieAfterStep: string | undefined = process.env.LEARNABLES_DIE_AFTER_STEP,
   ) {
-    const db = database.steps;
-    this.db = db;
-    this.insert = compiledOnce(['task_id', 'step', 'result', 'at'], (value) =>
-      db
-        .insertInto('learnables_journal')
-        .values({ task_id: value('task_id'), step: value('step'), result: value('result'), at: value('at') })
-        .onConflict((oc) => oc.columns(['task_id', 'step']).doNothing())
-        .returning('step'),
-    );
+    this.db = database.steps;
   }
 
   /** A point of a task's run that is not a step (`decided`: the outcome is known, not yet stored); test-only fault injection. */
@@ -69,19 +59,15 @@ export class Journal {
    * is thrown instead, and nothing is written.
    */
   async record<T>(taskId: string, step: string, result: T, bound?: JournalBound): Promise<T> {
-    const json = bound === undefined ? JSON.stringify(result ?? null) : boundedJson(result, bound.characters);
-    if (json === undefined) throw bound!.refuse();
-    const [{ rows }] = (await this.database.run([this.insert({ task_id: taskId, step, result: json, at: Date.now() })], 'steps')) as [{ rows: unknown[] }];
-    if (this.dieAfterStep === step) process.kill(process.pid, 'SIGKILL');
-    if (rows.length > 0) return JSON.parse(json) as T;
-    // Another replica recorded the same step first; its result is the one that counts.
-    return (await this.recorded<T>(taskId, step)) as T;
+    const [kept] = await this.recordAll(taskId, [{ step, result, bound }]);
+    return kept as T;
   }
 
   /**
-   * Record several steps' results at once, in one transaction (one commit where there would be one a
-   * step): each as `record` would, its result the one that counts if another replica recorded it
-   * first. A result over its bound records none of them.
+   * Record several steps' results at once, in one statement (one commit where there would be one a
+   * step), each unless one is recorded already; answers the results that count (another replica's,
+   * where it recorded the step first). A result whose JSON is longer than its bound's `characters`
+   * records none of them: its `refuse()` is thrown instead.
    */
   async recordAll(taskId: string, results: readonly { step: string; result: unknown; bound?: JournalBound }[]): Promise<unknown[]> {
     const at = Date.now();
@@ -100,6 +86,7 @@ export class Journal {
     const [{ rows }] = (await this.database.run([this.insertOf(results.length)(values)], 'steps')) as [{ rows: { step: string }[] }];
     for (const { step } of results) if (this.dieAfterStep === step) process.kill(process.pid, 'SIGKILL');
     const written = new Set(rows.map((row) => row.step));
+    // A step not written was recorded first by another replica; its result is the one that counts.
     return Promise.all(
       results.map(async ({ step }, i) => (written.has(step) ? (JSON.parse(json[i]!) as unknown) : await this.recorded(taskId, step))),
     );
