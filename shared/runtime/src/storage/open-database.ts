@@ -1,3 +1,4 @@
+import { createHash } from 'node:crypto';
 import { mkdirSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { dirname, join, resolve } from 'node:path';
@@ -42,6 +43,61 @@ export interface RuntimeDatabase {
   close(): Promise<void>;
 }
 
+/** The name a statement is prepared under on each PostgreSQL connection: the same text, the same name. */
+const statementNames = new Map<string, string>();
+const nameOf = (sql: string): string => {
+  let name = statementNames.get(sql);
+  if (name === undefined) {
+    name = `learnables_${createHash('sha256').update(sql).digest('hex').slice(0, 32)}`;
+    statementNames.set(sql, name);
+  }
+  return name;
+};
+
+/**
+ * Run the runtime's compiled statements on PostgreSQL as named prepared statements, straight
+ * through the pool (several in one transaction). Each connection parses and plans a statement
+ * once, where an unnamed one is parsed, analysed and planned again on every run: half the
+ * server's CPU of a task's writes, and a fifth of the agent's (BENCHMARKS.md, two replicas). The
+ * statements are the runtime's own few (compiledOnce), so each connection holds as few names.
+ *
+ * A prepared statement whose tables changed shape under it (a newer replica's migration, say) can
+ * fail with "cached plan must not change result type": the connection is then closed, and the
+ * statements run again once on a fresh one, which prepares them anew.
+ */
+async function prepared(pool: pg.Pool, queries: readonly CompiledQuery[], retried = false): Promise<{ rows: unknown[] }[]> {
+  const client = await pool.connect();
+  let broken: Error | undefined;
+  try {
+    const run = async (query: CompiledQuery) => {
+      const result = await client.query({ name: nameOf(query.sql), text: query.sql, values: query.parameters as unknown[] });
+      return { rows: result.rows as unknown[] };
+    };
+    if (queries.length === 1) return [await run(queries[0]!)];
+    await client.query('BEGIN');
+    const results: { rows: unknown[] }[] = [];
+    for (const query of queries) results.push(await run(query));
+    await client.query('COMMIT');
+    return results;
+  } catch (error) {
+    if (queries.length > 1) {
+      await client.query('ROLLBACK').catch((failed: unknown) => {
+        broken = failed instanceof Error ? failed : new Error(String(failed));
+      });
+    }
+    if (stalePlan(error)) broken ??= error as Error;
+    if (broken === undefined || retried || !stalePlan(error)) throw error;
+  } finally {
+    // A connection in an unknown state, or holding a stale plan, is closed by the pool.
+    client.release(broken);
+  }
+  return prepared(pool, queries, true);
+}
+
+/** PostgreSQL's refusal to run a prepared statement whose result's shape has changed since it was prepared. */
+const stalePlan = (error: unknown): boolean =>
+  (error as { code?: unknown }).code === '0A000' && /cached plan must not change result type/.test(String((error as Error).message));
+
 type SdkCliRun = (argv: string[], env: NodeJS.ProcessEnv, out: { log: (s: string) => void; error: (s: string) => void }) => Promise<number>;
 
 /**
@@ -66,6 +122,7 @@ export async function openRuntimeDatabase(url: string): Promise<RuntimeDatabase>
   let db: Kysely<RuntimeTables>;
   let steps: Kysely<RuntimeTables> | undefined;
   let direct: ((queries: readonly CompiledQuery[]) => { rows: unknown[] }[] | undefined) | undefined;
+  let pools: { db: pg.Pool; steps: pg.Pool } | undefined;
   if (/^postgres(ql)?:\/\//.test(url)) {
     engine = 'postgres';
     await upgradeSdkTables(url);
@@ -77,8 +134,9 @@ export async function openRuntimeDatabase(url: string): Promise<RuntimeDatabase>
       made.on('error', () => undefined);
       return made;
     };
-    db = new Kysely<RuntimeTables>({ dialect: new PostgresDialect({ pool: pool({ max: 6 }) }) });
-    steps = new Kysely<RuntimeTables>({ dialect: new PostgresDialect({ pool: pool({ max: 6, options: '-c synchronous_commit=off' }) }) });
+    pools = { db: pool({ max: 6 }), steps: pool({ max: 6, options: '-c synchronous_commit=off' }) };
+    db = new Kysely<RuntimeTables>({ dialect: new PostgresDialect({ pool: pools.db }) });
+    steps = new Kysely<RuntimeTables>({ dialect: new PostgresDialect({ pool: pools.steps }) });
   } else {
     engine = 'sqlite';
     const file = resolve(url.replace(/^(sqlite|file):(\/\/)?/, ''));
@@ -110,6 +168,7 @@ export async function openRuntimeDatabase(url: string): Promise<RuntimeDatabase>
   if (error) throw new Error(`The agent could not prepare its tables: ${String(error)}`, { cause: error });
   const both = steps ?? db;
   const through = async (queries: readonly CompiledQuery[], on: 'db' | 'steps') => {
+    if (pools) return prepared(on === 'steps' ? pools.steps : pools.db, queries);
     const kysely = on === 'steps' ? both : db;
     if (queries.length === 1) return [await kysely.executeQuery(queries[0]!)];
     return kysely.transaction().execute(async (trx) => {

@@ -1,7 +1,9 @@
-import { afterEach, describe, expect, it } from 'vitest';
-import { sql } from 'kysely';
-import { scratchDir } from '@learnables/testing';
+import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { CompiledQuery, sql } from 'kysely';
+import { scratchDir, scratchPostgres } from '@learnables/testing';
+import type { ScratchDatabase } from '@learnables/testing';
 import { openRuntimeDatabase } from './open-database.ts';
+import type { RuntimeDatabase } from './open-database.ts';
 
 // SQLite statements are prepared once and reused; these tests hold the reuse to reading exactly
 // what fresh statements read, after one was iterated and after the schema changes.
@@ -32,5 +34,54 @@ describe('the SQLite runtime database, reusing prepared statements', () => {
     } finally {
       await database.close();
     }
+  });
+});
+
+// On PostgreSQL the runtime's statements run as named prepared statements, each connection
+// preparing one once. These tests hold that to what unnamed statements do: the rows, a change of
+// the table's shape, several statements all or none, and each of the two pools.
+describe('the PostgreSQL runtime database, running prepared statements', () => {
+  let scratch: ScratchDatabase;
+  let database: RuntimeDatabase;
+  beforeAll(async () => {
+    scratch = await scratchPostgres('prepared');
+    database = await openRuntimeDatabase(scratch.url);
+  });
+  afterAll(async () => {
+    await database?.close();
+    await scratch?.drop();
+  });
+  const rows = async (query: string, parameters: unknown[] = [], on: 'db' | 'steps' = 'db') => (await database.run([CompiledQuery.raw(query, parameters)], on))[0]!.rows;
+
+  it('prepares each statement once per connection, on both pools, and reads what it wrote', async () => {
+    await sql`create table p (n integer primary key)`.execute(database.db);
+    for (const on of ['db', 'steps'] as const) {
+      for (let n = 1; n <= 3; n += 1) await rows('insert into p (n) values ($1) on conflict do nothing', [n + (on === 'steps' ? 10 : 0)], on);
+      // Run through the same pool, on the connection just released: it lists that session's statements, itself among them.
+      const names = (await rows('select name, statement from pg_prepared_statements', [], on)) as { name: string; statement: string }[];
+      expect(names.find((row) => row.statement.startsWith('insert into p'))?.name).toMatch(/^learnables_[0-9a-f]{32}$/);
+      expect(names.filter((row) => row.statement.startsWith('insert into p'))).toHaveLength(1);
+    }
+    expect(await rows('select n from p order by n')).toEqual([1, 2, 3, 11, 12, 13].map((n) => ({ n })));
+  });
+
+  it('reads the table as it is after its shape changed under a prepared statement', async () => {
+    await sql`create table s (n integer)`.execute(database.db);
+    await rows('insert into s (n) values (1)');
+    const wide = () => rows('select * from s where n = $1', [1]);
+    expect(await wide()).toEqual([{ n: 1 }]);
+    expect(await wide()).toEqual([{ n: 1 }]);
+    await sql`alter table s add column m integer default 7`.execute(database.db);
+    expect(await wide()).toEqual([{ n: 1, m: 7 }]);
+    expect(await wide()).toEqual([{ n: 1, m: 7 }]);
+  });
+
+  it('writes several statements all or none, and goes on after a failed one', async () => {
+    await sql`create table a (n integer primary key)`.execute(database.db);
+    const insert = (n: number) => CompiledQuery.raw('insert into a (n) values ($1)', [n]);
+    await expect(database.run([insert(1), insert(1)])).rejects.toThrow(/duplicate key/);
+    expect(await rows('select n from a')).toEqual([]);
+    await database.run([insert(1), insert(2)]);
+    expect(await rows('select n from a order by n')).toEqual([{ n: 1 }, { n: 2 }]);
   });
 });
