@@ -19,10 +19,12 @@ interface HeapAfterGc {
   readonly heapUsed: number;
   readonly external: number;
   readonly arrayBuffers: number;
+  /** Of `heapUsed`, the compiled code (V8's code spaces). */
+  readonly code: number;
 }
 const heapReports = (service: Service): HeapAfterGc[] =>
   [...service.output().matchAll(/^heap-after-gc (.+)$/gm)].map((match) => JSON.parse(match[1]!) as HeapAfterGc);
-/** Memory still alive in a replica after a full collection, in MB (JavaScript heap plus native buffers). */
+/** Memory still alive in a replica after a full collection, in MB (JavaScript heap but its compiled code, plus native buffers). */
 async function liveMb(service: Service): Promise<number> {
   const seen = heapReports(service).length;
   service.child.kill('SIGUSR2');
@@ -31,7 +33,7 @@ async function liveMb(service: Service): Promise<number> {
     await new Promise((resolve) => setTimeout(resolve, 50));
   }
   const report = heapReports(service).at(-1)!;
-  return (report.heapUsed + report.external) / 2 ** 20;
+  return (report.heapUsed - report.code + report.external) / 2 ** 20;
 }
 
 /** Sustained traffic on two email agent replicas sharing PostgreSQL: bounded in time, loopback only. */
@@ -104,6 +106,8 @@ describe('two agent replicas on PostgreSQL under sustained load', () => {
     clearInterval(sampler);
     const after = replicas.map((r) => rssMb(r.child.pid!));
     const late = await Promise.all(replicas.map(liveMb));
+    const code = replicas.map((r) => heapReports(r).map((report) => (report.code / 2 ** 20).toFixed(1)).join(' → '));
+    console.log(`compiled code after a full collection (MB, warm → late): ${code.join(', ')}`);
     console.log(`RSS samples (MB): ${samples.map((s) => s.map((m) => m.toFixed(0)).join('/')).join(' ')}`);
     latencies.sort((a, b) => a - b);
     const p = (q: number) => latencies[Math.min(latencies.length - 1, Math.ceil((q / 100) * latencies.length) - 1)]!.toFixed(1);
