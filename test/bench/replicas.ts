@@ -14,7 +14,7 @@ import { spawn, spawnSync } from 'node:child_process';
 import { readdirSync, readFileSync } from 'node:fs';
 import { cpus, loadavg, totalmem } from 'node:os';
 import { fileURLToPath } from 'node:url';
-import { scratchDir, scratchPostgres } from '@learnables/testing';
+import { scratchDir, scratchPostgres, stoppedClimbing } from '@learnables/testing';
 import type { Service } from '../support/processes.ts';
 import { freePort, startService } from '../support/processes.ts';
 import { cpuMs } from './bench-processes.ts';
@@ -25,10 +25,10 @@ const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 3);
 // Two replicas on PostgreSQL take some 30-50 s of traffic to reach their steady rate here (112 → 134 →
 // 163 → 171 → 178 → 193 → 200 → 210 → 224 → 213 → 230 → 196 → 216 messages/s in 4 s windows,
 // 2026-12-02, while the replicas' CPU a message fell from 8.9 to 4.0 ms and the load generator's
-// from 2.4 to 0.9: the JIT of four processes on two cores). Windows in a row agree within 10% long
-// before the climb ends, so the warm-up goes on in WARM_WINDOW-second windows until the last three
-// are on average no more than WARM_CLIMB faster than the three before (WARM_MAX seconds at most),
-// and the rates it saw are printed with the rounds.
+// from 2.4 to 0.9: the JIT of four processes on two cores). The warm-up goes on in
+// WARM_WINDOW-second windows until the rate stops climbing (stoppedClimbing: the last three on
+// average no more than WARM_CLIMB faster than the three before; WARM_MAX seconds at most), and the
+// rates it saw are printed with the rounds.
 const WARM_WINDOW = 4;
 const WARM_CLIMB = 0.05;
 const WARM_MAX = Number(process.env.BENCH_WARM_MAX ?? 120);
@@ -158,9 +158,7 @@ async function startMailparserAgent(file: string): Promise<{ url: string; child:
 /** Drive `urls` in windows until their rate is steady; the rate of each window, messages/s. */
 async function warmUp(urls: readonly string[], token?: string): Promise<number[]> {
   const rates: number[] = [];
-  const mean = (some: readonly number[]) => some.reduce((sum, rate) => sum + rate, 0) / some.length;
-  const steady = () => rates.length >= 6 && mean(rates.slice(-3)) <= (1 + WARM_CLIMB) * mean(rates.slice(-6, -3));
-  while (!steady() && rates.length * WARM_WINDOW < WARM_MAX) rates.push((await drive(urls, WARM_WINDOW, token)).perSecond);
+  while (!stoppedClimbing(rates, { climb: WARM_CLIMB }) && rates.length * WARM_WINDOW < WARM_MAX) rates.push((await drive(urls, WARM_WINDOW, token)).perSecond);
   return rates;
 }
 const warmText = (rates: readonly number[]) => `${rates.length * WARM_WINDOW} s (${rates.join(' → ')} messages/s)`;

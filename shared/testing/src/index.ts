@@ -16,3 +16,4 @@ export { between, digits, mulberry32, pick, weighted } from './seeded-random.ts'
 export type { Random } from './seeded-random.ts';
 export { FIXTURE_TIME, repackZip, rewritePart, unzipParts, zipParts } from './zip-parts.ts';
 export type { ZipOptions, ZipPart } from './zip-parts.ts';
+export { stoppedClimbing } from './warm-up.ts';
