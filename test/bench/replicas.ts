@@ -220,8 +220,12 @@ Then the CPU per message itself (the runtime's work for issue 17, shared/runtime
 passes through kept in memory, its opening and its rest each one transaction with the ledger's row, statements compiled
 once, the pin's answer reused within the authority's commit wait (SPEC §4.4) instead of a request a message, no
 AsyncLocalStorage: 5.3-5.6 transactions a message, and the replicas' CPU a message 5.0 ms (2 x Intel Xeon, load about 2,
-225 messages/s) to 2.9 ms (2 x AMD EPYC, quiet, 350 messages/s) on the same code. What bounds it is still the sum
-above: 2,000 ms of CPU a second over the CPU each message takes in all the processes.`);
+225 messages/s) to 2.9 ms (2 x AMD EPYC, quiet, 350 messages/s) on the same code. Then (2026-12-02) the runtime's
+statements run on PostgreSQL as named prepared statements, each parsed and planned once a connection: a task's four
+writes cost the server 0.67× the CPU and the agent 0.91× (0.67-0.71 ms against 0.96-1.05, 0.43-0.47 against 0.49-0.53;
+shared/runtime/bench/postgres-writes.ts, interleaved in one run). What bounds it is still the sum above: 2,000 ms of CPU a second over the
+CPU each message takes in all the processes, and the replicas reach their steady rate only after some 30-50 s of
+traffic (the warm-up above).`);
 } finally {
   await Promise.all(services.map((service) => service.stop()));
   await database.drop();

@@ -39,6 +39,7 @@ const benchmarks: Benchmark[] = [
   { title: 'Lesson → effect latency, and version storage / resolve time', script: 'shared/authority/bench/run-all.ts', ...(database && { env: { BENCH_PG_URL: database.url } }) },
   { title: 'Lesson → next decision, and /healthz while the email agent compiles', script: 'test/bench/lesson-to-decision/run.ts' },
   { title: 'Runtime overhead vs a bare SDK agent', script: 'shared/runtime/bench/overhead.ts' },
+  { title: "A task's writes on PostgreSQL: prepared statements vs unnamed ones", script: 'shared/runtime/bench/postgres-writes.ts' },
   { title: 'Email messages per second: two replicas on PostgreSQL, and one agent on SQLite against mailparser alone', script: 'test/bench/replicas.ts' },
   { title: 'Preview of one lesson over 5,000 recent email tasks with 10,000 marks, vs a reread of one task', script: 'test/bench/preview.ts' },
   { title: 'Manifest streaming memory', script: 'agents/manifest/bench/stream-memory.ts' },

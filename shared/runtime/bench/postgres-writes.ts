@@ -1,0 +1,139 @@
+// Benchmark: what a task's writes cost on PostgreSQL, run as named prepared statements (what the
+// runtime does) against the same compiled statements run unnamed through kysely (what it did before
+// 2026-12-02), in one run, interleaved rounds. A task's writes are its opening (the task with the
+// ledger's row), its pin and parse, its reading and its rest (the task with the ledger's), through
+// TaskWrites and the Journal as an agent writes them, 8 tasks at a time. Measured: the CPU of this
+// process (the agent's side: pg, the statements' values, the kernel's socket work) and of the
+// server's backends (from /proc), per task, and tasks a second.
+// Run: node --import tsx shared/runtime/bench/postgres-writes.ts (LEARNABLES_TEST_PG_URL: the
+// PostgreSQL server to make a scratch database on, default the local one; BENCH_TASKS: tasks a round,
+// default 3,000; BENCH_ROUNDS: rounds a side, default 3).
+import { spawnSync } from 'node:child_process';
+import { readFileSync } from 'node:fs';
+import { cpus, loadavg } from 'node:os';
+import { Role, Task, TaskState } from '@a2a-js/sdk';
+import { ServerCallContext, UnauthenticatedUser } from '@a2a-js/sdk/server';
+import type { CompiledQuery } from 'kysely';
+import { scratchPostgres } from '@learnables/testing';
+import { openRuntimeDatabase } from '../src/storage/open-database.ts';
+import type { RuntimeDatabase } from '../src/storage/open-database.ts';
+import { Journal } from '../src/storage/journal.ts';
+import { TaskLedger } from '../src/storage/task-ledger.ts';
+import { TaskWrites } from '../src/storage/task-writes.ts';
+
+const TASKS = Number(process.env.BENCH_TASKS ?? 3000);
+const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 3);
+const IN_FLIGHT = 8;
+
+const scratch = await scratchPostgres('bench_pg_writes');
+const database = await openRuntimeDatabase(scratch.url);
+
+/** The same database, its statements run as before: unnamed, through kysely (parsed and planned on every run). */
+const unnamed: RuntimeDatabase = {
+  ...database,
+  run: async (queries: readonly CompiledQuery[], on: 'db' | 'steps' = 'db') => {
+    const kysely = on === 'steps' ? database.steps : database.db;
+    if (queries.length === 1) return [await kysely.executeQuery(queries[0]!)];
+    return kysely.transaction().execute(async (trx) => {
+      const results: { rows: unknown[] }[] = [];
+      for (const query of queries) results.push(await trx.executeQuery(query));
+      return results;
+    });
+  },
+};
+
+const context = new ServerCallContext({ user: new UnauthenticatedUser() });
+// An email of the fixtures' size (about 900 bytes) as the task's message, a parse and a question of the email agent's size.
+const raw = new TextEncoder().encode('x'.repeat(900));
+const taskOf = (id: string, state: TaskState): Task =>
+  Task.fromJSON(
+    Task.toJSON({
+      id,
+      contextId: 'c',
+      status: { state, message: undefined, timestamp: new Date().toISOString() },
+      history: [{ messageId: `${id}-m`, taskId: id, contextId: 'c', role: Role.ROLE_USER, parts: [{ content: { $case: 'raw', value: raw }, metadata: {}, filename: 'm.eml', mediaType: 'message/rfc822' }], metadata: {}, extensions: [], referenceTaskIds: [] }],
+      artifacts: [],
+      metadata: {},
+    } as unknown as Task),
+  );
+const parsed = { from: 'billing@origin.example', subject: 's'.repeat(80), text: 't'.repeat(600) };
+const question = { settled: false, question: { collection: 'customers', entries: [{ key: 'northgate', label: 'Northgate Motors Ltd' }] } };
+
+function writerOn(db: RuntimeDatabase) {
+  const writes = new TaskWrites(db, new TaskLedger(db, 'bench'));
+  const journal = new Journal(db);
+  return async (id: string) => {
+    await writes.open(taskOf(id, TaskState.TASK_STATE_SUBMITTED), context, { taskId: id, messageAt: Date.now() });
+    await journal.recordAll(id, [
+      { step: 'pin', result: { customers: 2 } },
+      { step: 'parse', result: parsed },
+    ]);
+    await journal.record(id, 'read', question);
+    await writes.save(taskOf(id, TaskState.TASK_STATE_INPUT_REQUIRED), context, { state: 'asking', messageAt: Date.now() });
+  };
+}
+const sides = { prepared: writerOn(database), unnamed: writerOn(unnamed) };
+
+const cpuMsOf = (pid: number): number | undefined => {
+  try {
+    const fields = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1]!.split(' ');
+    return (Number(fields[11]) + Number(fields[12])) * 10;
+  } catch {
+    return undefined;
+  }
+};
+const name = new URL(scratch.url).pathname.slice(1);
+const backends = () =>
+  spawnSync('psql', [scratch.url, '-Atc', `select pid from pg_stat_activity where datname = '${name}'`], { encoding: 'utf8' })
+    .stdout.split('\n')
+    .filter(Boolean)
+    .map(Number);
+
+interface Round {
+  readonly perSecond: number;
+  readonly agentMs: number;
+  readonly serverMs: number;
+}
+let serial = 0;
+async function round(side: keyof typeof sides, tasks: number): Promise<Round> {
+  const write = sides[side];
+  const before = new Map(backends().map((pid) => [pid, cpuMsOf(pid)]));
+  const own = process.cpuUsage();
+  const started = performance.now();
+  let left = tasks;
+  await Promise.all(
+    Array.from({ length: IN_FLIGHT }, async () => {
+      while (left-- > 0) await write(`${side}-${(serial += 1)}`);
+    }),
+  );
+  const seconds = (performance.now() - started) / 1000;
+  const used = process.cpuUsage(own);
+  let server = 0;
+  // A backend the pools closed meanwhile took its CPU with it; the pools keep theirs open under load.
+  for (const [pid, was] of before) {
+    const now = cpuMsOf(pid);
+    if (now !== undefined && was !== undefined) server += now - was;
+  }
+  return { perSecond: tasks / seconds, agentMs: (used.user + used.system) / 1000 / tasks, serverMs: server / tasks };
+}
+
+try {
+  for (const side of ['prepared', 'unnamed'] as const) await round(side, 1000);
+  const rounds: { prepared: Round; unnamed: Round }[] = [];
+  for (let r = 0; r < ROUNDS; r += 1) rounds.push({ unnamed: await round('unnamed', TASKS), prepared: await round('prepared', TASKS) });
+  const median = (of: (r: (typeof rounds)[number]) => number) => rounds.map(of).sort((a, b) => a - b)[Math.floor(rounds.length / 2)]!;
+  const fixed = (n: number, digits = 2) => n.toFixed(digits);
+  console.log(`\n### A task's four writes on PostgreSQL: prepared statements against unnamed ones (${TASKS.toLocaleString('en')} tasks a round, ${IN_FLIGHT} at a time, ${ROUNDS} interleaved rounds)\n`);
+  console.log(`Machine: ${cpus().length} × ${cpus()[0]?.model.trim()}, Node ${process.version}; the local PostgreSQL server over loopback. Load average at the end ${loadavg().map((n) => n.toFixed(1)).join(', ')}.\n`);
+  console.log('| round | unnamed: tasks/s | agent CPU ms a task | server CPU ms a task | prepared: tasks/s | agent CPU ms a task | server CPU ms a task |');
+  console.log('| --- | ---: | ---: | ---: | ---: | ---: | ---: |');
+  rounds.forEach((r, i) =>
+    console.log(`| ${i + 1} | ${Math.round(r.unnamed.perSecond)} | ${fixed(r.unnamed.agentMs)} | ${fixed(r.unnamed.serverMs)} | ${Math.round(r.prepared.perSecond)} | ${fixed(r.prepared.agentMs)} | ${fixed(r.prepared.serverMs)} |`),
+  );
+  console.log(
+    `\nPrepared / unnamed, medians of the rounds' ratios: CPU a task, agent **${fixed(median((r) => r.prepared.agentMs / r.unnamed.agentMs))}×**, server **${fixed(median((r) => r.prepared.serverMs / r.unnamed.serverMs))}×**; tasks a second ${fixed(median((r) => r.prepared.perSecond / r.unnamed.perSecond))}×.`,
+  );
+} finally {
+  await database.close();
+  await scratch.drop();
+}
