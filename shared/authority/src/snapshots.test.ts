@@ -12,7 +12,7 @@ import { engines } from './engines.test-support.ts';
 import { ResolvedVersion } from './resolved-version.ts';
 import type { DefinitionStore } from './store/definition-store.ts';
 import { openStore } from './store/open-store.ts';
-import { decodeSnapshot, encodeSnapshot } from './store/sql-store.ts';
+import { decodeKeys, decodeSnapshot, encodeSnapshot } from './store/sql-store.ts';
 
 // Snapshots are a faster way to resolve a version; these tests hold it to giving exactly what
 // walking the whole chain of deltas from the seed gives, for every version of generated histories
@@ -204,6 +204,24 @@ describe('a snapshot as stored', () => {
     expect(legacy.keys).toEqual(['a', 'b']);
     expect(legacy.state(0)).toEqual({ words: ['x'] });
     expect(() => decodeSnapshot('["a","b"]\n{}').state(0)).toThrow(/damaged/);
+  });
+
+  it('reads back any keys as JSON.parse does, split where nothing was escaped', () => {
+    // Keys made of the characters that matter to the split: quotes, commas, brackets, backslashes,
+    // line breaks, lone surrogates (which JSON.stringify escapes), and ordinary ones.
+    const character = fc.constantFrom('"', ',', '\\', '[', ']', '\n', '\u2028', '\ud800', 'é', 'a', 'b', ' ', '","');
+    const key = fc.oneof(fc.string({ unit: character, maxLength: 6 }), fc.string({ maxLength: 6 }), fc.string({ unit: 'binary', maxLength: 4 }));
+    fc.assert(
+      fc.property(fc.array(key, { maxLength: 12 }), (keys) => {
+        const line = JSON.stringify(keys);
+        expect(decodeKeys(line)).toEqual(JSON.parse(line));
+        expect(decodeSnapshot(encodeSnapshot(keys.map((k) => ({ key: k, state: null })))).keys).toEqual(keys);
+      }),
+      { numRuns: 2000 },
+    );
+    expect(decodeKeys('[]')).toEqual([]);
+    expect(decodeKeys('[""]')).toEqual(['']);
+    expect(decodeKeys('["",""]')).toEqual(['', '']);
   });
 });
 

@@ -500,7 +500,7 @@ export function decodeSnapshot(text: string): Snapshot {
     const [keys, states] = JSON.parse(text) as [string[], unknown[]];
     return { keys, state: (at) => states[at] };
   }
-  const keys = JSON.parse(text.slice(0, newline)) as string[];
+  const keys = decodeKeys(text.slice(0, newline));
   // Split into lines only when a state is first asked for: the entries a request for what changed
   // since an earlier version builds usually come from deltas, and never need the snapshot's states.
   let lines: string[] | undefined;
@@ -512,6 +512,20 @@ export function decodeSnapshot(text: string): Snapshot {
     return lines;
   };
   return { keys, state: (at) => JSON.parse(linesOf()[at]!) as unknown };
+}
+
+/**
+ * A snapshot's keys from their line, `JSON.stringify` of an array of strings. Where the line holds
+ * no backslash, no key in it was escaped, so every `"` is a key's opening or closing quote and the
+ * keys are exactly the pieces between `","`: split there, which is 3-5 times cheaper than
+ * `JSON.parse` on a cold authority (V8's JSON parser looks each short string up in its string
+ * table, and a fresh process has none of the keys in it yet: 1.65 of a 5 ms cold resolve at 10,000
+ * keys). A line with a backslash (a key with a quote, a backslash, a control character, a lone
+ * surrogate) is parsed as JSON.
+ */
+export function decodeKeys(line: string): string[] {
+  if (line.includes('\\') || !line.startsWith('["') || !line.endsWith('"]')) return JSON.parse(line) as string[];
+  return line.slice(2, -2).split('","');
 }
 
 async function insertSnapshot(db: Db, collection: string, version: number, entries: readonly StoredEntry[]): Promise<void> {
