@@ -56,18 +56,26 @@ function commitsOf(url: string): number {
   return Number(out.stdout.trim());
 }
 
-/** CPU ms per message of each part, over one round: what bounds throughput on a shared 2-core machine. */
+/**
+ * CPU ms per message of each part, over one round: what bounds throughput on a shared 2-core machine.
+ * A part's processes are listed at the round's start and again at its end: one that appeared meanwhile
+ * (a connection a pool opened) counts all its CPU, one gone by the end (psql's own backend, a
+ * connection closed) counts none, rather than a negative difference.
+ */
 type CpuShares = Record<string, number>;
 function cpuMeter(parts: Record<string, () => number[]>): () => (messages: number) => CpuShares {
   return () => {
-    const pids = Object.fromEntries(Object.entries(parts).map(([name, of]) => [name, of()]));
-    const before = Object.fromEntries(Object.entries(pids).map(([name, list]) => [name, list.reduce((sum, pid) => sum + cpuMs(pid), 0)]));
+    const before = Object.fromEntries(Object.entries(parts).map(([name, of]) => [name, new Map(of().map((pid) => [pid, cpuMs(pid)]))]));
     const self = process.cpuUsage();
     return (messages) => {
       const shares: CpuShares = {};
-      for (const [name, list] of Object.entries(pids)) shares[name] = (list.reduce((sum, pid) => sum + cpuMs(pid), 0) - before[name]!) / messages;
-      const used = process.cpuUsage(self);
-      shares['load generator'] = (used.user + used.system) / 1000 / messages;
+      for (const [name, of] of Object.entries(parts)) {
+        let used = 0;
+        for (const pid of of()) used += cpuMs(pid) - (before[name]!.get(pid) ?? 0);
+        shares[name] = used / messages;
+      }
+      const own = process.cpuUsage(self);
+      shares['load generator'] = (own.user + own.system) / 1000 / messages;
       return shares;
     };
   };
@@ -225,7 +233,8 @@ statements run on PostgreSQL as named prepared statements, each parsed and plann
 writes cost the server 0.67× the CPU and the agent 0.91× (0.67-0.71 ms against 0.96-1.05, 0.43-0.47 against 0.49-0.53;
 shared/runtime/bench/postgres-writes.ts, interleaved in one run). What bounds it is still the sum above: 2,000 ms of CPU a second over the
 CPU each message takes in all the processes, and the replicas reach their steady rate only after some 30-50 s of
-traffic (the warm-up above).`);
+traffic (the warm-up above). (Before 2026-12-02 the PostgreSQL share counted only the backends alive when a round
+began, and a backend gone by its end as a negative: it read 0.3-2.9 ms for the same code.)`);
 } finally {
   await Promise.all(services.map((service) => service.stop()));
   await database.drop();
