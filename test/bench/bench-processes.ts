@@ -1,9 +1,10 @@
 // What the benchmarks that run an agent over HTTP share: helper processes started with tsx (and
 // killed when the benchmark ends), the line a helper prints when it is ready, stopping one so that
-// it can write its CPU profile, the CPU time a process has used, an SDK client with the benchmark's
+// it can write its CPU profile, the CPU time a process has used (and each part's per message, a
+// PostgreSQL database's backends among them), an SDK client with the benchmark's
 // token, and a prober (lesson-to-decision/probe.ts) timing GET /healthz from its own process, so the
 // event loop measured is the agent's.
-import { spawn } from 'node:child_process';
+import { spawn, spawnSync } from 'node:child_process';
 import type { ChildProcess } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
@@ -91,4 +92,39 @@ export function healthProbe(url: string, everyMs = 5): { readonly during: (from:
     }
   });
   return { during: (from, to) => probes.filter(([at]) => at >= from && at <= to).map(([, took]) => took), stop: () => probe.kill() };
+}
+
+/** The server processes of a PostgreSQL database's connections right now (its backends). */
+export function backendsOf(url: string): number[] {
+  const name = new URL(url).pathname.slice(1);
+  const out = spawnSync('psql', [url, '-Atc', `select pid from pg_stat_activity where datname = '${name.replace(/'/g, "''")}'`], { encoding: 'utf8' });
+  return out.stdout.split('\n').filter(Boolean).map(Number);
+}
+
+/** CPU ms per message (or task) of each part of a benchmark, by name. */
+export type CpuShares = Record<string, number>;
+
+/**
+ * CPU ms per message of each part, over one round: what bounds throughput on a shared 2-core
+ * machine; this process's own under `self`. A part's processes are listed at the round's start and
+ * again at its end: one that appeared meanwhile (a connection a pool opened) counts all its CPU, one
+ * gone by the end (psql's own backend, a connection closed) counts none, rather than a negative
+ * difference.
+ */
+export function cpuMeter(parts: Record<string, () => number[]>, self = 'load generator'): () => (messages: number) => CpuShares {
+  return () => {
+    const before = Object.fromEntries(Object.entries(parts).map(([name, of]) => [name, new Map(of().map((pid) => [pid, cpuMs(pid)]))]));
+    const own = process.cpuUsage();
+    return (messages) => {
+      const shares: CpuShares = {};
+      for (const [name, of] of Object.entries(parts)) {
+        let ms = 0;
+        for (const pid of of()) ms += cpuMs(pid) - (before[name]!.get(pid) ?? 0);
+        shares[name] = ms / messages;
+      }
+      const used = process.cpuUsage(own);
+      shares[self] = (used.user + used.system) / 1000 / messages;
+      return shares;
+    };
+  };
 }

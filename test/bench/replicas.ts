@@ -4,8 +4,8 @@
 // Every service is its own process (authority, agents), as deployed; the load generator is this
 // process, on the same 2-core machine, sending round-robin to the two replicas (no HAProxy: the
 // balancer's own cost is left out, test/balancer.test.ts covers it), 8 messages in flight.
-// Run: node --import tsx test/bench/replicas.ts (BENCH_PG_URL: a PostgreSQL server to make a scratch
-// database on, default the local one; BENCH_SECONDS: the measured window of each round, default 15;
+// Run: node --import tsx test/bench/replicas.ts (LEARNABLES_TEST_PG_URL: the PostgreSQL server to make
+// a scratch database on, default the local one; BENCH_SECONDS: the measured window of each round, default 15;
 // BENCH_CPU_PROF=<dir>: CPU profiles of the agents and the authority, written when they stop; BENCH_ONLY=postgres or
 // sqlite: one half).
 import { randomUUID } from 'node:crypto';
@@ -17,7 +17,8 @@ import { fileURLToPath } from 'node:url';
 import { scratchDir, scratchPostgres, stoppedClimbing } from '@learnables/testing';
 import type { Service } from '../support/processes.ts';
 import { freePort, startService } from '../support/processes.ts';
-import { cpuMs } from './bench-processes.ts';
+import type { CpuShares } from './bench-processes.ts';
+import { backendsOf, cpuMeter } from './bench-processes.ts';
 
 const TOKEN = 'bench-token';
 const SECONDS = Number(process.env.BENCH_SECONDS ?? 15);
@@ -42,13 +43,6 @@ const bodies = readdirSync(fixtures)
   .map((name) => readFileSync(`${fixtures}${name}`).toString('base64'));
 const load = () => loadavg().map((n) => n.toFixed(1)).join(', ');
 
-/** The server processes of a PostgreSQL database's connections right now (its backends). */
-function backendsOf(url: string): number[] {
-  const name = new URL(url).pathname.slice(1);
-  const out = spawnSync('psql', [url, '-Atc', `select pid from pg_stat_activity where datname = '${name.replace(/'/g, "''")}'`], { encoding: 'utf8' });
-  return out.stdout.split('\n').filter(Boolean).map(Number);
-}
-
 /** Transactions committed in a database so far (each statement outside a transaction is one). */
 function commitsOf(url: string): number {
   const name = new URL(url).pathname.slice(1);
@@ -56,30 +50,6 @@ function commitsOf(url: string): number {
   return Number(out.stdout.trim());
 }
 
-/**
- * CPU ms per message of each part, over one round: what bounds throughput on a shared 2-core machine.
- * A part's processes are listed at the round's start and again at its end: one that appeared meanwhile
- * (a connection a pool opened) counts all its CPU, one gone by the end (psql's own backend, a
- * connection closed) counts none, rather than a negative difference.
- */
-type CpuShares = Record<string, number>;
-function cpuMeter(parts: Record<string, () => number[]>): () => (messages: number) => CpuShares {
-  return () => {
-    const before = Object.fromEntries(Object.entries(parts).map(([name, of]) => [name, new Map(of().map((pid) => [pid, cpuMs(pid)]))]));
-    const self = process.cpuUsage();
-    return (messages) => {
-      const shares: CpuShares = {};
-      for (const [name, of] of Object.entries(parts)) {
-        let used = 0;
-        for (const pid of of()) used += cpuMs(pid) - (before[name]!.get(pid) ?? 0);
-        shares[name] = used / messages;
-      }
-      const own = process.cpuUsage(self);
-      shares['load generator'] = (own.user + own.system) / 1000 / messages;
-      return shares;
-    };
-  };
-}
 const sharesText = (shares: CpuShares) => Object.entries(shares).map(([name, ms]) => `${name} ${ms.toFixed(2)}`).join(', ');
 
 interface Round {
@@ -230,8 +200,8 @@ once, the pin's answer reused within the authority's commit wait (SPEC §4.4) in
 AsyncLocalStorage: 5.3-5.6 transactions a message, and the replicas' CPU a message 5.0 ms (2 x Intel Xeon, load about 2,
 225 messages/s) to 2.9 ms (2 x AMD EPYC, quiet, 350 messages/s) on the same code. Then (2026-12-02) the runtime's
 statements run on PostgreSQL as named prepared statements, each parsed and planned once a connection: a task's four
-writes cost the server 0.67× the CPU and the agent 0.91× (0.67-0.71 ms against 0.96-1.05, 0.43-0.47 against 0.49-0.53;
-shared/runtime/bench/postgres-writes.ts, interleaved in one run). What bounds it is still the sum above: 2,000 ms of CPU a second over the
+writes cost the server 0.67-0.72× the CPU and the agent 0.91-0.98× (two runs of shared/runtime/bench/postgres-writes.ts,
+each interleaved). What bounds it is still the sum above: 2,000 ms of CPU a second over the
 CPU each message takes in all the processes, and the replicas reach their steady rate only after some 30-50 s of
 traffic (the warm-up above). (Before 2026-12-02 the PostgreSQL share counted only the backends alive when a round
 began, and a backend gone by its end as a negative: it read 0.3-2.9 ms for the same code.)`);

@@ -8,14 +8,13 @@
 // Run: node --import tsx shared/runtime/bench/postgres-writes.ts (LEARNABLES_TEST_PG_URL: the
 // PostgreSQL server to make a scratch database on, default the local one; BENCH_TASKS: tasks a round,
 // default 3,000; BENCH_ROUNDS: rounds a side, default 3).
-import { spawnSync } from 'node:child_process';
-import { readFileSync } from 'node:fs';
 import { cpus, loadavg } from 'node:os';
 import { Role, Task, TaskState } from '@a2a-js/sdk';
 import { ServerCallContext, UnauthenticatedUser } from '@a2a-js/sdk/server';
 import type { CompiledQuery } from 'kysely';
 import { scratchPostgres } from '@learnables/testing';
-import { openRuntimeDatabase } from '../src/storage/open-database.ts';
+import { backendsOf, cpuMeter } from '../../../test/bench/bench-processes.ts';
+import { openRuntimeDatabase, throughKysely } from '../src/storage/open-database.ts';
 import type { RuntimeDatabase } from '../src/storage/open-database.ts';
 import { Journal } from '../src/storage/journal.ts';
 import { TaskLedger } from '../src/storage/task-ledger.ts';
@@ -31,15 +30,7 @@ const database = await openRuntimeDatabase(scratch.url);
 /** The same database, its statements run as before: unnamed, through kysely (parsed and planned on every run). */
 const unnamed: RuntimeDatabase = {
   ...database,
-  run: async (queries: readonly CompiledQuery[], on: 'db' | 'steps' = 'db') => {
-    const kysely = on === 'steps' ? database.steps : database.db;
-    if (queries.length === 1) return [await kysely.executeQuery(queries[0]!)];
-    return kysely.transaction().execute(async (trx) => {
-      const results: { rows: unknown[] }[] = [];
-      for (const query of queries) results.push(await trx.executeQuery(query));
-      return results;
-    });
-  },
+  run: (queries: readonly CompiledQuery[], on: 'db' | 'steps' = 'db') => throughKysely(on === 'steps' ? database.steps : database.db, queries),
 };
 
 const context = new ServerCallContext({ user: new UnauthenticatedUser() });
@@ -74,20 +65,7 @@ function writerOn(db: RuntimeDatabase) {
 }
 const sides = { prepared: writerOn(database), unnamed: writerOn(unnamed) };
 
-const cpuMsOf = (pid: number): number | undefined => {
-  try {
-    const fields = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1]!.split(' ');
-    return (Number(fields[11]) + Number(fields[12])) * 10;
-  } catch {
-    return undefined;
-  }
-};
-const name = new URL(scratch.url).pathname.slice(1);
-const backends = () =>
-  spawnSync('psql', [scratch.url, '-Atc', `select pid from pg_stat_activity where datname = '${name}'`], { encoding: 'utf8' })
-    .stdout.split('\n')
-    .filter(Boolean)
-    .map(Number);
+const meter = cpuMeter({ server: () => backendsOf(scratch.url) }, 'agent');
 
 interface Round {
   readonly perSecond: number;
@@ -97,8 +75,7 @@ interface Round {
 let serial = 0;
 async function round(side: keyof typeof sides, tasks: number): Promise<Round> {
   const write = sides[side];
-  const before = new Map(backends().map((pid) => [pid, cpuMsOf(pid)]));
-  const own = process.cpuUsage();
+  const measured = meter();
   const started = performance.now();
   let left = tasks;
   await Promise.all(
@@ -107,14 +84,8 @@ async function round(side: keyof typeof sides, tasks: number): Promise<Round> {
     }),
   );
   const seconds = (performance.now() - started) / 1000;
-  const used = process.cpuUsage(own);
-  let server = 0;
-  // A backend the pools closed meanwhile took its CPU with it; the pools keep theirs open under load.
-  for (const [pid, was] of before) {
-    const now = cpuMsOf(pid);
-    if (now !== undefined && was !== undefined) server += now - was;
-  }
-  return { perSecond: tasks / seconds, agentMs: (used.user + used.system) / 1000 / tasks, serverMs: server / tasks };
+  const used = measured(tasks);
+  return { perSecond: tasks / seconds, agentMs: used.agent!, serverMs: used.server! };
 }
 
 try {

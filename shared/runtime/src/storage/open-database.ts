@@ -57,8 +57,8 @@ const nameOf = (sql: string): string => {
 /**
  * Run the runtime's compiled statements on PostgreSQL as named prepared statements, straight
  * through the pool (several in one transaction). Each connection parses and plans a statement
- * once, where an unnamed one is parsed, analysed and planned again on every run: half the
- * server's CPU of a task's writes, and a fifth of the agent's (BENCHMARKS.md, two replicas). The
+ * once, where an unnamed one is parsed, analysed and planned again on every run: a third of the
+ * server's CPU for a task's writes, and up to a tenth of the agent's (bench/postgres-writes.ts). The
  * statements are the runtime's own few (compiledOnce), so each connection holds as few names.
  *
  * A prepared statement whose tables changed shape under it (a newer replica's migration, say) can
@@ -85,13 +85,28 @@ async function prepared(pool: pg.Pool, queries: readonly CompiledQuery[], retrie
         broken = failed instanceof Error ? failed : new Error(String(failed));
       });
     }
-    if (stalePlan(error)) broken ??= error as Error;
-    if (broken === undefined || retried || !stalePlan(error)) throw error;
+    const stale = stalePlan(error);
+    if (stale) broken ??= error as Error;
+    if (!stale || retried) throw error;
   } finally {
     // A connection in an unknown state, or holding a stale plan, is closed by the pool.
     client.release(broken);
   }
   return prepared(pool, queries, true);
+}
+
+/**
+ * Run compiled statements through kysely, unnamed, several in a kysely transaction: the runtime's
+ * way on SQLite when a kysely transaction holds the connection, and its way on PostgreSQL before
+ * `prepared` (kept as the baseline of bench/postgres-writes.ts).
+ */
+export async function throughKysely(kysely: Kysely<RuntimeTables>, queries: readonly CompiledQuery[]): Promise<{ rows: unknown[] }[]> {
+  if (queries.length === 1) return [await kysely.executeQuery(queries[0]!)];
+  return kysely.transaction().execute(async (trx) => {
+    const results: { rows: unknown[] }[] = [];
+    for (const query of queries) results.push(await trx.executeQuery(query));
+    return results;
+  });
 }
 
 /** PostgreSQL's refusal to run a prepared statement whose result's shape has changed since it was prepared. */
@@ -167,16 +182,8 @@ export async function openRuntimeDatabase(url: string): Promise<RuntimeDatabase>
   }).migrateToLatest();
   if (error) throw new Error(`The agent could not prepare its tables: ${String(error)}`, { cause: error });
   const both = steps ?? db;
-  const through = async (queries: readonly CompiledQuery[], on: 'db' | 'steps') => {
-    if (pools) return prepared(on === 'steps' ? pools.steps : pools.db, queries);
-    const kysely = on === 'steps' ? both : db;
-    if (queries.length === 1) return [await kysely.executeQuery(queries[0]!)];
-    return kysely.transaction().execute(async (trx) => {
-      const results: { rows: unknown[] }[] = [];
-      for (const query of queries) results.push(await trx.executeQuery(query));
-      return results;
-    });
-  };
+  const through = async (queries: readonly CompiledQuery[], on: 'db' | 'steps') =>
+    pools ? prepared(on === 'steps' ? pools.steps : pools.db, queries) : throughKysely(on === 'steps' ? both : db, queries);
   return {
     engine,
     db,
