@@ -1,9 +1,9 @@
-import { describe, expect, it } from 'vitest';
+import { describe, expect, it, onTestFinished } from 'vitest';
 import { absorbLesson, defineCollection } from '@learnables/learnable';
 import type { Definition } from '@learnables/learnable';
 import { CustomerMarks, customerMarksKind } from './customer-marks.ts';
 import type { Mark } from './customer-marks.ts';
-import { compileMarks, matchMarks } from './match-marks.ts';
+import { compileMarks, matchMarks, setPieceMarks } from './match-marks.ts';
 import type { MessageFields } from './message-fields.ts';
 
 const customers = (...entries: [string, Mark[]][]) =>
@@ -116,10 +116,22 @@ describe('compileMarks', () => {
     const { shards } = compileMarks(customers(['a', [{ pattern: 'f', where: 'from' }, { pattern: 's', where: 'subject' }, { pattern: 'y', where: 'any' }]]));
     expect(shards).toHaveLength(1);
     const { sets } = shards[0]!;
-    expect(sets.from?.set.sources).toEqual(['f', 'y']);
-    expect(sets.subject?.set.sources).toEqual(['s', 'y']);
-    expect(sets.body?.set.sources).toEqual(['y']);
-    expect(sets.attachments?.set.sources).toEqual(['y']);
+    expect(sets.from?.map((piece) => piece.set.sources)).toEqual([['f', 'y']]);
+    expect(sets.subject?.map((piece) => piece.set.sources)).toEqual([['s', 'y']]);
+    expect(sets.body?.map((piece) => piece.set.sources)).toEqual([['y']]);
+    expect(sets.attachments?.map((piece) => piece.set.sources)).toEqual([['y']]);
+  });
+
+  it('compiles a field\'s marks in a shard as sets of at most PIECE_MARKS, in order', () => {
+    const pieces = setPieceMarks(2);
+    onTestFinished(() => void setPieceMarks(pieces));
+    const definition = customers(['a', [{ pattern: 'f1', where: 'from' }, { pattern: 'f2', where: 'from' }, { pattern: 'y', where: 'any' }]], ['b', [{ pattern: 'f3', where: 'from' }, { pattern: 's', where: 'subject' }]]);
+    const { shards } = compileMarks(definition);
+    expect(shards).toHaveLength(1);
+    expect(shards[0]!.sets.from?.map((piece) => piece.set.sources)).toEqual([['f1', 'f2'], ['y', 'f3']]);
+    expect(shards[0]!.sets.subject?.map((piece) => piece.set.sources)).toEqual([['y', 's']]);
+    // The last piece's marks still decide.
+    expect(matchMarks(definition, message({ from: 'B <f3@b.example>' }), 1)).toMatchObject({ kind: 'settled', winner: 'b' });
   });
 
   it('fits twenty thousand marks, beyond RE2\'s default set memory, and still finds the one that matches', () => {

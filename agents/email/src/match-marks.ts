@@ -38,7 +38,7 @@ interface OwnedMark {
   readonly index: number;
 }
 
-/** One field's RE2 Set in a shard, and for each pattern in it the mark it came from. */
+/** One RE2 Set of a field's marks in a shard (a piece of them), and for each pattern in it the mark it came from. */
 export interface FieldSet {
   readonly set: RE2Set;
   readonly owners: readonly OwnedMark[];
@@ -53,7 +53,8 @@ export interface Shard {
   readonly signature: string;
   /** The customers it was compiled from, to recognise the very same ones without a signature. */
   readonly customers: readonly CustomerMarks[];
-  readonly sets: Readonly<Partial<Record<MessageField, FieldSet>>>;
+  /** Each field's marks, in sets of at most PIECE_MARKS (see there). */
+  readonly sets: Readonly<Partial<Record<MessageField, readonly FieldSet[]>>>;
 }
 
 /** Every mark of one definition version, in shards. */
@@ -79,6 +80,24 @@ export interface CompiledMarks {
  */
 export const MARKS_PER_SHARD = 1024;
 let marksPerShard = MARKS_PER_SHARD;
+
+/**
+ * At most this many marks in one RE2 Set: a field's marks in a shard are compiled in pieces of
+ * this size. A piece is what a background slice compiles while holding the event loop (a set of
+ * 256 reference marks compiles in about 8 ms here, the subject set of a whole 1,024-mark shard in
+ * 16-45 ms), and a message arriving meanwhile waits for it: at 50,000 marks, during the catching
+ * up after a burst of lessons, whole-field sets took the lesson → decision p99 to 55-150 ms. A
+ * message costs a pass per piece: at 50,000 marks about 6 passes a shard instead of 4.
+ */
+export const PIECE_MARKS = 256;
+let pieceMarks = PIECE_MARKS;
+
+/** Change the piece size (tests use small pieces to get several in a shard); returns the old one. */
+export function setPieceMarks(marks: number): number {
+  const before = pieceMarks;
+  pieceMarks = Math.max(1, Math.floor(marks));
+  return before;
+}
 
 /** Change the shard size (tests use small shards to get many from few marks); returns the old one. */
 export function setMarksPerShard(marks: number): number {
@@ -226,15 +245,17 @@ function forEachMatch(compiled: CompiledMarks, field: MessageField, text: string
   const encoded = sets > 1 ? Buffer.from(text, 'utf8') : text;
   const stale = compiled.stale;
   for (const shard of compiled.shards) {
-    const fieldSet = shard.sets[field];
-    if (fieldSet === undefined) continue;
-    for (const index of fieldSet.set.match(encoded)) {
-      const owner = fieldSet.owners[index] as OwnedMark;
-      if (stale.size === 0 || !stale.has(owner.customer)) visit(owner);
+    const pieces = shard.sets[field];
+    if (pieces === undefined) continue;
+    for (const piece of pieces) {
+      for (const index of piece.set.match(encoded)) {
+        const owner = piece.owners[index] as OwnedMark;
+        if (stale.size === 0 || !stale.has(owner.customer)) visit(owner);
+      }
     }
   }
-  const patchSet = compiled.patch?.sets[field];
-  if (patchSet !== undefined) for (const index of patchSet.set.match(encoded)) visit(patchSet.owners[index] as OwnedMark);
+  const patchPieces = compiled.patch?.sets[field];
+  if (patchPieces !== undefined) for (const piece of patchPieces) for (const index of piece.set.match(encoded)) visit(piece.owners[index] as OwnedMark);
 }
 
 /**
@@ -251,7 +272,7 @@ export function compileMarks(definition: Definition<CustomerMarks>): CompiledMar
   if (patched !== undefined) return patched;
   const shards = plan.groups.map((group, at) => {
     const known = knownShard(group, at, plan.groups.length);
-    return typeof known === 'string' ? compileShard(known, group, fieldsOf(group)) : known;
+    return typeof known === 'string' ? compileShard(known, group) : known;
   });
   return finish(definition, plan, shards);
 }
@@ -275,19 +296,12 @@ function patchOver(definition: Definition<CustomerMarks>, plan: Plan): CompiledM
   let marksBefore = 0;
   for (const [at, known] of found.entries()) {
     if (known !== undefined) continue;
-    const base = lastShards[at]!;
-    const before = new Map(base.customers.map((customer) => [customer.key, customer]));
-    for (const customer of plan.groups[at]!) {
-      if (before.get(customer.key) === customer) continue;
-      stale.add(customer.key);
-      changed.push(customer);
-      marks += customer.marks.length;
-    }
-    const now = new Set(plan.groups[at]!.map((customer) => customer.key));
-    for (const key of before.keys()) if (!now.has(key)) stale.add(key);
-    // What the patch stands in for: the marks of these places as they are now, and as they were.
-    for (const customer of plan.groups[at]!) marksNow += customer.marks.length;
-    before.forEach((customer) => (marksBefore += customer.marks.length));
+    const place = placeChange(plan.groups[at]!, lastShards[at]!);
+    for (const key of place.stale) stale.add(key);
+    changed.push(...place.changed);
+    marks += place.marks;
+    marksNow += place.marksNow;
+    marksBefore += place.marksBefore;
     if (marks > patchMarks) return undefined;
   }
   // Nothing to patch (every shard known), or not a few changes to mostly the same customers (a
@@ -295,7 +309,7 @@ function patchOver(definition: Definition<CustomerMarks>, plan: Plan): CompiledM
   if (stale.size === 0 || marks * PATCH_SHARE > Math.min(marksNow, marksBefore)) return undefined;
   const shards = found.map((known, at) => known ?? lastShards[at]!);
   const group = [...changed].sort((a, b) => plan.customers.get(a.key)!.position - plan.customers.get(b.key)!.position);
-  const patch = compileShard('', group, fieldsOf(group));
+  const patch = compileShard('', group);
   const compiled: CompiledMarks = { customers: plan.customers, shards, stale, patch };
   compiledByEntries.set(definition.entries, compiled);
   consolidating = new WeakRef(definition);
@@ -306,6 +320,56 @@ function patchOver(definition: Definition<CustomerMarks>, plan: Plan): CompiledM
     consolidationTimer.unref?.();
   }
   return compiled;
+}
+
+/** How the customers of one place differ from the shard compiled there (see `placeChange`). */
+interface PlaceChange {
+  readonly base: Shard;
+  /** Keys of the customers changed, added or gone since `base`. */
+  readonly stale: readonly string[];
+  /** The customers changed or added, as they are now. */
+  readonly changed: readonly CustomerMarks[];
+  /** The marks of `changed`; of the place now; of the place in `base`. */
+  readonly marks: number;
+  readonly marksNow: number;
+  readonly marksBefore: number;
+}
+
+/** Each place's difference from its base shard, by the place's customers array (a plan shares the arrays of places a version did not touch). */
+const placeChanges = new WeakMap<readonly CustomerMarks[], PlaceChange>();
+
+/**
+ * What changed in a place since the shard compiled there. In a burst of lessons every version is
+ * patched over the same last shards, and all but one of its stale places are those of the
+ * version before, with the same arrays: their differences are found again, not walked again (a
+ * walk of every stale place, each some 400 customers at 50,000 marks, cost 3-8 ms a version by
+ * the end of a burst of 60 lessons).
+ */
+function placeChange(group: readonly CustomerMarks[], base: Shard): PlaceChange {
+  const known = placeChanges.get(group);
+  if (known !== undefined && known.base === base) return known;
+  const before = new Map(base.customers.map((customer) => [customer.key, customer]));
+  const stale: string[] = [];
+  const changed: CustomerMarks[] = [];
+  let marks = 0;
+  let marksNow = 0;
+  let marksBefore = 0;
+  const now = new Set<string>();
+  for (const customer of group) {
+    now.add(customer.key);
+    marksNow += customer.marks.length;
+    if (before.get(customer.key) === customer) continue;
+    stale.push(customer.key);
+    changed.push(customer);
+    marks += customer.marks.length;
+  }
+  for (const [key, customer] of before) {
+    marksBefore += customer.marks.length;
+    if (!now.has(key)) stale.push(key);
+  }
+  const place: PlaceChange = { base, stale, changed, marks, marksNow, marksBefore };
+  placeChanges.set(group, place);
+  return place;
 }
 
 /**
@@ -344,12 +408,12 @@ async function consolidate(): Promise<void> {
       const signature = signatureOf(group);
       let shard = recentShards.get(signature);
       if (shard === undefined) {
-        const sets: Partial<Record<MessageField, FieldSet>> = {};
-        for (const [field, owners] of fieldsOf(group)) {
+        const sets: Partial<Record<MessageField, FieldSet[]>> = {};
+        for (const [field, owners] of piecesOf(group)) {
           // Nobody waits for this compile (the patch serves the version meanwhile): each slice
           // waits for a pause in the tasks being advanced, rather than cutting into one.
           await backgroundTurn();
-          sets[field] = { set: buildSet(owners), owners };
+          (sets[field] ??= []).push({ set: buildSet(owners), owners });
         }
         shard = recentShards.get(signature) ?? { signature, customers: group, sets };
       }
@@ -392,10 +456,10 @@ async function compileInSlices(definition: Definition<CustomerMarks>): Promise<C
       shards.push(known);
       continue;
     }
-    const sets: Partial<Record<MessageField, FieldSet>> = {};
-    for (const [field, owners] of fieldsOf(group)) {
+    const sets: Partial<Record<MessageField, FieldSet[]>> = {};
+    for (const [field, owners] of piecesOf(group)) {
       await yieldToEventLoop();
-      sets[field] = { set: buildSet(owners), owners };
+      (sets[field] ??= []).push({ set: buildSet(owners), owners });
     }
     // A synchronous compile may have finished this shard meanwhile; either is the same.
     const shard = recentShards.get(known) ?? { signature: known, customers: group, sets };
@@ -629,9 +693,18 @@ function fieldsOf(group: readonly CustomerMarks[]): [MessageField, OwnedMark[]][
   );
 }
 
-function compileShard(signature: string, customers: readonly CustomerMarks[], fields: [MessageField, OwnedMark[]][]): Shard {
-  const sets: Partial<Record<MessageField, FieldSet>> = {};
-  for (const [field, owners] of fields) sets[field] = { set: buildSet(owners), owners };
+/** `fieldsOf`, each field's marks cut in pieces of at most `pieceMarks`, in order: one set each. */
+function piecesOf(group: readonly CustomerMarks[]): [MessageField, OwnedMark[]][] {
+  return fieldsOf(group).flatMap(([field, owners]) => {
+    const pieces: [MessageField, OwnedMark[]][] = [];
+    for (let at = 0; at < owners.length; at += pieceMarks) pieces.push([field, owners.slice(at, at + pieceMarks)]);
+    return pieces;
+  });
+}
+
+function compileShard(signature: string, customers: readonly CustomerMarks[]): Shard {
+  const sets: Partial<Record<MessageField, FieldSet[]>> = {};
+  for (const [field, owners] of piecesOf(customers)) (sets[field] ??= []).push({ set: buildSet(owners), owners });
   return { signature, customers, sets };
 }
 

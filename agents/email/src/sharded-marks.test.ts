@@ -5,7 +5,7 @@ import { BACKGROUND_WAIT_MS, foreground } from '@learnables/runtime';
 import type { Definition } from '@learnables/learnable';
 import { CustomerMarks, MARK_PLACES, compileMark } from './customer-marks.ts';
 import type { Mark } from './customer-marks.ts';
-import { compileMarks, compiledInFull, customersMatching, findCustomer, matchMarks, prepareMarks, setMarksPerShard, setPatchMarks } from './match-marks.ts';
+import { compileMarks, compiledInFull, customersMatching, findCustomer, matchMarks, prepareMarks, setMarksPerShard, setPatchMarks, setPieceMarks } from './match-marks.ts';
 import type { Score, Verdict } from './match-marks.ts';
 import { MESSAGE_FIELDS } from './message-fields.ts';
 import type { MessageField, MessageFields } from './message-fields.ts';
@@ -67,12 +67,16 @@ const messages = fc.record({ from: text, subject: text, body: text, attachments:
 
 describe('sharded sets', () => {
   let before: number;
+  let piecesBefore: number;
   beforeAll(() => {
-    // Small shards, so a few dozen marks make many of them.
+    // Small shards, so a few dozen marks make many of them, and smaller pieces still (3, so that
+    // a piece ends in the middle of a customer's marks), so a field's marks in a shard make several sets.
     before = setMarksPerShard(4);
+    piecesBefore = setPieceMarks(3);
   });
   afterAll(() => {
     setMarksPerShard(before);
+    setPieceMarks(piecesBefore);
   });
 
   it('decide every generated message exactly as one regular expression per mark does', () => {

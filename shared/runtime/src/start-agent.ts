@@ -14,7 +14,7 @@ import { JSONRPC_PATH, REST_PATH, agentCardFor } from './a2a/agent-card.ts';
 import { LearnablesExecutor, PARSE_TICKET } from './a2a/learnables-executor.ts';
 import type { ExecutorDeps } from './a2a/learnables-executor.ts';
 import { recoverTasks } from './a2a/recover-tasks.ts';
-import { foregroundRequests } from './background-turn.ts';
+import { foregroundRequests, foregroundUntil } from './background-turn.ts';
 import { jsonRpcBody, jsonRpcExtensionMethods, restExtensionMethods } from './http/extension-methods.ts';
 import { metricsHandler, statsHandler } from './http/metrics.ts';
 import { checkAgent } from './check-agent.ts';
@@ -256,10 +256,16 @@ export async function startLearnableAgent<Input, Result>(
     signal: watching.signal,
     onActivation: (activation) => {
       if (agent.kinds.some((kind) => kind.collection === activation.collection)) {
+        // Foreground until it is ready: the next message (often already on its way, from whoever
+        // taught the lesson) waits for this version, so an agent's background catching up must
+        // not start a slice in between (at 50,000 marks a slice started there was 5-45 ms more
+        // between a lesson's acknowledgement and its first decision).
+        const ready = foregroundUntil();
         authority
           .definition(activation.collection, activation.version)
           .then((definition) => agent.prepare?.(pinDefinitions([definition])))
-          .catch(() => undefined);
+          .catch(() => undefined)
+          .finally(ready);
       }
     },
   });

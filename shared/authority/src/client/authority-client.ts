@@ -339,6 +339,9 @@ export class AuthorityClient {
           // Each entry weighs its share of the answer (not each measured: that is a second pass over 50,000).
           const share = all.bytes / Math.max(1, all.entries.length);
           for (const entry of definition.entries) entryBytes.set(entry, share);
+          // The positions the next version is merged with, made now rather than on the first
+          // lesson after (at 25,000 entries 5-14 ms, which that lesson's next message waited for).
+          merging = new Map(definition.entries.map((entry, at) => [entry.key, at]));
         }
         if (version >= (this.latest.get(collection)?.definition.version ?? 0)) {
           this.latest.set(collection, merging ? { definition, bytes, positions: merging } : { definition, bytes });
