@@ -7,11 +7,14 @@
 // server's backends (from /proc), per task, and tasks a second.
 // Run: node --import tsx shared/runtime/bench/postgres-writes.ts (LEARNABLES_TEST_PG_URL: the
 // PostgreSQL server to make a scratch database on, default the local one; BENCH_TASKS: tasks a round,
-// default 3,000; BENCH_ROUNDS: rounds a side, default 3).
+// default 3,000; BENCH_ROUNDS: rounds a side, default 3). Then a question's writes with large values
+// compressed by lz4 (what the runtime has PostgreSQL use) against pglz (PostgreSQL's default).
 import { cpus, loadavg } from 'node:os';
 import { Role, Task, TaskState } from '@a2a-js/sdk';
 import { ServerCallContext, UnauthenticatedUser } from '@a2a-js/sdk/server';
+import { sql } from 'kysely';
 import type { CompiledQuery } from 'kysely';
+import { LEARNABLES_URI } from '@learnables/protocol';
 import { scratchPostgres } from '@learnables/testing';
 import { backendsOf, cpuMeter } from '../../../test/bench/bench-processes.ts';
 import { openRuntimeDatabase, throughKysely } from '../src/storage/open-database.ts';
@@ -104,6 +107,66 @@ try {
   console.log(
     `\nPrepared / unnamed, medians of the rounds' ratios: CPU a task, agent **${fixed(median((r) => r.prepared.agentMs / r.unnamed.agentMs))}×**, server **${fixed(median((r) => r.prepared.serverMs / r.unnamed.serverMs))}×**; tasks a second ${fixed(median((r) => r.prepared.perSecond / r.unnamed.perSecond))}×.`,
   );
+
+  // A question at rest as the email agent writes it: its teach block lists every customer an answer
+  // may name (500 here, about 23 kB), in the task's status, its history and the journal's read step.
+  // PostgreSQL compresses such values; the runtime has it use lz4 (open-database.ts), against its
+  // default, pglz: the same writes on a second database whose large columns are set to pglz.
+  const teach = { collection: 'customers', question: 'Which customer is this for?', entries: Array.from({ length: 500 }, (_, i) => ({ key: `customer-${i}`, label: `Customer ${i} Ltd` })), version: 7 };
+  const asking = { settled: false, question: teach };
+  const restingTask = (id: string): Task => {
+    const task = taskOf(id, TaskState.TASK_STATE_INPUT_REQUIRED);
+    const message = { messageId: `${id}-q`, taskId: id, contextId: 'c', role: Role.ROLE_AGENT, parts: [{ content: { $case: 'text', value: teach.question }, metadata: {}, filename: '', mediaType: 'text/plain' }], metadata: { [LEARNABLES_URI]: teach }, extensions: [], referenceTaskIds: [] };
+    return Task.fromJSON(Task.toJSON({ ...task, status: { ...task.status!, message }, history: [...task.history, message] } as unknown as Task));
+  };
+  const questionWriterOn = (db: RuntimeDatabase) => {
+    const writes = new TaskWrites(db, new TaskLedger(db, 'bench'));
+    const journal = new Journal(db);
+    return async (id: string) => {
+      await writes.open(taskOf(id, TaskState.TASK_STATE_SUBMITTED), context, { taskId: id, messageAt: Date.now() });
+      await journal.recordAll(id, [
+        { step: 'pin', result: { customers: 2 } },
+        { step: 'parse', result: parsed },
+      ]);
+      await journal.record(id, 'read', asking);
+      await writes.save(restingTask(id), context, { state: 'asking', messageAt: Date.now() });
+    };
+  };
+  const pglzScratch = await scratchPostgres('bench_pg_pglz');
+  const pglz = await openRuntimeDatabase(pglzScratch.url);
+  try {
+    const { rows: columns } = await sql<{ table_name: string; column_name: string }>`select table_name, column_name from information_schema.columns where table_schema = current_schema() and data_type in ('text', 'json', 'jsonb', 'bytea')`.execute(pglz.db);
+    for (const { table_name, column_name } of columns) await sql`alter table ${sql.id(table_name)} alter column ${sql.id(column_name)} set compression pglz`.execute(pglz.db);
+    const questions = { lz4: questionWriterOn(database), pglz: questionWriterOn(pglz) };
+    const pglzMeter = cpuMeter({ server: () => backendsOf(pglzScratch.url) }, 'agent');
+    const questionRound = async (side: keyof typeof questions, tasks: number): Promise<Round> => {
+      const measured = (side === 'lz4' ? meter : pglzMeter)();
+      const started = performance.now();
+      let left = tasks;
+      await Promise.all(Array.from({ length: IN_FLIGHT }, async () => {
+        while (left-- > 0) await questions[side](`${side}-q-${(serial += 1)}`);
+      }));
+      const seconds = (performance.now() - started) / 1000;
+      const used = measured(tasks);
+      return { perSecond: tasks / seconds, agentMs: used.agent!, serverMs: used.server! };
+    };
+    for (const side of ['lz4', 'pglz'] as const) await questionRound(side, 500);
+    const compared: { lz4: Round; pglz: Round }[] = [];
+    for (let r = 0; r < ROUNDS; r += 1) compared.push({ pglz: await questionRound('pglz', TASKS), lz4: await questionRound('lz4', TASKS) });
+    const middle = (of: (r: (typeof compared)[number]) => number) => compared.map(of).sort((a, b) => a - b)[Math.floor(compared.length / 2)]!;
+    console.log(`\n### A question's writes (a teach block of 500 customers, about 23 kB) on PostgreSQL: large values compressed with lz4 against pglz (${TASKS.toLocaleString('en')} tasks a round, ${IN_FLIGHT} at a time, ${ROUNDS} interleaved rounds)\n`);
+    console.log('| round | pglz: tasks/s | agent CPU ms a task | server CPU ms a task | lz4: tasks/s | agent CPU ms a task | server CPU ms a task |');
+    console.log('| --- | ---: | ---: | ---: | ---: | ---: | ---: |');
+    compared.forEach((r, i) =>
+      console.log(`| ${i + 1} | ${Math.round(r.pglz.perSecond)} | ${r.pglz.agentMs.toFixed(2)} | ${r.pglz.serverMs.toFixed(2)} | ${Math.round(r.lz4.perSecond)} | ${r.lz4.agentMs.toFixed(2)} | ${r.lz4.serverMs.toFixed(2)} |`),
+    );
+    console.log(
+      `\nlz4 / pglz, medians of the rounds' ratios: server CPU a task **${middle((r) => r.lz4.serverMs / r.pglz.serverMs).toFixed(2)}×**, agent CPU ${middle((r) => r.lz4.agentMs / r.pglz.agentMs).toFixed(2)}×; tasks a second ${middle((r) => r.lz4.perSecond / r.pglz.perSecond).toFixed(2)}×.`,
+    );
+  } finally {
+    await pglz.close();
+    await pglzScratch.drop();
+  }
 } finally {
   await database.close();
   await scratch.drop();

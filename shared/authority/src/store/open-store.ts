@@ -3,6 +3,7 @@ import { dirname, resolve } from 'node:path';
 import Database from 'better-sqlite3';
 import { Kysely, PostgresDialect, SqliteDialect } from 'kysely';
 import pg from 'pg';
+import { lz4Option } from './postgres-compression.ts';
 import { reusingStatements } from './reusing-statements.ts';
 import { SqlStore } from './sql-store.ts';
 import type { AuthorityTables } from './tables.ts';
@@ -14,7 +15,9 @@ import type { AuthorityTables } from './tables.ts';
  */
 export async function openStore(url: string, options: { snapshotEvery?: (size: number) => number } = {}): Promise<SqlStore> {
   if (/^postgres(ql)?:\/\//.test(url)) {
-    const pool = new pg.Pool({ connectionString: url, max: 10 });
+    // Snapshots (every entry of a version) compressed with lz4 where the server has it.
+    const lz4 = await lz4Option(url);
+    const pool = new pg.Pool({ connectionString: url, max: 10, ...(lz4 && { options: lz4 }) });
     // An idle connection dropped by the server (restart, failover) must not crash the process;
     // the pool replaces it on next use.
     pool.on('error', () => undefined);

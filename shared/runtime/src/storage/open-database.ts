@@ -7,7 +7,7 @@ import Database from 'better-sqlite3';
 import { Kysely, Migrator, PostgresDialect, SqliteDialect } from 'kysely';
 import type { CompiledQuery } from 'kysely';
 import pg from 'pg';
-import { reusingStatements } from '@learnables/authority';
+import { lz4Option, reusingStatements } from '@learnables/authority';
 import { runtimeMigrations } from './migrations.ts';
 import type { RuntimeTables } from './tables.ts';
 import type { SqliteDatabase, SqliteStatement } from 'kysely';
@@ -149,7 +149,9 @@ export async function openRuntimeDatabase(url: string): Promise<RuntimeDatabase>
       made.on('error', () => undefined);
       return made;
     };
-    pools = { db: pool({ max: 6 }), steps: pool({ max: 6, options: '-c synchronous_commit=off' }) };
+    // Large values (a question's teach block, some 23 kB at 500 customers) compressed with lz4.
+    const lz4 = await lz4Option(url);
+    pools = { db: pool({ max: 6, ...(lz4 && { options: lz4 }) }), steps: pool({ max: 6, options: `-c synchronous_commit=off ${lz4}`.trim() }) };
     db = new Kysely<RuntimeTables>({ dialect: new PostgresDialect({ pool: pools.db }) });
     steps = new Kysely<RuntimeTables>({ dialect: new PostgresDialect({ pool: pools.steps }) });
   } else {
