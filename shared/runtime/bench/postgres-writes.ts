@@ -13,10 +13,11 @@ import { cpus, loadavg } from 'node:os';
 import { Role, Task, TaskState } from '@a2a-js/sdk';
 import { ServerCallContext, UnauthenticatedUser } from '@a2a-js/sdk/server';
 import { sql } from 'kysely';
+import pg from 'pg';
 import type { CompiledQuery } from 'kysely';
 import { LEARNABLES_URI } from '@learnables/protocol';
 import { scratchPostgres } from '@learnables/testing';
-import { backendsOf, cpuMeter } from '../../../test/bench/bench-processes.ts';
+import { backendsOf, cpuMeter, cpuMs } from '../../../test/bench/bench-processes.ts';
 import { openRuntimeDatabase, throughKysely } from '../src/storage/open-database.ts';
 import type { RuntimeDatabase } from '../src/storage/open-database.ts';
 import { Journal } from '../src/storage/journal.ts';
@@ -162,6 +163,27 @@ try {
     );
     console.log(
       `\nlz4 / pglz, medians of the rounds' ratios: server CPU a task **${middle((r) => r.lz4.serverMs / r.pglz.serverMs).toFixed(2)}×**, agent CPU ${middle((r) => r.lz4.agentMs / r.pglz.agentMs).toFixed(2)}×; tasks a second ${middle((r) => r.lz4.perSecond / r.pglz.perSecond).toFixed(2)}×.`,
+    );
+    // The compression alone: one teach block a statement on one connection, whose backend's CPU is
+    // read from /proc (the tasks' rounds above carry their other writes and eight connections' noise).
+    const block = JSON.stringify(asking);
+    const perValue = async (compression: 'lz4' | 'pglz') => {
+      const client = new pg.Client({ connectionString: scratch.url, options: `-c default_toast_compression=${compression}` });
+      await client.connect();
+      try {
+        await client.query('create temporary table block (body text)');
+        const pid = (await client.query<{ pid: number }>('select pg_backend_pid() as pid')).rows[0]!.pid;
+        const before = cpuMs(pid);
+        for (let i = 0; i < 2000; i += 1) await client.query({ name: 'insert-block', text: 'insert into block (body) values ($1)', values: [`${block}${i}`] });
+        return (cpuMs(pid) - before) / 2000;
+      } finally {
+        await client.end();
+      }
+    };
+    const values: { lz4: number; pglz: number }[] = [];
+    for (let r = 0; r < ROUNDS; r += 1) values.push({ pglz: await perValue('pglz'), lz4: await perValue('lz4') });
+    console.log(
+      `\nOne teach block (${block.length.toLocaleString('en')} characters) a statement, 2,000 a round on one connection: server CPU a value, pglz ${values.map((v) => v.pglz.toFixed(3)).join(', ')} ms, lz4 ${values.map((v) => v.lz4.toFixed(3)).join(', ')} ms; lz4 / pglz, median **${values.map((v) => v.lz4 / v.pglz).sort((a, b) => a - b)[Math.floor(values.length / 2)]!.toFixed(2)}×**.`,
     );
   } finally {
     await pglz.close();
