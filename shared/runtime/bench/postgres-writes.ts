@@ -54,7 +54,8 @@ const taskOf = (id: string, state: TaskState): Task =>
 const parsed = { from: 'billing@origin.example', subject: 's'.repeat(80), text: 't'.repeat(600) };
 const question = { settled: false, question: { collection: 'customers', entries: [{ key: 'northgate', label: 'Northgate Motors Ltd' }] } };
 
-function writerOn(db: RuntimeDatabase) {
+/** A task's four writes on `db`: its opening, its pin and parse, its reading (`reading`) and its rest (`resting`). */
+function writerOn(db: RuntimeDatabase, reading: unknown = question, resting: (id: string) => Task = (id) => taskOf(id, TaskState.TASK_STATE_INPUT_REQUIRED)) {
   const writes = new TaskWrites(db, new TaskLedger(db, 'bench'));
   const journal = new Journal(db);
   return async (id: string) => {
@@ -63,8 +64,8 @@ function writerOn(db: RuntimeDatabase) {
       { step: 'pin', result: { customers: 2 } },
       { step: 'parse', result: parsed },
     ]);
-    await journal.record(id, 'read', question);
-    await writes.save(taskOf(id, TaskState.TASK_STATE_INPUT_REQUIRED), context, { state: 'asking', messageAt: Date.now() });
+    await journal.record(id, 'read', reading);
+    await writes.save(resting(id), context, { state: 'asking', messageAt: Date.now() });
   };
 }
 const sides = { prepared: writerOn(database), unnamed: writerOn(unnamed) };
@@ -120,25 +121,12 @@ try {
     const message = { messageId: `${id}-q`, taskId: id, contextId: 'c', role: Role.ROLE_AGENT, parts: [{ content: { $case: 'text', value: teach.question }, metadata: {}, filename: '', mediaType: 'text/plain' }], metadata: { [LEARNABLES_URI]: teach }, extensions: [], referenceTaskIds: [] };
     return Task.fromJSON(Task.toJSON({ ...task, status: { ...task.status!, message }, history: [...task.history, message] } as unknown as Task));
   };
-  const questionWriterOn = (db: RuntimeDatabase) => {
-    const writes = new TaskWrites(db, new TaskLedger(db, 'bench'));
-    const journal = new Journal(db);
-    return async (id: string) => {
-      await writes.open(taskOf(id, TaskState.TASK_STATE_SUBMITTED), context, { taskId: id, messageAt: Date.now() });
-      await journal.recordAll(id, [
-        { step: 'pin', result: { customers: 2 } },
-        { step: 'parse', result: parsed },
-      ]);
-      await journal.record(id, 'read', asking);
-      await writes.save(restingTask(id), context, { state: 'asking', messageAt: Date.now() });
-    };
-  };
   const pglzScratch = await scratchPostgres('bench_pg_pglz');
   const pglz = await openRuntimeDatabase(pglzScratch.url);
   try {
     const { rows: columns } = await sql<{ table_name: string; column_name: string }>`select table_name, column_name from information_schema.columns where table_schema = current_schema() and data_type in ('text', 'json', 'jsonb', 'bytea')`.execute(pglz.db);
     for (const { table_name, column_name } of columns) await sql`alter table ${sql.id(table_name)} alter column ${sql.id(column_name)} set compression pglz`.execute(pglz.db);
-    const questions = { lz4: questionWriterOn(database), pglz: questionWriterOn(pglz) };
+    const questions = { lz4: writerOn(database, asking, restingTask), pglz: writerOn(pglz, asking, restingTask) };
     const pglzMeter = cpuMeter({ server: () => backendsOf(pglzScratch.url) }, 'agent');
     const questionRound = async (side: keyof typeof questions, tasks: number): Promise<Round> => {
       const measured = (side === 'lz4' ? meter : pglzMeter)();

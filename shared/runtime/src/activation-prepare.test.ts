@@ -3,7 +3,7 @@ import { scratchDir } from '@learnables/testing';
 import type { ScratchDir } from '@learnables/testing';
 import { tasksAdvancing } from './background-turn.ts';
 import type { LearnableAgent } from './learnable-agent.ts';
-import { startAuthority } from './harness.test-support.ts';
+import { agentOptions, startAuthority } from './harness.test-support.ts';
 import type { RunningAgent } from './start-agent.ts';
 import { startLearnableAgent } from './start-agent.ts';
 import { wordAgent } from './word-agent.test-support.ts';
@@ -44,13 +44,7 @@ describe('a version announced by the change feed', () => {
   beforeAll(async () => {
     dir = scratchDir('runtime-activation-prepare-');
     authority = await startAuthority();
-    agent = await startLearnableAgent(preparing, {
-      store: `sqlite:${dir.path}/agent.db`,
-      authority: { url: authority.url, token: 'agent-token' },
-      users: { 'alice-token': 'alice' },
-      log: () => undefined,
-      warmPreview: false,
-    });
+    agent = await startLearnableAgent(preparing, agentOptions(authority, dir, { warmPreview: false }));
   });
 
   afterAll(async () => {

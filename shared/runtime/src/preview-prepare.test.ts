@@ -2,7 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { scratchDir } from '@learnables/testing';
 import type { ScratchDir } from '@learnables/testing';
 import type { LearnableAgent } from './learnable-agent.ts';
-import { rpc, sdkClient, send, startAuthority, userText } from './harness.test-support.ts';
+import { agentOptions, rpc, sdkClient, send, startAuthority, userText } from './harness.test-support.ts';
 import type { RunningAgent } from './start-agent.ts';
 import { startLearnableAgent } from './start-agent.ts';
 import { wordAgent } from './word-agent.test-support.ts';
@@ -33,12 +33,7 @@ describe('preview and reread prepare the versions they read under', () => {
   beforeAll(async () => {
     dir = scratchDir('runtime-preview-prepare-');
     authority = await startAuthority();
-    agent = await startLearnableAgent(preparing, {
-      store: `sqlite:${dir.path}/agent.db`,
-      authority: { url: authority.url, token: 'agent-token' },
-      users: { 'alice-token': 'alice' },
-      log: () => undefined,
-    });
+    agent = await startLearnableAgent(preparing, agentOptions(authority, dir));
   });
 
   afterAll(async () => {
