@@ -240,9 +240,9 @@ export function matchMarks(definition: Definition<CustomerMarks>, fields: Messag
 
 /** Every mark of `field` that matches `text`, in the shards (leaving out stale customers') and the patch. */
 function forEachMatch(compiled: CompiledMarks, field: MessageField, text: string, visit: (owner: OwnedMark) => void): void {
-  const sets = compiled.shards.length + (compiled.patch === undefined ? 0 : 1);
-  // Several shards read the same text: encode it once rather than once per set.
-  const encoded = sets > 1 ? Buffer.from(text, 'utf8') : text;
+  const several = compiled.shards.length > 1 || compiled.patch !== undefined || (compiled.shards[0]?.sets[field]?.length ?? 0) > 1;
+  // Several sets read the same text: encode it once rather than once per set.
+  const encoded = several ? Buffer.from(text, 'utf8') : text;
   const stale = compiled.stale;
   for (const shard of compiled.shards) {
     const pieces = shard.sets[field];
