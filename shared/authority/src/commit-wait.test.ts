@@ -5,6 +5,7 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { wordListKind } from '@learnables/testing';
 import { Authority } from './authority.ts';
 import { AuthorityClient, COMMIT_WAIT_HEADER } from './client/authority-client.ts';
+import { DelayedDelivery } from './commit-wait.ts';
 import { engines } from './engines.test-support.ts';
 import { authorityService } from './http/authority-service.ts';
 import type { Activation, DefinitionStore } from './store/definition-store.ts';
@@ -44,8 +45,10 @@ describe.each(engines)('commit wait on $name', (engine) => {
   /** Whether the authority's answers leave out the commit wait header (an authority from before it). */
   let withoutHeader: boolean;
 
+  /** The store's URL, for a second connection of the test's own. */
+  let url: string;
+
   beforeEach(async () => {
-    let url: string;
     ({ url, dispose } = await engine.fresh());
     committed = [];
     authority = new Authority({ store: timingCommits(await openStore(url), committed), kinds: [wordListKind()], commitWaitMs: WAIT });
@@ -131,6 +134,45 @@ describe.each(engines)('commit wait on $name', (engine) => {
     }
   });
 
+  it('does not announce again an activation its snapshot holds, when its notice comes after the snapshot was read', async () => {
+    const client = new AuthorityClient({ url: base, token: 's3cret' });
+    const watching = new AbortController();
+    const heard: number[] = [];
+    let snapshot: Activation[] = [];
+    const ready = new Promise<void>((resolve) => {
+      void client.watch({
+        collection: 'lists',
+        signal: watching.signal,
+        onActive: (actives) => {
+          snapshot = actives;
+          resolve();
+        },
+        onActivation: (activation) => heard.push(activation.version),
+      });
+    });
+    try {
+      await ready;
+      expect(snapshot.map((a) => a.version)).toEqual([1]);
+      // The seed's notice again, late: on PostgreSQL a real NOTIFY from another connection, as a
+      // write committed just before the watch began may send it; on SQLite notices are in process.
+      if (engine.name === 'PostgreSQL') {
+        const pg = (await import('pg')).default;
+        const other = new pg.Client({ connectionString: url });
+        await other.connect();
+        await other.query(`select pg_notify('learnables_activations', $1)`, [JSON.stringify(snapshot[0])]);
+        await other.end();
+      } else {
+        (authority.store as unknown as { events: { emit(event: string, activation: Activation): void } }).events.emit('activation', snapshot[0]!);
+      }
+      await client.postLesson(lesson('a'));
+      await expect.poll(() => heard.length, { timeout: 10_000 }).toBeGreaterThanOrEqual(1);
+      await new Promise((resolve) => setTimeout(resolve, 50));
+      expect(heard).toEqual([2]);
+    } finally {
+      watching.abort();
+    }
+  });
+
   it('lets the client reuse an answer of the active version within the wait advertised, and ask again once it has run out', async () => {
     // The clock stands still while a request is out: each answer covers calls until WAIT after it.
     let now = 0;
@@ -166,5 +208,21 @@ describe.each(engines)('commit wait on $name', (engine) => {
     // Calls made together share the next request (FreshRead's way): one sent, one shared by the other nine.
     await Promise.all(Array.from({ length: 10 }, () => client.active('lists')));
     expect(activeReads).toBe(7);
+  });
+});
+
+describe('delayed delivery', () => {
+  it('delivers in order, each no sooner than the wait after it was pushed, and not what was dropped before it was due', async () => {
+    const delivered: [number, number][] = [];
+    const started = performance.now();
+    const feed = new DelayedDelivery<number>(60, (item) => delivered.push([item, performance.now() - started]));
+    feed.push(1);
+    feed.push(2);
+    feed.push(3);
+    feed.drop((item) => item === 2);
+    feed.push(4);
+    await expect.poll(() => delivered.length, { timeout: 5_000 }).toBe(3);
+    expect(delivered.map(([item]) => item)).toEqual([1, 3, 4]);
+    for (const [, at] of delivered) expect(at).toBeGreaterThanOrEqual(59);
   });
 });

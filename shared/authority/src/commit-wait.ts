@@ -62,6 +62,11 @@ export class DelayedDelivery<T> {
     if (this.timer === undefined) this.drain();
   }
 
+  /** Take out of the queue the items not yet delivered that `unwanted` says are not to be. */
+  drop(unwanted: (item: T) => boolean): void {
+    for (let at = this.queue.length - 1; at >= 0; at -= 1) if (unwanted(this.queue[at]!.item)) this.queue.splice(at, 1);
+  }
+
   /** Drop what is waiting (the subscriber left). */
   stop(): void {
     this.stopped = true;

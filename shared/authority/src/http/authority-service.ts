@@ -5,6 +5,7 @@ import type { Refusal } from '@learnables/protocol';
 import { explainInvalid, refuseDeepJson, unreadableIn } from '@learnables/protocol';
 import { COMMIT_WAIT_HEADER, ON_BEHALF_OF_HEADER } from '../client/authority-client.ts';
 import type { Authority } from '../authority.ts';
+import type { Activation } from '../store/definition-store.ts';
 import { DelayedDelivery } from '../commit-wait.ts';
 import { BadRequest, NothingActive } from '../errors.ts';
 import { refusalFor } from './refusals.ts';
@@ -263,15 +264,30 @@ export function authorityService(options: AuthorityServiceOptions): express.Expr
     // sent on seeing it still pins it (SPEC §4.4). The snapshot waits as long after it was read:
     // it may hold an activation committed just before.
     const feed = new DelayedDelivery<{ readonly event: string; readonly data: unknown }>(authority.commitWaitMs, ({ event, data }) => send(event, data));
+    /**
+     * Each collection's activation in the snapshot, once it is read. A notice of an activation it
+     * holds, or an older one, is no news (PostgreSQL's NOTIFY of a write committed just before the
+     * watch began can come after the read): announced, it would read as the collection changing
+     * again. Activations of a collection are written one at a time, so their ids grow in order.
+     */
+    let inSnapshot: Map<string, number> | undefined;
+    const held = (activation: Activation) => activation.id <= (inSnapshot?.get(activation.collection) ?? -1);
     const unsubscribe = authority.store.onActivation((activation) => {
-      if (!only || activation.collection === only) feed.push({ event: 'activation', data: activation });
+      if ((only && activation.collection !== only) || held(activation)) return;
+      feed.push({ event: 'activation', data: activation });
     });
     // After subscribing, so an activation made meanwhile is sent rather than missed.
     void Promise.all(
       authority.collections
         .filter((collection) => !only || collection === only)
         .map((collection) => authority.active(collection).catch(() => undefined)),
-    ).then((actives) => feed.push({ event: 'active', data: actives.filter((a) => a !== undefined) }));
+    ).then((read) => {
+      const actives = read.filter((a) => a !== undefined);
+      inSnapshot = new Map(actives.map((active) => [active.collection, active.id]));
+      // Those noticed between subscribing and the read, not yet sent, are in the snapshot too.
+      feed.drop(({ event, data }) => event === 'activation' && held(data as Activation));
+      feed.push({ event: 'active', data: actives });
+    });
     const heartbeat = setInterval(() => res.write(': keep-alive\n\n'), options.heartbeatMs ?? 15_000);
     req.on('close', () => {
       clearInterval(heartbeat);
