@@ -17,3 +17,4 @@ export type { Random } from './seeded-random.ts';
 export { FIXTURE_TIME, repackZip, rewritePart, unzipParts, zipParts } from './zip-parts.ts';
 export type { ZipOptions, ZipPart } from './zip-parts.ts';
 export { stoppedClimbing } from './warm-up.ts';
+export { freePort } from './free-port.ts';

