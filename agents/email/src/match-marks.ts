@@ -413,7 +413,7 @@ async function consolidate(): Promise<void> {
           // Nobody waits for this compile (the patch serves the version meanwhile): each slice
           // waits for a pause in the tasks being advanced, rather than cutting into one.
           await backgroundTurn();
-          (sets[field] ??= []).push({ set: buildSet(owners), owners });
+          compilePiece(sets, field, owners);
         }
         shard = recentShards.get(signature) ?? { signature, customers: group, sets };
       }
@@ -459,7 +459,7 @@ async function compileInSlices(definition: Definition<CustomerMarks>): Promise<C
     const sets: Partial<Record<MessageField, FieldSet[]>> = {};
     for (const [field, owners] of piecesOf(group)) {
       await yieldToEventLoop();
-      (sets[field] ??= []).push({ set: buildSet(owners), owners });
+      compilePiece(sets, field, owners);
     }
     // A synchronous compile may have finished this shard meanwhile; either is the same.
     const shard = recentShards.get(known) ?? { signature: known, customers: group, sets };
@@ -702,9 +702,14 @@ function piecesOf(group: readonly CustomerMarks[]): [MessageField, OwnedMark[]][
   });
 }
 
+/** Compile one piece of a field's marks (a slice's work) and add it to the field's sets. */
+function compilePiece(sets: Partial<Record<MessageField, FieldSet[]>>, field: MessageField, owners: readonly OwnedMark[]): void {
+  (sets[field] ??= []).push({ set: buildSet(owners), owners });
+}
+
 function compileShard(signature: string, customers: readonly CustomerMarks[]): Shard {
   const sets: Partial<Record<MessageField, FieldSet[]>> = {};
-  for (const [field, owners] of piecesOf(customers)) (sets[field] ??= []).push({ set: buildSet(owners), owners });
+  for (const [field, owners] of piecesOf(customers)) compilePiece(sets, field, owners);
   return { signature, customers, sets };
 }
 

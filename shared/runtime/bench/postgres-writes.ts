@@ -78,26 +78,28 @@ interface Round {
   readonly serverMs: number;
 }
 let serial = 0;
-async function round(side: keyof typeof sides, tasks: number): Promise<Round> {
-  const write = sides[side];
-  const measured = meter();
+/** `tasks` tasks written by `write`, IN_FLIGHT at a time, measured by `measuring` (a `cpuMeter`'s). */
+async function timed(write: (id: string) => Promise<void>, measuring: typeof meter, label: string, tasks: number): Promise<Round> {
+  const measured = measuring();
   const started = performance.now();
   let left = tasks;
   await Promise.all(
     Array.from({ length: IN_FLIGHT }, async () => {
-      while (left-- > 0) await write(`${side}-${(serial += 1)}`);
+      while (left-- > 0) await write(`${label}-${(serial += 1)}`);
     }),
   );
   const seconds = (performance.now() - started) / 1000;
   const used = measured(tasks);
   return { perSecond: tasks / seconds, agentMs: used.agent!, serverMs: used.server! };
 }
+const round = (side: keyof typeof sides, tasks: number) => timed(sides[side], meter, side, tasks);
+const medianOf = (values: readonly number[]): number => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)]!;
 
 try {
   for (const side of ['prepared', 'unnamed'] as const) await round(side, 1000);
   const rounds: { prepared: Round; unnamed: Round }[] = [];
   for (let r = 0; r < ROUNDS; r += 1) rounds.push({ unnamed: await round('unnamed', TASKS), prepared: await round('prepared', TASKS) });
-  const median = (of: (r: (typeof rounds)[number]) => number) => rounds.map(of).sort((a, b) => a - b)[Math.floor(rounds.length / 2)]!;
+  const median = (of: (r: (typeof rounds)[number]) => number) => medianOf(rounds.map(of));
   const fixed = (n: number, digits = 2) => n.toFixed(digits);
   console.log(`\n### A task's four writes on PostgreSQL: prepared statements against unnamed ones (${TASKS.toLocaleString('en')} tasks a round, ${IN_FLIGHT} at a time, ${ROUNDS} interleaved rounds)\n`);
   console.log(`Machine: ${cpus().length} × ${cpus()[0]?.model.trim()}, Node ${process.version}; the local PostgreSQL server over loopback. Load average at the end ${loadavg().map((n) => n.toFixed(1)).join(', ')}.\n`);
@@ -128,21 +130,11 @@ try {
     for (const { table_name, column_name } of columns) await sql`alter table ${sql.id(table_name)} alter column ${sql.id(column_name)} set compression pglz`.execute(pglz.db);
     const questions = { lz4: writerOn(database, asking, restingTask), pglz: writerOn(pglz, asking, restingTask) };
     const pglzMeter = cpuMeter({ server: () => backendsOf(pglzScratch.url) }, 'agent');
-    const questionRound = async (side: keyof typeof questions, tasks: number): Promise<Round> => {
-      const measured = (side === 'lz4' ? meter : pglzMeter)();
-      const started = performance.now();
-      let left = tasks;
-      await Promise.all(Array.from({ length: IN_FLIGHT }, async () => {
-        while (left-- > 0) await questions[side](`${side}-q-${(serial += 1)}`);
-      }));
-      const seconds = (performance.now() - started) / 1000;
-      const used = measured(tasks);
-      return { perSecond: tasks / seconds, agentMs: used.agent!, serverMs: used.server! };
-    };
+    const questionRound = (side: keyof typeof questions, tasks: number) => timed(questions[side], side === 'lz4' ? meter : pglzMeter, `${side}-q`, tasks);
     for (const side of ['lz4', 'pglz'] as const) await questionRound(side, 500);
     const compared: { lz4: Round; pglz: Round }[] = [];
     for (let r = 0; r < ROUNDS; r += 1) compared.push({ pglz: await questionRound('pglz', TASKS), lz4: await questionRound('lz4', TASKS) });
-    const middle = (of: (r: (typeof compared)[number]) => number) => compared.map(of).sort((a, b) => a - b)[Math.floor(compared.length / 2)]!;
+    const middle = (of: (r: (typeof compared)[number]) => number) => medianOf(compared.map(of));
     console.log(`\n### A question's writes (a teach block of 500 customers, about 23 kB) on PostgreSQL: large values compressed with lz4 against pglz (${TASKS.toLocaleString('en')} tasks a round, ${IN_FLIGHT} at a time, ${ROUNDS} interleaved rounds)\n`);
     console.log('| round | pglz: tasks/s | agent CPU ms a task | server CPU ms a task | lz4: tasks/s | agent CPU ms a task | server CPU ms a task |');
     console.log('| --- | ---: | ---: | ---: | ---: | ---: | ---: |');
@@ -171,7 +163,7 @@ try {
     const values: { lz4: number; pglz: number }[] = [];
     for (let r = 0; r < ROUNDS; r += 1) values.push({ pglz: await perValue('pglz'), lz4: await perValue('lz4') });
     console.log(
-      `\nOne teach block (${block.length.toLocaleString('en')} characters) a statement, 2,000 a round on one connection: server CPU a value, pglz ${values.map((v) => v.pglz.toFixed(3)).join(', ')} ms, lz4 ${values.map((v) => v.lz4.toFixed(3)).join(', ')} ms; lz4 / pglz, median **${values.map((v) => v.lz4 / v.pglz).sort((a, b) => a - b)[Math.floor(values.length / 2)]!.toFixed(2)}×**.`,
+      `\nOne teach block (${block.length.toLocaleString('en')} characters) a statement, 2,000 a round on one connection: server CPU a value, pglz ${values.map((v) => v.pglz.toFixed(3)).join(', ')} ms, lz4 ${values.map((v) => v.lz4.toFixed(3)).join(', ')} ms; lz4 / pglz, median **${medianOf(values.map((v) => v.lz4 / v.pglz)).toFixed(2)}×**.`,
     );
   } finally {
     await pglz.close();

@@ -1,5 +1,6 @@
 import { readFileSync } from 'node:fs';
 import { createServer } from 'node:net';
+import type { AddressInfo } from 'node:net';
 
 /** Where the kernel takes ports for outgoing connections and `listen(0)` (Linux's default if unreadable). */
 function ephemeralRange(): [number, number] {
@@ -12,13 +13,16 @@ function ephemeralRange(): [number, number] {
   return [32768, 60999];
 }
 
-/** Whether something can listen on `port` of 127.0.0.1 right now. */
-function listenable(port: number): Promise<boolean> {
+/** The port something could listen on at 127.0.0.1 right now (`0`: any the kernel gives), or undefined if none. */
+function listenable(port: number): Promise<number | undefined> {
   return new Promise((resolve) => {
     const server = createServer();
     server.unref();
-    server.once('error', () => resolve(false));
-    server.listen(port, '127.0.0.1', () => server.close(() => resolve(true)));
+    server.once('error', () => resolve(undefined));
+    server.listen(port, '127.0.0.1', () => {
+      const bound = (server.address() as AddressInfo).port;
+      server.close(() => resolve(bound));
+    });
   });
 }
 
@@ -39,17 +43,11 @@ export async function freePort(): Promise<number> {
   const highest = ephemeralLow - 1;
   if (highest > LOWEST) {
     for (let tries = 0; tries < 50; tries += 1) {
-      const port = LOWEST + Math.floor(Math.random() * (highest - LOWEST + 1));
-      if (await listenable(port)) return port;
+      const port = await listenable(LOWEST + Math.floor(Math.random() * (highest - LOWEST + 1)));
+      if (port !== undefined) return port;
     }
   }
-  return new Promise((resolve, reject) => {
-    const server = createServer();
-    server.unref();
-    server.once('error', reject);
-    server.listen(0, '127.0.0.1', () => {
-      const { port } = server.address() as { port: number };
-      server.close(() => resolve(port));
-    });
-  });
+  const any = await listenable(0);
+  if (any === undefined) throw new Error('No port could be listened on at 127.0.0.1.');
+  return any;
 }

@@ -94,7 +94,7 @@ export class AuthorityClient {
   private readonly kinds: Map<string, LearnableKind>;
   private readonly definitions: DefinitionCache;
   /** The newest version fetched of each collection, and its weight: what the next one is asked for as changes to. */
-  private readonly latest = new Map<string, { readonly definition: VersionedDefinition; readonly bytes: number; positions?: Map<string, number> }>();
+  private readonly latest = new Map<string, { readonly definition: VersionedDefinition; readonly bytes: number; readonly positions: Map<string, number> }>();
   /** Kept-alive connections for reads; idle ones do not keep the process alive. */
   private readonly agent: http.Agent;
   /** One shared read of the active version per collection (see `active`). */
@@ -306,7 +306,7 @@ export class AuthorityClient {
           // version, and that before its next message could be read). The entries of `previous`
           // are unique and frozen already; a key is found by the positions of the versions merged
           // one from another (a key's place never changes once taken), believed only where it holds.
-          const positions = (held.positions ??= new Map(previous.entries.map((entry, at) => [entry.key, at])));
+          const positions = held.positions;
           const merged = [...previous.entries];
           // The weight moves by the changed entries only: theirs as sent, less what they replace.
           let weight = base;
@@ -344,7 +344,8 @@ export class AuthorityClient {
           merging = new Map(definition.entries.map((entry, at) => [entry.key, at]));
         }
         if (version >= (this.latest.get(collection)?.definition.version ?? 0)) {
-          this.latest.set(collection, merging ? { definition, bytes, positions: merging } : { definition, bytes });
+          // Set by whichever way the version came: merged, or whole.
+          this.latest.set(collection, { definition, bytes, positions: merging! });
         }
         return definition;
       });
