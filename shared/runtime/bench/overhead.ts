@@ -189,13 +189,17 @@ Before: the runtime agent spent 2.1-2.6 ms of CPU a message against the bare age
   to back: its CPU a message fell from 0.41-0.56 to 0.20-0.35 ms without it, 2026-12-02.) The authority's SQLite
   store also prepares each statement once now.
 - **The pin's commit**: the pin and the parse are recorded together, in one statement (4 commits a message, not 5),
-  the pin asked for as the message's reading starts.
+  the pin asked for as the message's reading starts. Then (2026-12-02) the reading with them: nothing of a reading
+  is published before it is recorded, so the three need no commit in between; a task killed before that commit
+  pins and reads again on resume, as one that had not started deciding (crash-resume tests, both boundaries).
+  3 commits a message, as the bare agent; the code before and after back to back, two runs each: 0.73× and 0.75×
+  against 0.81× and 0.84×.
 - **Copies**: the SDK reads a task before each of its events; each read of a task on its way to rest is now a plain
   deep copy instead of structuredClone, and no JSON round trip.
 What is left (profiles and /proc per thread, 2026-12-01, 2 x AMD EPYC, quiet; ms of CPU a message, runtime agent
 1.0 against the bare agent's 0.75, authority 0.14, load generators 0.45 and 0.41): SQLite's own work, about 0.48
-against 0.30 (5 commits a message against 3: the opening, the journal's parse, pin and read, each durable before the
-next step as the crash-resume tests require, and the rest; about 23 µs of CPU a commit, most of it in the kernel); the
+against 0.30 (5 commits a message against 3 then, 3 now: the opening, the journal's parse, pin and read, and the
+rest; about 23 µs of CPU a commit, most of it in the kernel); the
 SDK's handling of one more event (the result artifact) and a larger answer, about 0.08; the pin's requests, about 55 a
 second whatever the message rate (one per reuse window), each costing the authority about 1.7 ms of CPU on a machine
 this busy (0.5 ms when it serves them back to back): the authority's 0.14; the runtime's own code, about 0.1. None

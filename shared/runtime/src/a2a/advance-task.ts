@@ -86,32 +86,43 @@ export async function advanceTask<Input, Result>(
   if (!first) throw new Error(`Task ${taskId} has no message to read.`);
 
   const steps = await journal.forTask(taskId, options);
-  // The pin is asked for as the message's reading starts, and recorded with the reading in one
-  // commit: the versions active when the task started (SPEC §4.4), one commit fewer a message, and
-  // a task killed before both were recorded pins on resume, as one that had not started deciding.
-  const [pins, input] = await steps.together<[Pins, Input]>([
+  // The pin is asked for as the message's reading starts, and recorded with the parse and the
+  // reading in one commit, before anything of the reading is published: the versions active when
+  // the task started (SPEC §4.4), one commit a message where there were two, and a task killed
+  // before that commit pins and reads again on resume, as one that had not started deciding.
+  const [[pins, input], firstReading] = await steps.togetherThen<[Pins, Input], Reading<Result>>(
+    [
+      {
+        name: 'pin',
+        compute: async () => {
+          const actives = await Promise.all(agent.kinds.map((kind) => authority.active(kind.collection)));
+          return Object.fromEntries(actives.map((active) => [active.collection, active.version])) as Pins;
+        },
+      },
+      {
+        name: 'parse',
+        compute: () => {
+          if (lostParts(first.parts)) throw new InputRefused(NOT_READ);
+          return reader.parse(toInputParts(first.parts), options.ticket);
+        },
+        bound: { characters: deps.kept.input, refuse: () => new InputRefused(tooMuchRead(deps.kept.input)) },
+      },
+    ],
     {
-      name: 'pin',
-      compute: async () => {
-        const actives = await Promise.all(agent.kinds.map((kind) => authority.active(kind.collection)));
-        return Object.fromEntries(actives.map((active) => [active.collection, active.version])) as Pins;
+      name: 'read',
+      compute: async ([pinned, parsed]) => {
+        const definitions = await pinnedDefinitions(authority, pinned);
+        // Wait here, asynchronously, for whatever the agent compiles for these versions, rather
+        // than inside the synchronous read where it would hold up every other request.
+        await agent.prepare?.(definitions).catch(() => undefined);
+        // Checked before the journal records it, so what is recorded is what was served.
+        return checkReading(agent.read(parsed, definitions), definitions, checks);
       },
     },
-    {
-      name: 'parse',
-      compute: () => {
-        if (lostParts(first.parts)) throw new InputRefused(NOT_READ);
-        return reader.parse(toInputParts(first.parts), options.ticket);
-      },
-      bound: { characters: deps.kept.input, refuse: () => new InputRefused(tooMuchRead(deps.kept.input)) },
-    },
-  ]);
+  );
+  // The answers read with the versions recorded (the client keeps each version it fetched: no request).
   const definitions = await pinnedDefinitions(authority, pins);
-  // Wait here, asynchronously, for whatever the agent compiles for these versions, rather than
-  // inside the synchronous read where it would hold up every other request.
-  await agent.prepare?.(definitions).catch(() => undefined);
-  // Checked before the journal records it, so what is recorded is what was served.
-  let reading = await steps.step('read', () => checkReading(agent.read(input, definitions), definitions, checks));
+  let reading = firstReading;
 
   let unmatchedAnswer: string | undefined;
   let noneRefused = false;

@@ -10,6 +10,13 @@ export interface JournalBound {
   readonly refuse: () => Error;
 }
 
+/** A step's result as the journal keeps it; one over its bound is refused (`bound.refuse()`) before anything is written. */
+export function encodeStep(result: unknown, bound?: JournalBound): string {
+  const text = bound === undefined ? JSON.stringify(result ?? null) : boundedJson(result, bound.characters);
+  if (text === undefined) throw bound!.refuse();
+  return text;
+}
+
 /**
  * The step journal. `forTask(id).step(name, compute)` runs a step once per task: if the task already recorded that step,
  * its recorded result is returned and the step is not run again. That is what lets a task
@@ -70,26 +77,28 @@ export class Journal {
    * records none of them: its `refuse()` is thrown instead.
    */
   async recordAll(taskId: string, results: readonly { step: string; result: unknown; bound?: JournalBound }[]): Promise<unknown[]> {
-    const at = Date.now();
-    const json = results.map(({ result, bound }) => {
-      const text = bound === undefined ? JSON.stringify(result ?? null) : boundedJson(result, bound.characters);
-      if (text === undefined) throw bound!.refuse();
-      return text;
-    });
-    // One statement inserting every row: atomic by itself, and one round trip on PostgreSQL where a
-    // transaction of several would take four.
-    const values: Record<string, unknown> = { task_id: taskId, at };
-    results.forEach(({ step }, i) => {
+    return (await this.recordEncoded(taskId, results.map(({ step, result, bound }) => ({ step, json: encodeStep(result, bound) })))).values;
+  }
+
+  /**
+   * `recordAll` for results already encoded (`encodeStep`): one statement inserting every row,
+   * atomic by itself, one round trip on PostgreSQL where a transaction of several would take four.
+   * Answers the results that count: ours where written, another replica's where it recorded first.
+   */
+  async recordEncoded(taskId: string, steps: readonly { step: string; json: string }[]): Promise<{ values: unknown[]; written: ReadonlySet<string> }> {
+    const values: Record<string, unknown> = { task_id: taskId, at: Date.now() };
+    steps.forEach(({ step, json }, i) => {
       values[`step_${i}`] = step;
-      values[`result_${i}`] = json[i];
+      values[`result_${i}`] = json;
     });
-    const [{ rows }] = (await this.database.run([this.insertOf(results.length)(values)], 'steps')) as [{ rows: { step: string }[] }];
-    for (const { step } of results) if (this.dieAfterStep === step) process.kill(process.pid, 'SIGKILL');
+    const [{ rows }] = (await this.database.run([this.insertOf(steps.length)(values)], 'steps')) as [{ rows: { step: string }[] }];
+    for (const { step } of steps) if (this.dieAfterStep === step) process.kill(process.pid, 'SIGKILL');
     const written = new Set(rows.map((row) => row.step));
     // A step not written was recorded first by another replica; its result is the one that counts.
-    return Promise.all(
-      results.map(async ({ step }, i) => (written.has(step) ? (JSON.parse(json[i]!) as unknown) : await this.recorded(taskId, step))),
-    );
+    return {
+      written,
+      values: await Promise.all(steps.map(async ({ step, json }) => (written.has(step) ? (JSON.parse(json) as unknown) : await this.recorded(taskId, step)))),
+    };
   }
 
   /** The statement inserting `rows` steps of one task, unless recorded already; built once per count. */
@@ -154,19 +163,60 @@ export class TaskJournal {
    * task's parse and pin: one commit fewer a message, and the pin taken as its message arrives.)
    */
   async together<T extends readonly unknown[]>(steps: { readonly [K in keyof T]: StepOf<T[K]> }): Promise<T> {
+    return (await this.run(steps as readonly StepOf<unknown>[])).values as unknown as T;
+  }
+
+  /**
+   * `together`, then `then` computed from their results (as recorded: what a replay reads) and
+   * recorded in the same commit as those of them not recorded yet. Nothing of it is seen before
+   * that commit, so a crash before it leaves none of them, and the task starts again as one that
+   * had not begun deciding; after it, none is computed again. (A task's pin, parse and reading:
+   * one commit where there were two; BENCHMARKS.md, runtime overhead.)
+   */
+  async togetherThen<T extends readonly unknown[], R>(steps: { readonly [K in keyof T]: StepOf<T[K]> }, then: ThenOf<T, R>): Promise<[T, R]> {
+    const { values, last } = await this.run(steps as readonly StepOf<unknown>[], then as ThenOf<readonly unknown[], unknown>);
+    return [values as unknown as T, last as R];
+  }
+
+  private async run(steps: readonly StepOf<unknown>[], then?: ThenOf<readonly unknown[], unknown>): Promise<{ values: unknown[]; last: unknown }> {
     const pending = steps.filter((step) => !this.known.has(step.name));
+    const encoded: { step: string; json: string }[] = [];
     if (pending.length > 0) {
       // Each one's failure, thrown at once or later, is the whole call's: none is left unheard.
       const computed = await Promise.all(pending.map(async (step) => step.compute()));
       this.journal.reached(`computed:${pending.map((step) => step.name).join('+')}`);
-      const recorded = await this.journal.recordAll(
-        this.taskId,
-        pending.map((step, i) => ({ step: step.name, result: computed[i], bound: step.bound })),
-      );
-      pending.forEach((step, i) => this.known.set(step.name, recorded[i]));
+      // Encoded (and bounded) now: a result too large to keep refuses the task before `then` runs.
+      pending.forEach((step, i) => encoded.push({ step: step.name, json: encodeStep(computed[i], step.bound) }));
     }
-    return steps.map((step) => this.known.get(step.name)) as unknown as T;
+    const valueOf = (name: string): unknown => {
+      const mine = encoded.find((one) => one.step === name);
+      return mine === undefined ? this.known.get(name) : (JSON.parse(mine.json) as unknown);
+    };
+    if (then !== undefined && !this.known.has(then.name)) {
+      // `then` reads what was computed as the journal will give it back on a replay.
+      const result = await then.compute(steps.map((step) => valueOf(step.name)));
+      this.journal.reached(`computed:${[...pending, then].map((step) => step.name).join('+')}`);
+      encoded.push({ step: then.name, json: encodeStep(result, then.bound) });
+    }
+    if (encoded.length > 0) {
+      const recorded = await this.journal.recordEncoded(this.taskId, encoded);
+      // Another replica recording the same task records the same steps in one statement, so ours
+      // are all written or none. Some but not all only beside a journal of an older version that
+      // recorded these steps apart, at the same moment: `then` would not rest on what is recorded.
+      if (then !== undefined && recorded.written.size > 0 && recorded.written.size < encoded.length) {
+        throw new Error(`Task ${this.taskId} was recorded by another replica at the same moment, in part; it is not decided twice.`);
+      }
+      encoded.forEach((one, i) => this.known.set(one.step, recorded.values[i]));
+    }
+    return { values: steps.map((step) => this.known.get(step.name)), last: then === undefined ? undefined : this.known.get(then.name) };
   }
+}
+
+/** A step computed from the results of `TaskJournal.togetherThen`'s steps. */
+export interface ThenOf<T extends readonly unknown[], R> {
+  readonly name: string;
+  readonly compute: (results: T) => Promise<R> | R;
+  readonly bound?: JournalBound;
 }
 
 /** A step for `TaskJournal.together`. */
