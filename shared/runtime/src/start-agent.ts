@@ -11,14 +11,14 @@ import type { TokenNames } from '@learnables/authority';
 import { AuthorityClient, BearerTokens, allowedHosts, bearerTokenOf, requireAllowedHost } from '@learnables/authority';
 import { LEARNABLES_URI } from '@learnables/protocol';
 import { JSONRPC_PATH, REST_PATH, agentCardFor } from './a2a/agent-card.ts';
-import { LearnablesExecutor, PARSE_TICKET } from './a2a/learnables-executor.ts';
+import { LearnablesExecutor, PARSE_TICKET, PLAIN_SEND } from './a2a/learnables-executor.ts';
 import type { ExecutorDeps } from './a2a/learnables-executor.ts';
 import { recoverTasks } from './a2a/recover-tasks.ts';
 import { foregroundRequests, foregroundUntil } from './background-turn.ts';
 import { jsonRpcBody, jsonRpcExtensionMethods, restExtensionMethods } from './http/extension-methods.ts';
 import { metricsHandler, statsHandler } from './http/metrics.ts';
 import { checkAgent } from './check-agent.ts';
-import { admitParses, verifyBody } from './http/parse-admission.ts';
+import { admitParses, isPlainSend, verifyBody } from './http/parse-admission.ts';
 import type { LearnableAgent } from './learnable-agent.ts';
 import { InputReader } from './parsing/input-reader.ts';
 import type { ParsingOptions } from './parsing/input-reader.ts';
@@ -204,6 +204,7 @@ export async function startLearnableAgent<Input, Result>(
     // The place the admission gave this request's message, for its parse to hold (admitParses).
     const ticket = reader.ticketOf(builderOptions.headers);
     if (ticket !== undefined) context.state.set(PARSE_TICKET, ticket);
+    if (isPlainSend(builderOptions.headers)) context.state.set(PLAIN_SEND, true);
     return context;
   };
   const methodDeps = {

@@ -37,6 +37,20 @@ const now = () => new Date().toISOString();
 /** Where the call context carries the parse ticket of the request that brought the message (start-agent's context builder). */
 export const PARSE_TICKET = 'learnables-runtime/parse-ticket';
 
+/** Where the call context says the request is a send that asked for no stream (start-agent's context builder). */
+export const PLAIN_SEND = 'learnables-runtime/plain-send';
+
+/**
+ * Whether nobody hears of this new task before it rests: a send that asked for no stream, to be
+ * answered when the task rests (not at once), with no push notifications. Its opening then need
+ * not wait for the disk: the resting save does, and PostgreSQL writes its log in order, so that
+ * wait makes the opening durable before the answer (the only time anyone learns the task's id).
+ */
+function seenOnlyAtRest(context: RequestContext): boolean {
+  const configuration = context.request.configuration;
+  return context.context.state.get(PLAIN_SEND) === true && configuration?.returnImmediately !== true && configuration?.taskPushNotificationConfig === undefined;
+}
+
 /** A sentence for what went wrong, for the person waiting on the task. */
 function explainFailure(error: unknown): string {
   if (error instanceof InputRefused) return error.message;
@@ -97,8 +111,9 @@ export class LearnablesExecutor<Input, Result> implements AgentExecutor {
     // killed at any point after this leaves a running row and a stored task, which the next start
     // resumes; killed before, it leaves neither (nobody saw the task).
     // (The SDK would save the task only when it gets to the first event, after steps may have run.)
+    // (A task nobody hears of before it rests is opened without waiting for the disk: seenOnlyAtRest.)
     if (context.task) await this.deps.ledger.resume(taskId);
-    else await this.deps.taskStore.open(task, context.context, { taskId, messageAt: Date.now() });
+    else await this.deps.taskStore.open(task, context.context, { taskId, messageAt: Date.now() }, { waitForDisk: !seenOnlyAtRest(context) });
     // The first event must be the task itself, on follow-ups too (republished as loaded, so its
     // history is kept). It carries the message as the task keeps it (a large part as its digest), so
     // the SDK neither copies the whole message again nor echoes it back; the parse reads `task`.

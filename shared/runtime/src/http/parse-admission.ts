@@ -17,6 +17,21 @@ const isObject = (value: unknown): value is Record<string, unknown> => typeof va
 /** A message that starts a task (a follow-up names its task, and its input was read already). */
 const startsTask = (message: unknown): boolean => isObject(message) && (typeof message.taskId !== 'string' || message.taskId === '');
 
+/** The sends answered once, at the end (no stream): JSON-RPC's and REST's. */
+const PLAIN_SENDS = new Set(['SendMessage', 'message/send']);
+const REST_PLAIN_SEND = /(?:^|\/)message:send$/;
+
+/**
+ * Requests (by their headers object) that send a message without asking for a stream: the SDK's
+ * answer to them comes when their task rests, unless they also ask to be answered at once, which
+ * the executor reads from the SDK's own view of the request (`returnImmediately`, after the 0.3
+ * `blocking` is converted). See `seenOnlyAtRest` in learnables-executor.ts.
+ */
+const plainSends = new WeakSet<object>();
+
+/** Whether the request these headers belong to is a send that asked for no stream. */
+export const isPlainSend = (headers: object | undefined): boolean => headers !== undefined && plainSends.has(headers);
+
 /** Whether a request brings a new message to parse: a send that starts a task, or a reread of a message. */
 function bringsMessage(req: Request, binding: 'jsonrpc' | 'rest'): boolean {
   const body: unknown = req.body;
@@ -90,6 +105,8 @@ export function admitParses(reader: Pick<InputReader<unknown>, 'admit' | 'carry'
     });
     // Found again by the request's headers: by the executor through the call context, by reread here.
     reader.hand(req.headers, ticket);
+    const body = req.body as Record<string, unknown>;
+    if (binding === 'jsonrpc' ? typeof body.method === 'string' && PLAIN_SENDS.has(body.method) : REST_PLAIN_SEND.test(req.path)) plainSends.add(req.headers);
     next();
   };
 }

@@ -136,8 +136,8 @@ export class KeepingTaskStore implements RuntimeTaskStore {
     private readonly limit: number,
   ) {}
 
-  open(task: Task, context: ServerCallContext, entry: Omit<LedgerEntry, 'tenant' | 'owner'> & { messageAt: number }): Promise<void> {
-    return this.inner.open(keptTask(task, this.limit), context, entry);
+  open(task: Task, context: ServerCallContext, entry: Omit<LedgerEntry, 'tenant' | 'owner'> & { messageAt: number }, options?: { waitForDisk?: boolean }): Promise<void> {
+    return this.inner.open(keptTask(task, this.limit), context, entry, options);
   }
 
   save(task: Task, context: ServerCallContext): Promise<void> {

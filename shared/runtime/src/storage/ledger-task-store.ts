@@ -22,8 +22,11 @@ const keyOf = (taskId: string, context: ServerCallContext) => JSON.stringify([co
 
 /** The task store the runtime runs on: the SDK's, and a task's opening with its ledger row. */
 export interface RuntimeTaskStore extends TaskStore {
-  /** A new task, saved with its ledger row (running) in one transaction, before any step runs. */
-  open(task: Task, context: ServerCallContext, entry: Omit<LedgerEntry, 'tenant' | 'owner'> & { messageAt: number }): Promise<void>;
+  /**
+   * A new task, saved with its ledger row (running) in one transaction, before any step runs;
+   * waiting for the disk unless `waitForDisk` is false (see `TaskWrites.open`).
+   */
+  open(task: Task, context: ServerCallContext, entry: Omit<LedgerEntry, 'tenant' | 'owner'> & { messageAt: number }, options?: { waitForDisk?: boolean }): Promise<void>;
 }
 
 /**
@@ -85,8 +88,8 @@ export class LedgerTaskStore implements RuntimeTaskStore {
     this.writes = new TaskWrites(database, ledger);
   }
 
-  async open(task: Task, context: ServerCallContext, entry: Omit<LedgerEntry, 'tenant' | 'owner'> & { messageAt: number }): Promise<void> {
-    await this.writes.open(task, context, entry);
+  async open(task: Task, context: ServerCallContext, entry: Omit<LedgerEntry, 'tenant' | 'owner'> & { messageAt: number }, options: { waitForDisk?: boolean } = {}): Promise<void> {
+    await this.writes.open(task, context, entry, options.waitForDisk ?? true);
     this.inFlight.set(keyOf(task.id, context), asStored(task));
   }
 

@@ -20,7 +20,8 @@ export interface RuntimeDatabase {
   readonly db: Kysely<RuntimeTables>;
   /**
    * The same database, for writes that matter only once a later write through `db` is made: a
-   * task's steps and the states it passes through on the way to its resting state. On PostgreSQL its
+   * task's steps, the states it passes through on the way to its resting state, and the opening of
+   * a task nobody hears of before it rests (`seenOnlyAtRest` in learnables-executor.ts). On PostgreSQL its
    * commits do not wait for the disk (`synchronous_commit = off`, a session setting of its own pool;
    * what it writes is seen by every connection at once, as always). The task's resting state — all
    * a client is answered with — is written through `db` and waits for the disk, and PostgreSQL

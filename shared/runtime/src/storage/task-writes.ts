@@ -89,12 +89,18 @@ export class TaskWrites {
     }
   }
 
-  /** A new task: the ledger's running row and the task's first save, together. */
-  async open(task: Task, context: ServerCallContext, entry: Omit<LedgerEntry, 'tenant' | 'owner'> & { messageAt: number }): Promise<void> {
+  /**
+   * A new task: the ledger's running row and the task's first save, together. Without
+   * `waitForDisk` it is written as a step is (`RuntimeDatabase.steps`: on PostgreSQL its commit does
+   * not wait for the disk), for a task nobody hears of before its resting save, which waits and
+   * so makes this durable with it; a process killed meanwhile loses nothing (the server has it).
+   */
+  async open(task: Task, context: ServerCallContext, entry: Omit<LedgerEntry, 'tenant' | 'owner'> & { messageAt: number }, waitForDisk = true): Promise<void> {
     const scope = scopeOf(context);
     const row = taskRow(scope, task);
-    if (this.withLedger) await this.database.run([this.withLedger.open({ ...row, ...this.ledger.openValues({ ...entry, ...scope }) })]);
-    else await this.database.run([this.ledger.openStatement({ ...entry, ...scope }), this.save1(row)]);
+    const on = waitForDisk ? 'db' : 'steps';
+    if (this.withLedger) await this.database.run([this.withLedger.open({ ...row, ...this.ledger.openValues({ ...entry, ...scope }) })], on);
+    else await this.database.run([this.ledger.openStatement({ ...entry, ...scope }), this.save1(row)], on);
   }
 
   /** A save; when the task comes to rest in it, with the ledger's rest in the same transaction. */
