@@ -157,65 +157,59 @@ describe.each(['sqlite', 'postgres'] as const)('steps that end together (%s)', (
     expect(await partly.together<[number, string]>([step('pin', 9), step('parse', 'again')])).toEqual([9, 'kept']);
     expect(computed).toEqual(['pin']);
   });
-});
 
-describe.each(['sqlite', 'postgres'] as const)('steps that end together, then one made from them (%s)', (engine) => {
-  const databases = pairedDatabases(engine, 'then');
-  const rowsOf = async (taskId: string) =>
-    (await databases.ours.db.selectFrom('learnables_journal').select(['step', 'result']).where('task_id', '=', taskId).orderBy('step').execute()).map((row) => `${row.step}=${row.result}`);
-
-  it('records the steps and the one made from them in one commit, made from what is recorded, and on a resume computes none again', async () => {
+  it('with one made from them (togetherThen): records the steps and that one in one commit, made from what is recorded, and on a resume computes none again', async () => {
     const journal = new Journal(databases.ours, undefined);
     const computed: string[] = [];
     const step = <T>(name: string, value: T) => ({ name, compute: async () => (computed.push(name), value) });
     const read = { name: 'read', compute: ([pin, parse]: readonly [{ v: number }, string]) => (computed.push('read'), `${parse}@${pin.v}`) };
 
-    const fresh = await journal.forTask('a', { fresh: true });
+    const fresh = await journal.forTask('then-a', { fresh: true });
     // `then` is given the results as a replay gets them back (JSON): undefined members are gone.
     expect(await fresh.togetherThen<[{ v: number }, string], string>([step('pin', { v: 3, gone: undefined }), step('parse', 'mango')], read)).toEqual([[{ v: 3 }, 'mango'], 'mango@3']);
-    expect(await rowsOf('a')).toEqual(['parse="mango"', 'pin={"v":3}', 'read="mango@3"']);
+    expect(await rowsOf('then-a')).toEqual(['parse="mango"', 'pin={"v":3}', 'read="mango@3"']);
     computed.length = 0;
-    const resumed = await journal.forTask('a');
+    const resumed = await journal.forTask('then-a');
     expect(await resumed.togetherThen<[{ v: number }, string], string>([step('pin', { v: 4 }), step('parse', 'other')], read)).toEqual([[{ v: 3 }, 'mango'], 'mango@3']);
     expect(computed).toEqual([]);
 
     // A step over its bound refuses the task before `then` runs, and nothing is recorded.
     computed.length = 0;
-    const tooLong = await journal.forTask('b', { fresh: true });
+    const tooLong = await journal.forTask('then-b', { fresh: true });
     await expect(
       tooLong.togetherThen<[{ v: number }, string], string>([step('pin', { v: 1 }), { ...step('parse', 'x'.repeat(50)), bound: { characters: 10, refuse: () => new Error('too long to keep') } }], read),
     ).rejects.toThrow('too long to keep');
     expect(computed).toEqual(['pin', 'parse']);
-    expect(await rowsOf('b')).toEqual([]);
+    expect(await rowsOf('then-b')).toEqual([]);
 
     // `then` failing leaves nothing recorded: a resume starts the task again.
-    const failing = await journal.forTask('c', { fresh: true });
+    const failing = await journal.forTask('then-c', { fresh: true });
     const broken = { name: 'read', compute: (): string => { throw new Error('unreadable'); } };
     await expect(failing.togetherThen<[{ v: number }, string], string>([step('pin', { v: 1 }), step('parse', 'p')], broken)).rejects.toThrow('unreadable');
-    expect(await rowsOf('c')).toEqual([]);
+    expect(await rowsOf('then-c')).toEqual([]);
 
     // A journal from before the reading was recorded with them: only the reading is computed, from what is recorded.
-    await journal.recordAll('d', [{ step: 'pin', result: { v: 7 } }, { step: 'parse', result: 'kept' }]);
+    await journal.recordAll('then-d', [{ step: 'pin', result: { v: 7 } }, { step: 'parse', result: 'kept' }]);
     computed.length = 0;
-    const older = await journal.forTask('d');
+    const older = await journal.forTask('then-d');
     expect(await older.togetherThen<[{ v: number }, string], string>([step('pin', { v: 9 }), step('parse', 'again')], read)).toEqual([[{ v: 7 }, 'kept'], 'kept@7']);
     expect(computed).toEqual(['read']);
   });
 
-  it('takes every result of another replica that recorded the same steps first, and refuses a reading that would not rest on the recorded ones', async () => {
+  it('with one made from them: takes every result of another replica that recorded the same steps first, and refuses a reading that would not rest on the recorded ones', async () => {
     const journal = new Journal(databases.ours, undefined);
     const read = { name: 'read', compute: ([pin, parse]: readonly [number, string]) => `${parse}@${pin}` };
     const step = <T>(name: string, value: T) => ({ name, compute: () => value });
 
     // Both replicas started the task with nothing recorded; the other one committed first.
-    const ours = await journal.forTask('e', { fresh: true });
-    await journal.recordAll('e', [{ step: 'pin', result: 1 }, { step: 'parse', result: 'theirs' }, { step: 'read', result: 'theirs@1' }]);
+    const ours = await journal.forTask('then-e', { fresh: true });
+    await journal.recordAll('then-e', [{ step: 'pin', result: 1 }, { step: 'parse', result: 'theirs' }, { step: 'read', result: 'theirs@1' }]);
     expect(await ours.togetherThen<[number, string], string>([step('pin', 2), step('parse', 'ours')], read)).toEqual([[1, 'theirs'], 'theirs@1']);
 
     // An older replica recorded the pin and the parse alone meanwhile: our reading would be written
     // beside a pin it was not made with, so the task is refused rather than decided on it.
-    const racing = await journal.forTask('f', { fresh: true });
-    await journal.recordAll('f', [{ step: 'pin', result: 1 }, { step: 'parse', result: 'theirs' }]);
+    const racing = await journal.forTask('then-f', { fresh: true });
+    await journal.recordAll('then-f', [{ step: 'pin', result: 1 }, { step: 'parse', result: 'theirs' }]);
     await expect(racing.togetherThen<[number, string], string>([step('pin', 2), step('parse', 'ours')], read)).rejects.toThrow(/another replica/);
   });
 });
