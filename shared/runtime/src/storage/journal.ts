@@ -159,8 +159,9 @@ export class TaskJournal {
 
   /**
    * Steps that end together: those not recorded yet are all started at once, in the order given,
-   * and their results recorded in one commit, so a crash leaves either all of them or none. (A
-   * task's parse and pin: one commit fewer a message, and the pin taken as its message arrives.)
+   * and their results recorded in one commit, so a crash leaves either all of them or none.
+   * (`togetherThen` adds a step made from their results to the same commit: a task's pin, parse and
+   * reading.)
    */
   async together<T extends readonly unknown[]>(steps: { readonly [K in keyof T]: StepOf<T[K]> }): Promise<T> {
     return (await this.run(steps as readonly StepOf<unknown>[])).values as unknown as T;
@@ -219,7 +220,7 @@ export interface ThenOf<T extends readonly unknown[], R> {
   readonly bound?: JournalBound;
 }
 
-/** A step for `TaskJournal.together`. */
+/** A step for `TaskJournal.together` and `togetherThen`. */
 export interface StepOf<T> {
   readonly name: string;
   readonly compute: () => Promise<T> | T;
