@@ -10,11 +10,18 @@ export interface JournalBound {
   readonly refuse: () => Error;
 }
 
-/** A step's result as the journal keeps it; one over its bound is refused (`bound.refuse()`) before anything is written. */
-export function encodeStep(result: unknown, bound?: JournalBound): string {
-  const text = bound === undefined ? JSON.stringify(result ?? null) : boundedJson(result, bound.characters);
-  if (text === undefined) throw bound!.refuse();
-  return text;
+/** A step's result as the journal keeps it (`json`), and as a replay reads it back (`value`). */
+export interface EncodedStep {
+  readonly step: string;
+  readonly json: string;
+  readonly value: unknown;
+}
+
+/** Encode a step's result; one over its bound is refused (`bound.refuse()`) before anything is written. */
+function encodeStep(step: string, result: unknown, bound?: JournalBound): EncodedStep {
+  const json = bound === undefined ? JSON.stringify(result ?? null) : boundedJson(result, bound.characters);
+  if (json === undefined) throw bound!.refuse();
+  return { step, json, value: JSON.parse(json) as unknown };
 }
 
 /**
@@ -77,7 +84,7 @@ export class Journal {
    * records none of them: its `refuse()` is thrown instead.
    */
   async recordAll(taskId: string, results: readonly { step: string; result: unknown; bound?: JournalBound }[]): Promise<unknown[]> {
-    return (await this.recordEncoded(taskId, results.map(({ step, result, bound }) => ({ step, json: encodeStep(result, bound) })))).values;
+    return (await this.recordEncoded(taskId, results.map(({ step, result, bound }) => encodeStep(step, result, bound)))).values;
   }
 
   /**
@@ -85,7 +92,7 @@ export class Journal {
    * atomic by itself, one round trip on PostgreSQL where a transaction of several would take four.
    * Answers the results that count: ours where written, another replica's where it recorded first.
    */
-  async recordEncoded(taskId: string, steps: readonly { step: string; json: string }[]): Promise<{ values: unknown[]; written: ReadonlySet<string> }> {
+  async recordEncoded(taskId: string, steps: readonly EncodedStep[]): Promise<{ values: unknown[]; written: ReadonlySet<string> }> {
     const values: Record<string, unknown> = { task_id: taskId, at: Date.now() };
     steps.forEach(({ step, json }, i) => {
       values[`step_${i}`] = step;
@@ -97,7 +104,7 @@ export class Journal {
     // A step not written was recorded first by another replica; its result is the one that counts.
     return {
       written,
-      values: await Promise.all(steps.map(async ({ step, json }) => (written.has(step) ? (JSON.parse(json) as unknown) : await this.recorded(taskId, step)))),
+      values: await Promise.all(steps.map(async ({ step, value }) => (written.has(step) ? value : await this.recorded(taskId, step)))),
     };
   }
 
@@ -181,23 +188,23 @@ export class TaskJournal {
 
   private async run(steps: readonly StepOf<unknown>[], then?: ThenOf<readonly unknown[], unknown>): Promise<{ values: unknown[]; last: unknown }> {
     const pending = steps.filter((step) => !this.known.has(step.name));
-    const encoded: { step: string; json: string }[] = [];
+    const encoded: EncodedStep[] = [];
     if (pending.length > 0) {
       // Each one's failure, thrown at once or later, is the whole call's: none is left unheard.
       const computed = await Promise.all(pending.map(async (step) => step.compute()));
       this.journal.reached(`computed:${pending.map((step) => step.name).join('+')}`);
       // Encoded (and bounded) now: a result too large to keep refuses the task before `then` runs.
-      pending.forEach((step, i) => encoded.push({ step: step.name, json: encodeStep(computed[i], step.bound) }));
+      pending.forEach((step, i) => encoded.push(encodeStep(step.name, computed[i], step.bound)));
     }
     const valueOf = (name: string): unknown => {
       const mine = encoded.find((one) => one.step === name);
-      return mine === undefined ? this.known.get(name) : (JSON.parse(mine.json) as unknown);
+      return mine === undefined ? this.known.get(name) : mine.value;
     };
     if (then !== undefined && !this.known.has(then.name)) {
       // `then` reads what was computed as the journal will give it back on a replay.
       const result = await then.compute(steps.map((step) => valueOf(step.name)));
       this.journal.reached(`computed:${[...pending, then].map((step) => step.name).join('+')}`);
-      encoded.push({ step: then.name, json: encodeStep(result, then.bound) });
+      encoded.push(encodeStep(then.name, result, then.bound));
     }
     if (encoded.length > 0) {
       const recorded = await this.journal.recordEncoded(this.taskId, encoded);
