@@ -5,6 +5,7 @@
 // token, and a prober (lesson-to-decision/probe.ts) timing GET /healthz from its own process, so the
 // event loop measured is the agent's.
 import { spawn, spawnSync } from 'node:child_process';
+import http from 'node:http';
 import type { ChildProcess } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
@@ -127,4 +128,32 @@ export function cpuMeter(parts: Record<string, () => number[]>, self = 'load gen
       return shares;
     };
   };
+}
+
+const keptAlive = new http.Agent({ keepAlive: true });
+
+/**
+ * POST a JSON body and read the JSON answer, over node:http with kept-alive connections: the load
+ * generators' request. `fetch` (undici) cost the generator about 1 ms of CPU a message on the 2-core
+ * benchmark machine (replicas.ts, 2026-12-02), a seventh of all the CPU a message took there, spent
+ * by the harness rather than by what it measures; this costs a third of that. The agents see the
+ * same requests either way (headers, body, one connection per message in flight).
+ */
+export function postJson(url: string, body: string, headers: Record<string, string>): Promise<{ status: number; json: unknown }> {
+  return new Promise((resolve, reject) => {
+    const request = http.request(url, { method: 'POST', agent: keptAlive, headers: { ...headers, 'content-length': String(Buffer.byteLength(body)) } }, (response) => {
+      const chunks: Buffer[] = [];
+      response.on('data', (chunk: Buffer) => chunks.push(chunk));
+      response.on('end', () => {
+        try {
+          resolve({ status: response.statusCode ?? 0, json: JSON.parse(Buffer.concat(chunks).toString('utf8')) });
+        } catch (error) {
+          reject(error);
+        }
+      });
+      response.on('error', reject);
+    });
+    request.on('error', reject);
+    request.end(body);
+  });
 }

@@ -18,7 +18,7 @@ import { scratchDir, scratchPostgres, stoppedClimbing } from '@learnables/testin
 import type { Service } from '../support/processes.ts';
 import { freePort, startService } from '../support/processes.ts';
 import type { CpuShares } from './bench-processes.ts';
-import { backendsOf, cpuMeter } from './bench-processes.ts';
+import { backendsOf, cpuMeter, postJson } from './bench-processes.ts';
 
 const TOKEN = 'bench-token';
 const SECONDS = Number(process.env.BENCH_SECONDS ?? 15);
@@ -72,12 +72,12 @@ async function drive(urls: readonly string[], seconds: number, token?: string): 
       while (performance.now() < until) {
         const n = i++;
         const sent = performance.now();
-        const response = await fetch(`${urls[n % urls.length]}/a2a/jsonrpc`, {
-          method: 'POST',
-          headers: { 'content-type': 'application/json', 'A2A-Version': '1.0', ...(token && { authorization: `Bearer ${token}` }) },
-          body: JSON.stringify({ jsonrpc: '2.0', id: n, method: 'SendMessage', params: { message: { messageId: randomUUID(), role: 'ROLE_USER', parts: [{ raw: bodies[n % bodies.length], mediaType: 'message/rfc822', filename: 'm.eml' }] } } }),
-        });
-        const answer = (await response.json()) as { result?: { task?: { status?: { state?: string } } } };
+        const { json } = await postJson(
+          `${urls[n % urls.length]}/a2a/jsonrpc`,
+          JSON.stringify({ jsonrpc: '2.0', id: n, method: 'SendMessage', params: { message: { messageId: randomUUID(), role: 'ROLE_USER', parts: [{ raw: bodies[n % bodies.length], mediaType: 'message/rfc822', filename: 'm.eml' }] } } }),
+          { 'content-type': 'application/json', 'A2A-Version': '1.0', ...(token && { authorization: `Bearer ${token}` }) },
+        );
+        const answer = json as { result?: { task?: { status?: { state?: string } } } };
         const state = answer.result?.task?.status?.state;
         if (state === 'TASK_STATE_INPUT_REQUIRED') asked += 1;
         else if (state !== 'TASK_STATE_COMPLETED') throw new Error(`message ${n} ended ${JSON.stringify(answer).slice(0, 500)}`);

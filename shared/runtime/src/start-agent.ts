@@ -179,15 +179,24 @@ export async function startLearnableAgent<Input, Result>(
   if (users.names().includes(ANONYMOUS_OWNER)) {
     throw new Error(`A user named "${ANONYMOUS_OWNER}" would share the tasks of anonymous callers (the task store's name for them); give that token another name.`);
   }
-  const userOf = async (req: Request): Promise<User> => {
+  // The name a request's token acts as, looked up once a request: the refusal below and the SDK's
+  // user both ask, and each lookup hashes the token (compared in constant time, BearerTokens).
+  const callers = new WeakMap<Request, string | undefined>();
+  const callerOf = (req: Request): string | undefined => {
+    if (callers.has(req)) return callers.get(req);
     const name = users.nameOf(bearerTokenOf(req.get('authorization')));
+    callers.set(req, name);
+    return name;
+  };
+  const userOf = async (req: Request): Promise<User> => {
+    const name = callerOf(req);
     return name !== undefined ? { isAuthenticated: true, userName: name } : new UnauthenticatedUser();
   };
   const allowAnonymous = options.allowAnonymous ?? true;
   // A token that is presented but unknown is refused rather than quietly treated as anonymous.
   const refuseUnknownToken = (req: Request, res: Response, next: NextFunction) => {
     const header = req.get('authorization');
-    if (header !== undefined && users.nameOf(bearerTokenOf(header)) === undefined) {
+    if (header !== undefined && callerOf(req) === undefined) {
       res.status(401).json({ error: 'unauthorized', message: 'That token is not one this agent accepts.' });
       return;
     }
