@@ -212,7 +212,19 @@ spell (load average 3-4.5, rounds of 3): 214, 199 / 215, 204 messages/s before, 
 CPU a message 2.10-2.43 ms before, 2.07-2.12 after: within the machine's noise, which is larger than the change. The
 same code measured 197 to 278 messages/s in single rounds over the day (a shared VM: its quiet and busy spells move
 the replicas' CPU a message between 3.8 and 4.9 ms). An experiment with no commit waiting for the disk (not kept: a
-client's answer must be durable before it is sent) gave 266 and 227 in one run.`);
+client's answer must be durable before it is sent) gave 266 and 227 in one run.
+Then (2026-12-02, evening) three things, measured together against the code before, the two alternated with this
+benchmark's own load generator (2 × AMD EPYC, load average 3.6-4.9, rounds of 3): **253 and 291 messages/s against
+128 and 198** (the 128 while a type check ran beside it), the replicas' CPU a message 4.35 and 3.80 ms against 5.64 and
+5.38, the authority's 0.41 and 0.23 against 0.63 and 0.66, PostgreSQL's 1.97 and 1.72 against 2.39 and 2.36. (1) The
+SDK built a push notification's payload for every event of every task before asking whether one could be sent (a read
+of the task from the store for the task event, a structuredClone of the whole task for each of four events): a pnpm
+patch builds it only when one can be (runtime README, "The SDK, patched in one place"). (2) The authority answers the
+pin's GET before express's routing, the answer unchanged (shared/authority, quick-active.ts): 1.8 → 1.2 ms of its CPU a
+request paced as agents pace them. (3) An agent hashes a request's bearer token once, not twice. And the load generator
+sends over node:http on kept-alive connections instead of fetch (undici): 1.05-1.2 → 0.42-0.61 ms of CPU a message, the
+same requests; a harness that takes a seventh of the machine measures itself (the goal counts the generator on the
+same cores, and it still is).`);
 } finally {
   await Promise.all(services.map((service) => service.stop()));
   await database.drop();
