@@ -213,7 +213,18 @@ Since 2026-12-02 (later) the rounds are seven, and which side goes first alterna
 garbage collection, SQLite's checkpoint, the kernel's writeback) falls on the other as often. Single runs of this code
 that day: 0.74×, 0.83×, 0.86×, 0.86× (rounds 0.65-1.01): at the line, and the machine moves the ratio more than the
 runtime's last changes did. Tried and left out: a 64 MB SQLite page cache for both agents (the opener is shared) made
-the bare agent 8-23% faster and the runtime -4 to +9%, the ratio 0.74× and 0.77× against 0.86× and 0.86× without.`,
+the bare agent 8-23% faster and the runtime -4 to +9%, the ratio 0.74× and 0.77× against 0.86× and 0.86× without.
+Since 2026-12-02 (evening) the authority answers the pin's GET before express's routing (1.8 → 1.2 ms of its CPU a
+request paced at 40 a second; shared/authority, quick-active.ts) and the SDK builds no push payload when none can be
+sent (a pnpm patch; runtime README): both sides run the patched SDK, so the second moves both; the first is the
+runtime's alone, about 0.02 ms of the authority's CPU a message here. A run that evening before this section's: 0.82×
+(rounds 0.73-0.88), CPU bare / runtime agent alone 0.88×. Where the runtime agent's extra goes now (CPU profiles of
+both agents in one run, 3 rounds, the same messages; busy time with the profiler on, 31.0 s against 22.5): SQLite and
+kysely together hardly more (9.99 s against 9.25: the runtime's 5 statements in 3 transactions cost what the SDK store's
+kysely queries cost); the runtime's own code 3.2 s more, a long tail (task rows built and copied, the journal's
+encoding, the executor, each 0.1-0.3 s); Node's own internals 1.7 s more (the pin's HTTP client, timers, events);
+express's routing through the runtime's middleware (host check, foreground marking, token, body, parse admission,
+extension methods) 0.7 s; the SDK's handling of the artifact's event 0.5 s; writing the larger answer 0.6 s.`,
   ];
   console.log(lines.join('\n'));
 } finally {
