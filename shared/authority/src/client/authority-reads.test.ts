@@ -55,6 +55,28 @@ describe("the authority client's reads on kept-alive connections", () => {
   it('gives up on a read that takes longer than the timeout, saying so', async () => {
     const authority = await server(() => undefined);
     const client = new AuthorityClient({ url: authority.url, timeoutMs: 200 });
-    await expect(client.active('lists')).rejects.toThrow(/cannot be reached/);
+    await expect(client.active('lists')).rejects.toThrow(/cannot be reached: it did not answer within 200 ms/);
+  });
+
+  it('gives up on an answer that starts and never ends, the timeout counting the whole read', async () => {
+    // Headers and a first byte, then a byte every 50 ms: never idle for long, never done.
+    const authority = await server((_connection, _request, socket) => {
+      socket.write('HTTP/1.1 200 OK\r\nContent-Type: application/json\r\nContent-Length: 1000\r\n\r\n{');
+      const drip = setInterval(() => (socket.destroyed ? clearInterval(drip) : socket.write(' ')), 50);
+      socket.on('close', () => clearInterval(drip));
+    });
+    const client = new AuthorityClient({ url: authority.url, timeoutMs: 300 });
+    await expect(client.active('lists')).rejects.toThrow(/cannot be reached: it did not answer within 300 ms/);
+  });
+
+  it('reads after reads on the same connection, each within its own deadline', async () => {
+    const authority = await server((connection, request, socket) => ok(socket, connection * 100 + request));
+    const client = new AuthorityClient({ url: authority.url, timeoutMs: 300 });
+    for (let read = 1; read <= 5; read += 1) {
+      // Spread over longer than one timeout: a deadline outliving its read would cut a later one.
+      await new Promise((resolve) => setTimeout(resolve, 100));
+      expect(await client.active('lists')).toEqual({ collection: 'lists', version: 100 + read });
+    }
+    expect(authority.connections()).toBe(1);
   });
 });
