@@ -83,7 +83,10 @@ const [role, ...args] = process.argv.slice(2);
 let url: string;
 if (role === 'authority' && args.length === 1) {
   // The folder is the benchmark's: it removes it, with the agents' stores, when all have stopped.
-  const authority = await startAuthority({ path: args[0]!, remove: () => undefined });
+  // BENCH_COMMIT_WAIT_MS: the authority's commit wait (default the authority's own, 25 ms); the agent
+  // asks for the active version about once per wait, so this sets what the pin costs.
+  const wait = process.env.BENCH_COMMIT_WAIT_MS;
+  const authority = await startAuthority({ path: args[0]!, remove: () => undefined }, wait === undefined ? {} : { commitWaitMs: Number(wait) });
   ({ url, close } = authority);
 } else if (role === 'runtime' && args.length === 2) {
   const agent = await startLearnableAgent(wordAgent, { store: args[0]!, authority: { url: args[1]! }, log: () => undefined });

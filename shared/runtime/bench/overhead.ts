@@ -6,7 +6,8 @@
 // Run: pnpm --filter @learnables/runtime bench, or node --import tsx shared/runtime/bench/overhead.ts
 // (BENCH_MESSAGES: messages a round and side, default 2,000; BENCH_ROUNDS: interleaved rounds, default 7;
 // BENCH_CONCURRENCY: messages in flight, default 4; BENCH_CPU_PROF=<dir>: CPU profiles of the agents and
-// the authority, one folder each, written when they stop).
+// the authority, one folder each, written when they stop; BENCH_COMMIT_WAIT_MS: the authority's commit wait,
+// which sets how often the runtime asks for the active version).
 import { randomUUID } from 'node:crypto';
 import { mkdirSync } from 'node:fs';
 import { constants, cpus, loadavg } from 'node:os';
