@@ -2,12 +2,12 @@
 // killed when the benchmark ends), the line a helper prints when it is ready, stopping one so that
 // it can write its CPU profile, the CPU time a process has used (and each part's per message, a
 // PostgreSQL database's backends among them), an SDK client with the benchmark's
-// token, and a prober (lesson-to-decision/probe.ts) timing GET /healthz from its own process, so the
+// token, a load generator's POST (node:http, kept-alive connections), and a prober (lesson-to-decision/probe.ts) timing GET /healthz from its own process, so the
 // event loop measured is the agent's.
 import { spawn, spawnSync } from 'node:child_process';
-import http from 'node:http';
 import type { ChildProcess } from 'node:child_process';
 import { readFileSync } from 'node:fs';
+import http from 'node:http';
 import { fileURLToPath } from 'node:url';
 import type { Client } from '@a2a-js/sdk/client';
 import { ClientFactory, ClientFactoryOptions, JsonRpcTransportFactory } from '@a2a-js/sdk/client';

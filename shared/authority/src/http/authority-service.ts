@@ -1,6 +1,6 @@
+import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { NextFunction, Request, Response } from 'express';
 import express from 'express';
-import type { IncomingMessage, ServerResponse } from 'node:http';
 import { z } from 'zod';
 import type { Refusal } from '@learnables/protocol';
 import { explainInvalid, refuseDeepJson, unreadableIn } from '@learnables/protocol';
