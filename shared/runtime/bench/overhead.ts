@@ -137,11 +137,11 @@ try {
   // collection, SQLite's checkpoint, the kernel's writeback) falls on each side as often.
   for (let round = 0; round < ROUNDS; round += 1) {
     const before = load();
-    const first = round % 2 === 0 ? 'bare' : 'runtime';
-    const went = { [first]: await batch(sides[first].url, MESSAGES) } as Partial<Record<'bare' | 'runtime', Batch>>;
-    const second = first === 'bare' ? 'runtime' : 'bare';
-    went[second] = await batch(sides[second].url, MESSAGES);
-    rounds.push({ bare: went.bare!, runtime: went.runtime!, load: `${before} → ${load()}` });
+    const [first, second] = round % 2 === 0 ? (['bare', 'runtime'] as const) : (['runtime', 'bare'] as const);
+    const firstBatch = await batch(sides[first].url, MESSAGES);
+    const secondBatch = await batch(sides[second].url, MESSAGES);
+    const [bare, runtime] = first === 'bare' ? [firstBatch, secondBatch] : [secondBatch, firstBatch];
+    rounds.push({ bare, runtime, load: `${before} → ${load()}` });
   }
   const ratio = (r: (typeof rounds)[number]) => r.runtime.perSecond / r.bare.perSecond;
   const cpuRatio = (r: (typeof rounds)[number]) => r.bare.cpu.bare! / (r.runtime.cpu.runtime! + r.runtime.cpu.authority!);

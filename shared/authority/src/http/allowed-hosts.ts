@@ -26,11 +26,16 @@ export function allowedHosts(configured: string | readonly string[] | undefined)
   return new Set([...LOOPBACK, ...names]);
 }
 
+/** Whether a Host header names one of the names this service answers to (none given never does). */
+export function isAllowedHost(hosts: ReadonlySet<string>, host: string | undefined): boolean {
+  return host !== undefined && hosts.has(hostNameOf(host));
+}
+
 /** Refuse (421) a request whose Host is not one of the names this service answers to. */
 export function requireAllowedHost(hosts: ReadonlySet<string>, service: string) {
   return (req: Request, res: Response, next: NextFunction): void => {
     const host = req.get('host');
-    if (host !== undefined && hosts.has(hostNameOf(host))) {
+    if (isAllowedHost(hosts, host)) {
       next();
       return;
     }

@@ -90,6 +90,10 @@ describe('the quick answer about the active version', () => {
     expect(quick.headers.etag).toBeUndefined();
     expect(readable(quick)).toEqual(readable(routed));
     expect(readable(quick)).toMatchObject({ status: 404, commitWait: '40', body: { error: 'unknown-collection', known: ['lists'] } });
+    // A name an object would find on its prototype is a collection like any other: unknown.
+    for (const name of ['__proto__', 'constructor', 'toString']) {
+      expect(readable(await send(base, `/v1/collections/${name}/active`))).toMatchObject({ status: 404, body: { error: 'unknown-collection' } });
+    }
   });
 
   it('leaves to express what express answers otherwise: a foreign host, a body, a conditional request, HEAD', async () => {
