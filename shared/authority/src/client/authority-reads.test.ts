@@ -1,6 +1,6 @@
 import { createServer } from 'node:net';
 import type { AddressInfo, Socket } from 'node:net';
-import { afterEach, describe, expect, it } from 'vitest';
+import { afterEach, describe, expect, it, vi } from 'vitest';
 import { AuthorityClient, AuthorityUnavailable } from './authority-client.ts';
 
 // Reads go over node:http on kept-alive connections (authority-client.ts). A server may close a
@@ -69,14 +69,32 @@ describe("the authority client's reads on kept-alive connections", () => {
     await expect(client.active('lists')).rejects.toThrow(/cannot be reached: it did not answer within 300 ms/);
   });
 
-  it('reads after reads on the same connection, each within its own deadline', async () => {
+  it("clears each read's deadline when the read ends: no timer is left to fire after it", async () => {
     const authority = await server((connection, request, socket) => ok(socket, connection * 100 + request));
-    const client = new AuthorityClient({ url: authority.url, timeoutMs: 300 });
-    for (let read = 1; read <= 5; read += 1) {
-      // Spread over longer than one timeout: a deadline outliving its read would cut a later one.
-      await new Promise((resolve) => setTimeout(resolve, 100));
-      expect(await client.active('lists')).toEqual({ collection: 'lists', version: 100 + read });
+    const client = new AuthorityClient({ url: authority.url, timeoutMs: 4321 });
+    const deadlines: unknown[] = [];
+    const cleared = new Set<unknown>();
+    const set = globalThis.setTimeout;
+    const clear = globalThis.clearTimeout;
+    const setSpy = vi.spyOn(globalThis, 'setTimeout').mockImplementation(((callback: () => void, ms?: number) => {
+      const timer = set(callback, ms);
+      if (ms === 4321) deadlines.push(timer);
+      return timer;
+    }) as typeof setTimeout);
+    const clearSpy = vi.spyOn(globalThis, 'clearTimeout').mockImplementation(((timer?: Parameters<typeof clearTimeout>[0]) => {
+      cleared.add(timer);
+      clear(timer);
+    }) as typeof clearTimeout);
+    try {
+      for (let read = 1; read <= 5; read += 1) expect(await client.active('lists')).toEqual({ collection: 'lists', version: 100 + read });
+      // 'close' follows the answer's end by a tick.
+      await new Promise((resolve) => setImmediate(resolve));
+    } finally {
+      setSpy.mockRestore();
+      clearSpy.mockRestore();
     }
+    expect(deadlines).toHaveLength(5);
+    expect(deadlines.filter((timer) => !cleared.has(timer))).toEqual([]);
     expect(authority.connections()).toBe(1);
   });
 });
