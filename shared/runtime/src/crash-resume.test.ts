@@ -4,6 +4,7 @@ import { once } from 'node:events';
 import { readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { afterEach, describe, expect, it } from 'vitest';
+import Database from 'better-sqlite3';
 import { TaskState } from '@a2a-js/sdk';
 import { scratchDir } from '@learnables/testing';
 import { said, sdkClient, startAuthority, userData, userText } from './harness.test-support.ts';
@@ -128,11 +129,25 @@ describe('a task resumed after its agent was killed', () => {
     await expect((await sdkClient(doomed.url)).client.sendMessage(userText('banana split'))).rejects.toThrow();
     expect(((await exited) as [number | null, string | null])[1]).toBe('SIGKILL');
 
+    // A plain send: nobody could have heard of the task before it rested, so the SDK's table has no
+    // row for it yet; its ledger row, running, keeps it as it opened (TaskWrites.open).
+    const store = new Database(`${dir.path}/agent.db`);
+    const [row] = store.prepare('select task_id, state, opening from learnables_tasks').all() as { task_id: string; state: string; opening: string | null }[];
+    const stored = store.prepare('select count(*) as n from tasks').get() as { n: number };
+    store.close();
+    expect(row).toMatchObject({ state: 'running' });
+    expect(stored.n).toBe(0);
+    expect(JSON.parse(row!.opening!)).toMatchObject({ id: row!.task_id, history: [{ parts: [{ text: 'banana split' }] }] });
+
     const revived = await startAgentProcess({ ...env, AGENT_PORT: new URL(doomed.url).port });
     cleanup.push(() => void revived.child.kill('SIGTERM'));
-    expect(revived.recovered).toHaveLength(1);
+    expect(revived.recovered).toEqual([row!.task_id]);
     const task = await (await sdkClient(revived.url)).client.getTask({ tenant: '', id: revived.recovered[0]!, historyLength: 10 });
     expect(task.status?.state).toBe(TaskState.TASK_STATE_COMPLETED);
+    expect(task.history?.[0]?.parts).toMatchObject([{ content: { $case: 'text', value: 'banana split' } }]);
+    const rested = new Database(`${dir.path}/agent.db`, { readonly: true });
+    expect(rested.prepare('select state, opening from learnables_tasks').all()).toEqual([{ state: 'done', opening: null }]);
+    rested.close();
     const ran = readFileSync(log, 'utf8').trim().split('\n');
     expect({ parse: ran.filter((s) => s === 'parse').length, read: ran.filter((s) => s === 'read').length }).toEqual({ parse: 1, read: 1 });
   }, 120_000);

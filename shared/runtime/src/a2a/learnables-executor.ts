@@ -45,6 +45,8 @@ export const PLAIN_SEND = 'learnables-runtime/plain-send';
  * answered when the task rests (not at once), with no push notifications. Its opening then need
  * not wait for the disk: the resting save does, and PostgreSQL writes its log in order, so that
  * wait makes the opening durable before the answer (the only time anyone learns the task's id).
+ * Nor does the task store need its row before then: the ledger's row keeps the task for a restart
+ * (TaskWrites.open), and the row is written once, at rest.
  */
 function seenOnlyAtRest(context: RequestContext): boolean {
   const configuration = context.request.configuration;
@@ -111,9 +113,10 @@ export class LearnablesExecutor<Input, Result> implements AgentExecutor {
     // killed at any point after this leaves a running row and a stored task, which the next start
     // resumes; killed before, it leaves neither (nobody saw the task).
     // (The SDK would save the task only when it gets to the first event, after steps may have run.)
-    // (A task nobody hears of before it rests is opened without waiting for the disk: seenOnlyAtRest.)
+    // (A task nobody hears of before it rests is opened in the ledger alone, the task kept in its
+    // row, without waiting for the disk; the task store gets it at rest: seenOnlyAtRest, TaskWrites.open.)
     if (context.task) await this.deps.ledger.resume(taskId);
-    else await this.deps.taskStore.open(task, context.context, { taskId, messageAt: Date.now() }, { waitForDisk: !seenOnlyAtRest(context) });
+    else await this.deps.taskStore.open(task, context.context, { taskId, messageAt: Date.now() }, { seenOnlyAtRest: seenOnlyAtRest(context) });
     // The first event must be the task itself, on follow-ups too (republished as loaded, so its
     // history is kept). It carries the message as the task keeps it (a large part as its digest), so
     // the SDK neither copies the whole message again nor echoes it back; the parse reads `task`.

@@ -136,7 +136,7 @@ export class KeepingTaskStore implements RuntimeTaskStore {
     private readonly limit: number,
   ) {}
 
-  open(task: Task, context: ServerCallContext, entry: Omit<LedgerEntry, 'tenant' | 'owner'> & { messageAt: number }, options?: { waitForDisk?: boolean }): Promise<void> {
+  open(task: Task, context: ServerCallContext, entry: Omit<LedgerEntry, 'tenant' | 'owner'> & { messageAt: number }, options?: { seenOnlyAtRest?: boolean }): Promise<void> {
     return this.inner.open(keptTask(task, this.limit), context, entry, options);
   }
 

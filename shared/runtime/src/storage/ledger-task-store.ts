@@ -23,10 +23,11 @@ const keyOf = (taskId: string, context: ServerCallContext) => JSON.stringify([co
 /** The task store the runtime runs on: the SDK's, and a task's opening with its ledger row. */
 export interface RuntimeTaskStore extends TaskStore {
   /**
-   * A new task, saved with its ledger row (running) in one transaction, before any step runs;
-   * waiting for the disk unless `waitForDisk` is false (see `TaskWrites.open`).
+   * A new task, saved with its ledger row (running) in one transaction, before any step runs; for
+   * a task nobody hears of before it rests (`seenOnlyAtRest`), the ledger's row alone, holding the
+   * task, and the task's own row at rest (see `TaskWrites.open`).
    */
-  open(task: Task, context: ServerCallContext, entry: Omit<LedgerEntry, 'tenant' | 'owner'> & { messageAt: number }, options?: { waitForDisk?: boolean }): Promise<void>;
+  open(task: Task, context: ServerCallContext, entry: Omit<LedgerEntry, 'tenant' | 'owner'> & { messageAt: number }, options?: { seenOnlyAtRest?: boolean }): Promise<void>;
 }
 
 /**
@@ -88,8 +89,8 @@ export class LedgerTaskStore implements RuntimeTaskStore {
     this.writes = new TaskWrites(database, ledger);
   }
 
-  async open(task: Task, context: ServerCallContext, entry: Omit<LedgerEntry, 'tenant' | 'owner'> & { messageAt: number }, options: { waitForDisk?: boolean } = {}): Promise<void> {
-    await this.writes.open(task, context, entry, options.waitForDisk ?? true);
+  async open(task: Task, context: ServerCallContext, entry: Omit<LedgerEntry, 'tenant' | 'owner'> & { messageAt: number }, options: { seenOnlyAtRest?: boolean } = {}): Promise<void> {
+    await this.writes.open(task, context, entry, options.seenOnlyAtRest ?? false);
     this.inFlight.set(keyOf(task.id, context), asStored(task));
   }
 

@@ -1,4 +1,5 @@
 import type { Kysely, Migration, MigrationProvider } from 'kysely';
+import { sql } from 'kysely';
 
 const migrations: Record<string, Migration> = {
   '2026-11-29-001-journal': {
@@ -43,6 +44,18 @@ const migrations: Record<string, Migration> = {
         .addPrimaryKeyConstraint('learnables_corrections_pk', ['task_id', 'finding', 'seq'])
         .execute();
       await db.schema.createIndex('learnables_corrections_by_agent').on('learnables_corrections').columns(['agent']).execute();
+    },
+  },
+  // A task nobody hears of before it rests (a plain send) is opened with its ledger row alone, the
+  // task kept in it (`opening`) for a restart to resume from, and the SDK's row written once, at
+  // rest (task-writes.ts). The index on (agent, state) became one on the running rows only, the
+  // one query that needs it (`unfinished`): each opening and rest wrote two of its pages, and it
+  // grew by a row a message; this one holds the tasks in flight.
+  '2026-12-02-001-ledger-opening': {
+    async up(db: Kysely<unknown>) {
+      await db.schema.alterTable('learnables_tasks').addColumn('opening', 'text').execute();
+      await db.schema.dropIndex('learnables_tasks_by_state').execute();
+      await db.schema.createIndex('learnables_tasks_running').on('learnables_tasks').column('agent').where(sql.ref('state'), '=', sql.lit('running')).execute();
     },
   },
 };

@@ -36,6 +36,12 @@ export interface RuntimeTables {
     asked: number;
     state: string;
     created_at: number;
+    /**
+     * The task as it opened (the SDK's JSON of it), while it runs, for a task whose row the SDK's
+     * table gets only at rest (nobody hears of it before: a plain send); null otherwise, and once
+     * it rests.
+     */
+    opening: string | null;
   };
   /**
    * One row per correction of a completed task's decision (SPEC §6.7): what the task decided (as

@@ -10,6 +10,12 @@ export interface LedgerEntry {
   readonly owner: string;
 }
 
+/** A task the ledger found running: its row, and the task as it opened when the SDK's table does not hold it yet. */
+export interface UnfinishedEntry extends LedgerEntry {
+  /** The SDK's JSON of the task as it opened (`TaskWrites.open` for a task seen only at rest). */
+  readonly opening?: string;
+}
+
 export interface PeriodCount {
   /** `2026-10-05` for a day, or the Monday of the week for a week (ISO weeks). */
   readonly period: string;
@@ -39,7 +45,7 @@ function periodStart(at: number, by: 'day' | 'week'): number {
 }
 
 /** The values of a ledger row a task opens with (`TaskLedger.open`). */
-export const OPEN_VALUES = ['task_id', 'agent', 'tenant', 'owner', 'message_at', 'created_at'] as const;
+export const OPEN_VALUES = ['task_id', 'agent', 'tenant', 'owner', 'message_at', 'created_at', 'opening'] as const;
 /** The values a task comes to rest with, without and with the message's own date (`TaskLedger.settle`). */
 export const SETTLE_VALUES = ['task_id', 'state', 'asked'] as const;
 export const SETTLE_DATED_VALUES = [...SETTLE_VALUES, 'message_at'] as const;
@@ -59,6 +65,7 @@ export const openRow = (db: Kysely<RuntimeTables>, value: Placeholder<(typeof OP
       asked: 0,
       state: 'running',
       created_at: value('created_at'),
+      opening: value('opening'),
     })
     .onConflict((oc) => oc.column('task_id').doNothing());
 
@@ -71,6 +78,9 @@ export const settleRow = (db: Kysely<RuntimeTables>, value: Placeholder<(typeof 
     .updateTable('learnables_tasks')
     .set((eb) => ({
       state: value('state'),
+      // At rest the SDK's table holds the task (the same transaction writes it): the opening kept
+      // for a restart is not needed any more.
+      opening: null,
       asked: sql<number>`case when ${value('asked')} = 1 then 1 else ${eb.ref('asked')} end`,
       ...(dated && { message_at: eb.case().when('owner', '=', ANONYMOUS_OWNER).then(eb.ref('message_at')).else(value('message_at')).end() }),
     }))
@@ -138,13 +148,16 @@ export class TaskLedger {
     return rest;
   }
 
-  /** The values of a task's opening row (`openRow`). */
-  openValues(entry: LedgerEntry & { messageAt: number }) {
-    return { task_id: entry.taskId, agent: this.agent, tenant: entry.tenant, owner: entry.owner, message_at: entry.messageAt, created_at: Date.now() };
+  /**
+   * The values of a task's opening row (`openRow`); `opening`, the task as it opened, only when the
+   * SDK's table gets no row for it before it rests (`TaskWrites.open`).
+   */
+  openValues(entry: LedgerEntry & { messageAt: number; opening?: string }) {
+    return { task_id: entry.taskId, agent: this.agent, tenant: entry.tenant, owner: entry.owner, message_at: entry.messageAt, created_at: Date.now(), opening: entry.opening ?? null };
   }
 
   /** The statement of a task's opening row, to run alone (`open`) or beside the task's first save (`TaskWrites`). */
-  openStatement(entry: LedgerEntry & { messageAt: number }): CompiledQuery {
+  openStatement(entry: LedgerEntry & { messageAt: number; opening?: string }): CompiledQuery {
     return this.statements.open(this.openValues(entry));
   }
 
@@ -173,14 +186,16 @@ export class TaskLedger {
   }
 
   /** Tasks that were running when the process stopped: they are to be resumed. */
-  async unfinished(): Promise<LedgerEntry[]> {
+  async unfinished(): Promise<UnfinishedEntry[]> {
     const rows = await this.db
       .selectFrom('learnables_tasks')
-      .select(['task_id', 'tenant', 'owner'])
+      .select(['task_id', 'tenant', 'owner', 'opening'])
       .where('agent', '=', this.agent)
-      .where('state', '=', 'running')
+      // A literal, not a parameter: the index on running rows (`state = 'running'`) serves only a
+      // query whose condition is that one, as its statement is planned.
+      .where('state', '=', sql.lit('running'))
       .execute();
-    return rows.map((row) => ({ taskId: row.task_id, tenant: row.tenant, owner: row.owner }));
+    return rows.map((row) => ({ taskId: row.task_id, tenant: row.tenant, owner: row.owner, ...(row.opening !== null && { opening: row.opening }) }));
   }
 
   async totals(): Promise<{ messages: number; questions: number }> {

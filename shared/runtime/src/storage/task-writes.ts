@@ -90,17 +90,27 @@ export class TaskWrites {
   }
 
   /**
-   * A new task: the ledger's running row and the task's first save, together. Without
-   * `waitForDisk` it is written as a step is (`RuntimeDatabase.steps`: on PostgreSQL its commit does
-   * not wait for the disk), for a task nobody hears of before its resting save, which waits and
-   * so makes this durable with it; a process killed meanwhile loses nothing (the server has it).
+   * A new task: the ledger's running row and the task's first save, together.
+   *
+   * `seenOnlyAtRest`: nobody hears of the task before its resting save (a plain send, answered
+   * when the task rests). Its opening is then the ledger's row alone, holding the task as it opened
+   * (`opening`) for a restart to resume from, and the SDK's table gets the task's row once, at rest
+   * (an insert where there were an insert and an update: the row and its three indexes written
+   * once, not twice, a message; the resting save clears `opening`). Until then another process
+   * reading the task (GetTask on a shared database) does not find it, as nobody was told its id.
+   * It is written as a step is (`RuntimeDatabase.steps`: on PostgreSQL its commit does not wait
+   * for the disk): the resting save waits, and so makes this durable with it; a process killed
+   * meanwhile loses nothing (the server has it).
    */
-  async open(task: Task, context: ServerCallContext, entry: Omit<LedgerEntry, 'tenant' | 'owner'> & { messageAt: number }, waitForDisk = true): Promise<void> {
+  async open(task: Task, context: ServerCallContext, entry: Omit<LedgerEntry, 'tenant' | 'owner'> & { messageAt: number }, seenOnlyAtRest = false): Promise<void> {
     const scope = scopeOf(context);
+    if (seenOnlyAtRest) {
+      await this.database.run([this.ledger.openStatement({ ...entry, ...scope, opening: JSON.stringify(TaskCodec.toJSON(task)) })], 'steps');
+      return;
+    }
     const row = taskRow(scope, task);
-    const on = waitForDisk ? 'db' : 'steps';
-    if (this.withLedger) await this.database.run([this.withLedger.open({ ...row, ...this.ledger.openValues({ ...entry, ...scope }) })], on);
-    else await this.database.run([this.ledger.openStatement({ ...entry, ...scope }), this.save1(row)], on);
+    if (this.withLedger) await this.database.run([this.withLedger.open({ ...row, ...this.ledger.openValues({ ...entry, ...scope }) })]);
+    else await this.database.run([this.ledger.openStatement({ ...entry, ...scope }), this.save1(row)]);
   }
 
   /** A save; when the task comes to rest in it, with the ledger's rest in the same transaction. */
