@@ -224,7 +224,13 @@ pin's GET before express's routing, the answer unchanged (shared/authority, quic
 request paced as agents pace them. (3) An agent hashes a request's bearer token once, not twice. And the load generator
 sends over node:http on kept-alive connections instead of fetch (undici): 1.05-1.2 → 0.42-0.61 ms of CPU a message, the
 same requests; a harness that takes a seventh of the machine measures itself (the goal counts the generator on the
-same cores, and it still is).`);
+same cores, and it still is).
+Then (2026-12-02, fifth session) a plain send's task opens with the ledger's row alone, the task kept in it, and the
+SDK's task row and its three indexes are written once, at rest, not at the opening too (runtime README, Storage). A
+slower spell of the machine (the load generator's CPU a message 0.58-0.74 ms, against 0.41 the evening before, for the
+same requests): the code before and after one after the other, 228 messages/s (PostgreSQL 1.52 ms of CPU a message,
+replicas 5.63) against 201 and 253 (PostgreSQL 1.54 and 1.20, replicas 6.41 and 5.14); this section's run, the
+third of the new code, 237: the goal is at the line on this spell, as the machine's speed moves it.`);
 } finally {
   await Promise.all(services.map((service) => service.stop()));
   await database.drop();
