@@ -14,7 +14,8 @@ import { wordAgent } from '../word-agent.test-support.ts';
 
 // On PostgreSQL a task's opening waits for the disk only when someone can hear of the task before
 // it rests (a stream, an answer at once); a plain send is answered when the task rests, whose save
-// waits for the disk and so makes the opening durable with it. A trigger records, for each opening
+// waits for the disk and so makes the opening durable with it, and the SDK's row for its task is
+// written then, once (its opening is the ledger's row alone). A trigger records, for each opening
 // and rest, whether its session turned `synchronous_commit` off itself (`off`: the agent's steps
 // pool) or kept the server's (`server`: waits for the disk on a server that does, as a deployed one
 // does; the embedded server a fresh machine's test run falls back to waits for none). The real
@@ -29,16 +30,26 @@ describe('a task opening on PostgreSQL', () => {
     authority = await startAuthority();
     agent = await startLearnableAgent(wordAgent, { store: database.url, authority: { url: authority.url, token: 'agent-token' }, log: () => undefined });
     const { db } = agent.database;
-    await sql`create table opening_commits (task_id text, what text, synchronous_commit text)`.execute(db);
+    await sql`create table opening_commits (seq serial, task_id text, what text, synchronous_commit text)`.execute(db);
     await sql`create function record_opening() returns trigger language plpgsql as $$
       begin
-        insert into opening_commits
+        insert into opening_commits (task_id, what, synchronous_commit)
           select new.task_id, case when tg_op = 'INSERT' then 'open' else new.state end,
                  case when source = 'client' and setting = 'off' then 'off' else 'server' end
           from pg_settings where name = 'synchronous_commit';
         return new;
       end $$`.execute(db);
     await sql`create trigger record_opening after insert or update on learnables_tasks for each row execute function record_opening()`.execute(db);
+    // And each write of the SDK's task row: a plain send's is written once, at rest (TaskWrites.open).
+    await sql`create function record_task_row() returns trigger language plpgsql as $$
+      begin
+        insert into opening_commits (task_id, what, synchronous_commit)
+          select new.id, 'task-' || lower(tg_op),
+                 case when source = 'client' and setting = 'off' then 'off' else 'server' end
+          from pg_settings where name = 'synchronous_commit';
+        return new;
+      end $$`.execute(db);
+    await sql`create trigger record_task_row after insert or update on tasks for each row execute function record_task_row()`.execute(db);
   }, 60_000);
 
   afterAll(async () => {
@@ -49,7 +60,14 @@ describe('a task opening on PostgreSQL', () => {
   });
 
   const commitsOf = async (taskId: string) =>
-    (await sql<{ what: string; synchronous_commit: string }>`select what, synchronous_commit from opening_commits where task_id = ${taskId} order by what = 'open' desc`.execute(agent.database.db)).rows.map(
+    (
+      await sql<{ what: string; synchronous_commit: string }>`select what, synchronous_commit from opening_commits where task_id = ${taskId} and what not like 'task-%' order by what = 'open' desc`.execute(
+        agent.database.db,
+      )
+    ).rows.map((row) => `${row.what}:${row.synchronous_commit}`);
+  /** The writes of the task's row in the SDK's table, in order. */
+  const taskRowWrites = async (taskId: string) =>
+    (await sql<{ what: string; synchronous_commit: string }>`select what, synchronous_commit from opening_commits where task_id = ${taskId} and what like 'task-%' order by seq`.execute(agent.database.db)).rows.map(
       (row) => `${row.what}:${row.synchronous_commit}`,
     );
   const restedOf = async (client: Client, id: string): Promise<Task> => {
@@ -76,6 +94,8 @@ describe('a task opening on PostgreSQL', () => {
       const task = (await client.sendMessage(userText('mango'))) as Task;
       expect(task.status?.state).toBe(TaskState.TASK_STATE_INPUT_REQUIRED);
       expect(await commitsOf(task.id)).toEqual(['open:off', 'asking:server']);
+      // Nobody could ask for the task before it rested: its row is written once, with the rest.
+      expect(await taskRowWrites(task.id)).toEqual(['task-insert:server']);
     }
     // The SDK's 0.3 client asks to be answered when the task rests (blocking: true).
     const card = (await (await fetch(`${agent.url}/.well-known/agent-card.json`)).json()) as { url: string };
@@ -86,6 +106,7 @@ describe('a task opening on PostgreSQL', () => {
     const raw = await v03Send(agent.url, 'durian');
     expect(raw.state).toBe('input-required');
     expect(await commitsOf(raw.id)).toEqual(['open:off', 'asking:server']);
+    expect(await taskRowWrites(raw.id)).toEqual(['task-insert:server']);
   });
 
   it('waits for the disk when the client hears of the task before it rests: a stream, an answer at once, a v0.3 send with blocking false', async () => {
@@ -96,6 +117,8 @@ describe('a task opening on PostgreSQL', () => {
       if (event.payload?.$case === 'task') streamed ??= event.payload.value.id;
     }
     expect(await commitsOf(streamed!)).toEqual(['open:server', 'asking:server']);
+    // The client can ask for the task from its first event on: its row is there from the opening.
+    expect(await taskRowWrites(streamed!)).toEqual(['task-insert:server', 'task-update:server']);
 
     // Answered at once (A2A 1.0 `returnImmediately`): the client holds the id before the task rests.
     const early = SendMessageRequest.fromJSON({ message: { messageId: randomUUID(), role: 'ROLE_USER', parts: [{ text: 'quince' }] }, configuration: { returnImmediately: true } });
@@ -107,5 +130,6 @@ describe('a task opening on PostgreSQL', () => {
     const { id } = await v03Send(agent.url, 'durian', { blocking: false });
     await restedOf(client, id);
     expect(await commitsOf(id)).toEqual(['open:server', 'asking:server']);
+    expect(await taskRowWrites(id)).toEqual(['task-insert:server', 'task-update:server']);
   });
 });
