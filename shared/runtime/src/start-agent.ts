@@ -19,6 +19,7 @@ import { jsonRpcBody, jsonRpcExtensionMethods, restExtensionMethods } from './ht
 import { metricsHandler, statsHandler } from './http/metrics.ts';
 import { checkAgent } from './check-agent.ts';
 import { admitParses, isPlainSend, verifyBody } from './http/parse-admission.ts';
+import { inSeries } from './http/in-series.ts';
 import type { LearnableAgent } from './learnable-agent.ts';
 import { InputReader } from './parsing/input-reader.ts';
 import type { ParsingOptions } from './parsing/input-reader.ts';
@@ -231,20 +232,23 @@ export async function startLearnableAgent<Input, Result>(
   };
   const legacyCompat = { enabled: true };
 
+  // A2A's JSON-RPC binding first, as one layer: the path every message takes (inSeries says why).
+  app.use(
+    JSONRPC_PATH,
+    inSeries(
+      refuseUnknownToken,
+      jsonRpcBody(bodyLimit),
+      admitParses(reader, 'jsonrpc', retryAfter),
+      jsonRpcExtensionMethods(methodDeps),
+      jsonRpcHandler({ requestHandler, userBuilder: userOf, contextBuilder, legacyCompat }),
+    ),
+  );
   app.get('/healthz', (_req, res) => {
     res.json({ ok: true, agent: agent.name, engine: database.engine, reading: reader.load });
   });
   app.get('/metrics', metricsHandler(ledger, corrections, agent.skill.id));
   app.get('/learnables/stats', statsHandler(ledger, corrections, agent.skill.id));
   app.use(`/${AGENT_CARD_PATH}`, agentCardHandler({ agentCardProvider: requestHandler, legacyCompat, cache: { maxAge: 60 } }));
-  app.use(
-    JSONRPC_PATH,
-    refuseUnknownToken,
-    jsonRpcBody(bodyLimit),
-    admitParses(reader, 'jsonrpc', retryAfter),
-    jsonRpcExtensionMethods(methodDeps),
-    jsonRpcHandler({ requestHandler, userBuilder: userOf, contextBuilder, legacyCompat }),
-  );
   app.use(
     REST_PATH,
     refuseUnknownToken,
