@@ -1,32 +1,41 @@
 import type { NextFunction, Request, RequestHandler, Response } from 'express';
 
+/** What express's router takes for a promise a handler returned (its `is-promise`): anything with a `then`. */
+const isThenable = (value: unknown): value is PromiseLike<unknown> =>
+  !!value && (typeof value === 'object' || typeof value === 'function') && typeof (value as { then?: unknown }).then === 'function';
+
 /**
- * Several express handlers mounted as one: each runs when the one before calls `next()`, as they
- * would mounted side by side (`app.use(path, a, b, c)`); an error passed to `next`, thrown, or
- * rejected by a handler's promise leaves them for the app's error handlers, as express 5 does;
- * `next()` from the last goes on to the app's next layer. Why: every JSON-RPC request went through
- * five layers on the agent's path (the token, the body, the parse admission, the extension
- * methods, the SDK's handler), each matched against the path and its prefix trimmed and restored
- * by express's router, and in front of them the GET routes; mounted as one, first, the agent spent
- * about 0.1 ms less CPU a message (issue 17, BENCHMARKS.md runtime overhead). Only for handlers
- * that take no error (three parameters): an error handler among them would never be called.
+ * Several express handlers mounted as one, run as express's router (2.x) runs them mounted side by
+ * side (`app.use(path, a, b, c)`): each when the one before calls `next()` (or `next('route')`,
+ * which a mounted handler's next treats alike); an error passed to `next`, thrown, or the reason a
+ * returned promise rejects with (a falsy one as "Rejected promise") goes to the next error handler
+ * among them (four parameters; passed over otherwise), and past the last to the app's; `next('router')`
+ * leaves the app's router; `next()` from the last goes on to the app's next layer.
+ * `in-series.test.ts` holds it to express's own mount, case by case. Why: every JSON-RPC request
+ * went through five layers on the agent's path (the token, the body, the parse admission, the
+ * extension methods, the SDK's handler), each matched against the path and its prefix trimmed and
+ * restored by express's router, and in front of them the GET routes; mounted as one, first, the
+ * agent spent about 0.1 ms less CPU a message (issue 17, BENCHMARKS.md runtime overhead).
  */
 export function inSeries(...handlers: readonly RequestHandler[]): RequestHandler {
   return (req: Request, res: Response, next: NextFunction) => {
     let at = 0;
     const step = (error?: unknown): void => {
-      // As express's router: 'route' and 'router' skip the rest of this mount; other values are errors.
-      if (error === 'route' || error === 'router') return next();
-      if (error !== undefined && error !== null) return next(error);
-      const handler = handlers[at++];
-      if (handler === undefined) return next();
+      if (error === 'router') return next('router');
+      const pending = error === 'route' ? undefined : error;
+      // With an error pending only error handlers (four parameters) run, and without one only the others.
+      let handler = handlers[at++];
+      while (handler !== undefined && (pending ? handler.length !== 4 : handler.length > 3)) handler = handlers[at++];
+      if (handler === undefined) return pending ? next(pending) : next();
       try {
-        const answered: unknown = handler(req, res, step);
-        if (answered instanceof Promise) answered.catch((rejected: unknown) => next(rejected ?? new Error('Rejected promise')));
+        const answered: unknown = pending ? (handler as unknown as ErrorHandler)(pending, req, res, step) : handler(req, res, step);
+        if (isThenable(answered)) answered.then(undefined, (rejected: unknown) => step(rejected || new Error('Rejected promise')));
       } catch (thrown) {
-        next(thrown);
+        step(thrown);
       }
     };
     step();
   };
 }
+
+type ErrorHandler = (error: unknown, req: Request, res: Response, next: NextFunction) => unknown;
