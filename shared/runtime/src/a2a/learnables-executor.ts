@@ -16,7 +16,7 @@ import type { RuntimeTaskStore } from '../storage/ledger-task-store.ts';
 import { foreground } from '../background-turn.ts';
 import { advanceTask } from './advance-task.ts';
 import type { Outcome } from './outcome.ts';
-import { failureOf, outcomeOf } from './outcome.ts';
+import { failureOf, outcomeOf, restedTask } from './outcome.ts';
 
 export interface ExecutorDeps<Input, Result> {
   readonly agent: LearnableAgent<Input, Result>;
@@ -115,15 +115,31 @@ export class LearnablesExecutor<Input, Result> implements AgentExecutor {
     // (The SDK would save the task only when it gets to the first event, after steps may have run.)
     // (A task nobody hears of before it rests is opened in the ledger alone, the task kept in its
     // row, without waiting for the disk; the task store gets it at rest: seenOnlyAtRest, TaskWrites.open.)
+    const quiet = !context.task && seenOnlyAtRest(context);
     if (context.task) await this.deps.ledger.resume(taskId);
-    else await this.deps.taskStore.open(task, context.context, { taskId, messageAt: Date.now() }, { seenOnlyAtRest: seenOnlyAtRest(context) });
-    // The first event must be the task itself, on follow-ups too (republished as loaded, so its
-    // history is kept). It carries the message as the task keeps it (a large part as its digest), so
-    // the SDK neither copies the whole message again nor echoes it back; the parse reads `task`.
-    bus.publish(AgentEvent.task(keptTask(task, this.deps.kept.message)));
-    bus.publish(AgentEvent.statusUpdate({ taskId, contextId, metadata: undefined, status: { state: TaskState.TASK_STATE_WORKING, message: undefined, timestamp: now() } }));
+    else await this.deps.taskStore.open(task, context.context, { taskId, messageAt: Date.now() }, { seenOnlyAtRest: quiet });
+    // The task as it is kept: the message as the task keeps it (a large part as its digest), so the
+    // SDK neither copies the whole message again nor echoes it back; the parse reads `task`.
+    const kept = keptTask(task, this.deps.kept.message);
     const ticket = context.context.state.get(PARSE_TICKET);
-    const outcome = await settleTask(this.deps, taskId, contextId, task.history, { fresh: !context.task, ...(ticket instanceof ParseTicket && { ticket }) });
+    const settle = () => settleTask(this.deps, taskId, contextId, task.history, { fresh: !context.task, ...(ticket instanceof ParseTicket && { ticket }) });
+    if (quiet) {
+      // Nobody can see this task before it rests (no stream, no answer at once, no push, no row in
+      // the task store until then), so it is published once, as it rests: the one event the SDK
+      // turns into the same task as the four below (restedTask), at a quarter of its handling
+      // (each event is a load, a merge and a save of the task; about a tenth of the agent's CPU a
+      // message, BENCHMARKS.md, runtime overhead). `one-event.test.ts` holds the two paths alike.
+      const outcome = await settle();
+      this.deps.journal.reached('decided');
+      bus.publish(AgentEvent.task(restedTask(kept, outcome, now())));
+      bus.finished();
+      return;
+    }
+    // The first event must be the task itself, on follow-ups too (republished as loaded, so its
+    // history is kept).
+    bus.publish(AgentEvent.task(kept));
+    bus.publish(AgentEvent.statusUpdate({ taskId, contextId, metadata: undefined, status: { state: TaskState.TASK_STATE_WORKING, message: undefined, timestamp: now() } }));
+    const outcome = await settle();
     this.deps.journal.reached('decided');
     if (outcome.artifact) {
       bus.publish(AgentEvent.artifactUpdate({ taskId, contextId, append: false, lastChunk: true, metadata: undefined, artifact: outcome.artifact }));

@@ -1,4 +1,4 @@
-import type { Artifact, Message } from '@a2a-js/sdk';
+import type { Artifact, Message, Task } from '@a2a-js/sdk';
 import { TaskState } from '@a2a-js/sdk';
 import type { OutcomeData, TeachBlock } from '@learnables/protocol';
 import { LEARNABLES_URI } from '@learnables/protocol';
@@ -77,4 +77,17 @@ export function outcomeOf<Input, Result>(
 
 export function failureOf(taskId: string, contextId: string, sentence: string): Outcome {
   return { state: TaskState.TASK_STATE_FAILED, message: agentMessage(taskId, contextId, [textPart(sentence)]) };
+}
+
+/**
+ * A task as it rests with an outcome: what the SDK makes of the artifact's event (replacing the
+ * artifact of the same id in place, or adding it) and of the status event (the status, and its
+ * message added to the history unless there already). For a task published once, at rest
+ * (LearnablesExecutor), and one resumed after a restart (recoverTasks).
+ */
+export function restedTask(task: Task, outcome: Outcome, timestamp: string): Task {
+  const artifact = outcome.artifact;
+  const artifacts = artifact === undefined ? task.artifacts : task.artifacts.some((one) => one.artifactId === artifact.artifactId) ? task.artifacts.map((one) => (one.artifactId === artifact.artifactId ? artifact : one)) : [...task.artifacts, artifact];
+  const history = task.history.some((message) => message.messageId === outcome.message.messageId) ? task.history : [...task.history, outcome.message];
+  return { ...task, artifacts, history, status: { state: outcome.state, message: outcome.message, timestamp } };
 }

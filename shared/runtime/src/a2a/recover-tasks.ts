@@ -4,6 +4,7 @@ import type { TaskStore } from '@a2a-js/sdk/server';
 import { ServerCallContext } from '@a2a-js/sdk/server';
 import type { ExecutorDeps } from './learnables-executor.ts';
 import { settleTask } from './learnables-executor.ts';
+import { restedTask } from './outcome.ts';
 import { ANONYMOUS_OWNER } from '../storage/task-ledger.ts';
 
 /** A call context that sees the tasks of one owner in one tenant, as the task store scopes them. */
@@ -31,13 +32,7 @@ export async function recoverTasks<Input, Result>(deps: ExecutorDeps<Input, Resu
       continue;
     }
     const outcome = await settleTask(deps, task.id, task.contextId, task.history);
-    const resumed: Task = {
-      ...task,
-      status: { state: outcome.state, message: outcome.message, timestamp: new Date().toISOString() },
-      history: [...task.history, outcome.message],
-      artifacts: outcome.artifact ? [...task.artifacts.filter((a) => a.artifactId !== outcome.artifact!.artifactId), outcome.artifact] : task.artifacts,
-    };
-    await taskStore.save(resumed, context);
+    await taskStore.save(restedTask(task, outcome, new Date().toISOString()), context);
     recovered.push(task.id);
   }
   return recovered;
