@@ -235,6 +235,14 @@ journal's 0.12, the pin's requests 0.12 and the authority's 0.15, the middleware
 before and after side by side: 2.50 and 2.36 → 2.26 and 2.31 ms a message, 0.70× and 0.75× → 0.78× and 0.76×
 (a slower spell of the machine). Then the JSON-RPC binding's five handlers mounted as one layer, ahead of the
 GET routes (runtime, http/in-series.ts): 2.18 and 2.44 → 2.05 and 2.34 ms a message beside the code without it.
+Since 2026-12-02 (sixth session) a plain send's new task, which nobody can see before it rests, is published to
+the SDK as one event, as it rests, where it was four (the task, working, the artifact, the resting status): each
+event cost a load of the task, a merge with structuredClone, a save and the event queue's turns. The resting task
+is the one the four events made (runtime, a2a/one-event.test.ts, for each way a task rests). Side by side, two
+agents of each code beside one bare agent, 6 rounds: the agent's CPU a message 1.35 and 1.50 → 1.25 and 1.23 ms
+(the bare agent's 1.23), the ratio 0.86× and 0.84× → 0.95× and 0.99×. The pin's waits, timed in the agent, were
+0.4-0.5 ms a message; asking ahead of need halved them and moved the ratio not at all (the cores are full: a task
+waiting lets another run), so it stays out.
 Runtime README, Benchmark, for the rest.`,
   ];
   console.log(lines.join('\n'));

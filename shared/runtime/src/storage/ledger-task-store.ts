@@ -69,6 +69,7 @@ const asStored = (task: Task): Task => TaskCodec.fromJSON(TaskCodec.toJSON(task)
  * task event, working, the artifact), and none of those states is ever what a client is answered
  * with. The SDK reads a task again before applying each event (four or five reads a message), so
  * it is read from here while it passes; once at rest it is written and read from the store again.
+ * (A plain send's new task is published once, as it rests, and so saved once: LearnablesExecutor.)
  * A process killed meanwhile leaves the task stored as it was when it started passing, and its
  * ledger row running, so the next start resumes it from its journal (nothing a client saw is lost).
  *
