@@ -230,7 +230,12 @@ SDK's task row and its three indexes are written once, at rest, not at the openi
 slower spell of the machine (the load generator's CPU a message 0.58-0.74 ms, against 0.41 the evening before, for the
 same requests): the code before and after one after the other, 228 messages/s (PostgreSQL 1.52 ms of CPU a message,
 replicas 5.63) against 201 and 253 (PostgreSQL 1.54 and 1.20, replicas 6.41 and 5.14); this section's run, the
-third of the new code, 237: the goal is at the line on this spell, as the machine's speed moves it.`);
+third of the new code, 237: the goal is at the line on this spell, as the machine's speed moves it.
+Then (2026-12-02, sixth session) a plain send's new task is published to the SDK once, as it rests, where it was
+four events (runtime README, Storage): on a faster spell of the machine (the load generator 0.31-0.42 ms a message),
+the code before 313 messages/s (replicas 3.56 ms of CPU a message, PostgreSQL 1.47), then the new code 375 and this
+section's 366 (replicas 2.99 and 2.88, PostgreSQL 1.32 and 1.29). A run of the new code straight after the whole
+test suite gave 178 (replicas 6.26, PostgreSQL 2.54): what the machine was still doing then, not the code.`);
 } finally {
   await Promise.all(services.map((service) => service.stop()));
   await database.drop();
