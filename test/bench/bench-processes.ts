@@ -17,11 +17,11 @@ process.on('exit', () => children.forEach((c) => c.kill()));
 
 /**
  * `node --import tsx <nodeArgs> <script> <args>`, its stdout piped; `script` is a file URL or path.
- * `nodeArgs` are node's own options (e.g. `--cpu-prof`).
+ * `nodeArgs` are node's own options (e.g. `--cpu-prof`); `env` its environment (default this process's).
  */
-export function child(script: URL | string, args: readonly string[], nodeArgs: readonly string[] = []): ChildProcess {
+export function child(script: URL | string, args: readonly string[], nodeArgs: readonly string[] = [], env: NodeJS.ProcessEnv = process.env): ChildProcess {
   const path = script instanceof URL ? fileURLToPath(script) : script;
-  const started = spawn(process.execPath, ['--import', 'tsx', ...nodeArgs, path, ...args], { stdio: ['ignore', 'pipe', 'inherit'] });
+  const started = spawn(process.execPath, ['--import', 'tsx', ...nodeArgs, path, ...args], { stdio: ['ignore', 'pipe', 'inherit'], env });
   children.add(started);
   started.once('exit', () => children.delete(started));
   return started;
