@@ -133,6 +133,22 @@ export function cpuMeter(parts: Record<string, () => number[]>, self = 'load gen
 const keptAlive = new http.Agent({ keepAlive: true });
 
 /**
+ * `messages` sends, `concurrency` at a time, each starting as one ends (a closed loop, as clients
+ * waiting for their answers send): the load of the runtime's benchmarks.
+ */
+export async function closedLoop(concurrency: number, messages: number, sendOne: () => Promise<void>): Promise<void> {
+  let next = 0;
+  await Promise.all(
+    Array.from({ length: concurrency }, async () => {
+      while (next < messages) {
+        next += 1;
+        await sendOne();
+      }
+    }),
+  );
+}
+
+/**
  * POST a JSON body and read the JSON answer, over node:http with kept-alive connections: the load
  * generators' request. `fetch` (undici) cost the generator about 1 ms of CPU a message on the 2-core
  * benchmark machine (replicas.ts, 2026-12-02), a seventh of all the CPU a message took there, spent

@@ -12,7 +12,7 @@ import { randomUUID } from 'node:crypto';
 import { mkdirSync } from 'node:fs';
 import { constants, cpus, loadavg } from 'node:os';
 import { scratchDir, stoppedClimbing } from '@learnables/testing';
-import { child, cpuMs, firstLine, stopChild } from '../../../test/bench/bench-processes.ts';
+import { child, closedLoop, cpuMs, firstLine, stopChild } from '../../../test/bench/bench-processes.ts';
 
 const MESSAGES = Number(process.env.BENCH_MESSAGES ?? 2000);
 const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 7);
@@ -90,15 +90,9 @@ async function batch(url: string, messages: number): Promise<Batch> {
   const selfBefore = process.cpuUsage();
   const latencies: number[] = [];
   const started = performance.now();
-  let next = 0;
-  await Promise.all(
-    Array.from({ length: CONCURRENCY }, async () => {
-      while (next < messages) {
-        next += 1;
-        latencies.push(await send(url));
-      }
-    }),
-  );
+  await closedLoop(CONCURRENCY, messages, async () => {
+    latencies.push(await send(url));
+  });
   const seconds = (performance.now() - started) / 1000;
   const self = process.cpuUsage(selfBefore);
   const cpu: Record<string, number> = Object.fromEntries(services.map((service, i) => [service.name, (cpuMs(service.pid) - cpuBefore[i]!) / messages]));

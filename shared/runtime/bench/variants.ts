@@ -16,7 +16,7 @@ import { randomUUID } from 'node:crypto';
 import { mkdirSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { scratchDir } from '@learnables/testing';
-import { child, cpuMs, firstLine, postJson, stopChild } from '../../../test/bench/bench-processes.ts';
+import { child, closedLoop, cpuMs, firstLine, postJson, stopChild } from '../../../test/bench/bench-processes.ts';
 
 const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 6);
 const MESSAGES = Number(process.env.BENCH_MESSAGES ?? 2000);
@@ -49,16 +49,10 @@ const body = () => JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'SendMessage'
 async function batch(agent: { url: string; pid: number }, authority: number, messages: number) {
   const [agentBefore, authorityBefore] = [cpuMs(agent.pid), cpuMs(authority)];
   const begun = performance.now();
-  let next = 0;
-  await Promise.all(
-    Array.from({ length: CONCURRENCY }, async () => {
-      while (next < messages) {
-        next += 1;
-        const { status } = await postJson(`${agent.url}/a2a/jsonrpc`, body(), { 'content-type': 'application/json', 'A2A-Version': '1.0' });
-        if (status !== 200) throw new Error(`the agent answered ${status}`);
-      }
-    }),
-  );
+  await closedLoop(CONCURRENCY, messages, async () => {
+    const { status } = await postJson(`${agent.url}/a2a/jsonrpc`, body(), { 'content-type': 'application/json', 'A2A-Version': '1.0' });
+    if (status !== 200) throw new Error(`the agent answered ${status}`);
+  });
   const rate = messages / ((performance.now() - begun) / 1000);
   return { rate, cpu: (cpuMs(agent.pid) - agentBefore) / messages, authority: (cpuMs(authority) - authorityBefore) / messages };
 }
