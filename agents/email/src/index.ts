@@ -14,3 +14,5 @@ export { suggestMark, suggestEvidence } from './suggest-mark.ts';
 export type { Suggestion, SuggestionContext } from './suggest-mark.ts';
 export { RecentSenders } from './recent-senders.ts';
 export { forwardedSender } from './forwards.ts';
+export { InternalSenders, internalSendersFromEnv } from './internal-senders.ts';
+export type { InternalSendersOptions } from './internal-senders.ts';
