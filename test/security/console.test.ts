@@ -20,12 +20,15 @@ interface Answer {
   readonly status: number;
   readonly body: { error?: string; message?: string; operator?: string | null };
   readonly cookie?: string;
+  readonly type?: string;
+  readonly text: string;
 }
 
-/** A raw HTTP request: Node's fetch will not send a Host of our choosing. */
-function send(url: string, method: string, headers: Record<string, string>, body?: string): Promise<Answer> {
+/** A raw HTTP request: Node's fetch will not send a Host of our choosing, nor come from another loopback address (`from`). */
+function send(url: string, method: string, headers: Record<string, string>, body?: string, from?: string): Promise<Answer> {
   return new Promise((resolve, reject) => {
-    const req = request(url, { method, headers: { ...headers, ...(body !== undefined && { 'content-length': String(Buffer.byteLength(body)) }) } }, (res) => {
+    const options = { method, headers: { ...headers, ...(body !== undefined && { 'content-length': String(Buffer.byteLength(body)) }) }, ...(from !== undefined && { localAddress: from }) };
+    const req = request(url, options, (res) => {
       let text = '';
       res.on('data', (chunk: Buffer) => (text += chunk.toString()));
       res.on('end', () => {
@@ -36,7 +39,8 @@ function send(url: string, method: string, headers: Record<string, string>, body
           // the page, not JSON
         }
         const cookie = res.headers['set-cookie']?.[0];
-        resolve({ status: res.statusCode ?? 0, body: parsed, ...(cookie !== undefined && { cookie }) });
+        const type = res.headers['content-type'];
+        resolve({ status: res.statusCode ?? 0, body: parsed, text, ...(cookie !== undefined && { cookie }), ...(type !== undefined && { type }) });
       });
     });
     req.on('error', reject);
@@ -282,6 +286,33 @@ describe('console security', () => {
     } finally {
       await limited.close();
     }
+  });
+
+  // Issue 34, finding 9: Express's own error page (HTML, the stack, install paths) when NODE_ENV is not `production`.
+  it('answers every error as a JSON sentence: a malformed percent-encoding, malformed JSON, an unknown route, a path outside /api', async () => {
+    const json = { host, ...dana, 'content-type': 'application/json' };
+    const answers = [
+      await send(`${app.url}/api/agents/a/tasks/%E0%A4%A`, 'GET', { host, ...dana }),
+      await send(`${app.url}/api/tasks/%E0%A4%A`, 'GET', { host, ...dana }),
+      await send(`${app.url}/%E0%A4%A`, 'GET', { host }),
+      await send(`${app.url}/api/agents/%E0%A4%A/notes`, 'POST', json, '{"text":"hello"}'),
+      await send(`${app.url}/api/replay`, 'POST', json, '{"confirm": '),
+      await send(`${app.url}/api/collections/lists/rollback`, 'POST', json, '{"version": 1,'),
+      await send(`${app.url}/api/session`, 'POST', { host, 'content-type': 'application/json' }, '{"name": "dana", '),
+      await send(`${app.url}/api/no-such-thing`, 'GET', { host, ...dana }),
+      await send(`${app.url}/api/session`, 'PATCH', json, '{}'),
+      await send(`${app.url}/api/replay`, 'POST', { ...json, 'content-type': 'application/json; charset=klingon' }, '{"confirm":"replay"}'),
+    ];
+    for (const answer of answers) {
+      expect(answer.type, answer.text).toMatch(/^application\/json/);
+      expect(answer.status, answer.text).toBeGreaterThanOrEqual(400);
+      expect(answer.body, answer.text).toMatchObject({ error: expect.any(String), message: expect.any(String) });
+      expect(answer.text).not.toMatch(/node_modules|<html|<pre|at [A-Za-z.]+ \(/i);
+    }
+    // A route's part that is no percent-encoding at all is a 400; an address no route has is a 404.
+    expect(answers.slice(0, 4).map((answer) => answer.status)).toEqual([400, 404, 404, 400]);
+    expect(answers.slice(4, 7).map((answer) => answer.status)).toEqual([400, 400, 400]);
+    expect(replays).toBe(1);
   });
 });
 
