@@ -8,7 +8,7 @@ import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { Authority, authorityService, openStore } from '@learnables/authority';
 import { createConsole, hashPassword, userLine } from '@learnables/console';
-import type { AccountOptions, RunningConsole } from '@learnables/console';
+import type { AccountOptions, RunningConsole, SignInLimitOptions } from '@learnables/console';
 import { scratchDir, wordListKind } from '@learnables/testing';
 import type { ScratchDir } from '@learnables/testing';
 import type { LearnableAgent } from '@learnables/runtime';
@@ -20,6 +20,8 @@ interface Answer {
   readonly status: number;
   readonly body: { error?: string; message?: string; operator?: string | null };
   readonly cookie?: string;
+  /** Every Set-Cookie, each cut to its `name=value`. */
+  readonly cookies: string[];
   readonly type?: string;
   readonly text: string;
 }
@@ -40,7 +42,8 @@ function send(url: string, method: string, headers: Record<string, string>, body
         }
         const cookie = res.headers['set-cookie']?.[0];
         const type = res.headers['content-type'];
-        resolve({ status: res.statusCode ?? 0, body: parsed, text, ...(cookie !== undefined && { cookie }), ...(type !== undefined && { type }) });
+        const cookies = (res.headers['set-cookie'] ?? []).map((line) => line.split(';')[0]!);
+        resolve({ status: res.statusCode ?? 0, body: parsed, text, cookies, ...(cookie !== undefined && { cookie }), ...(type !== undefined && { type }) });
       });
     });
     req.on('error', reject);
@@ -263,19 +266,28 @@ describe('console security', () => {
     expect(await whoIs(await signIn('sam', 'a new password for sam'))).toBe('sam');
   });
 
-  it('slows guessing: after too many wrong passwords for a name, or from an address, it says to wait (429), even with the right password', async () => {
-    const limited = await createConsole({
-      accounts: { ...accounts, signInLimits: { perName: { failures: 3, windowMs: 60_000 }, perAddress: { failures: 5, windowMs: 60_000 } } },
-      agents: [],
-      authority: { url: authorityUrl, token: 'console-token' },
-      log: () => undefined,
-    });
+  /** A console of its own, so each test of the sign-in limits starts with none counted. */
+  const withConsole = async (limits: SignInLimitOptions, test: (url: string) => Promise<void>) => {
+    const limited = await createConsole({ accounts: { ...accounts, signInLimits: limits }, agents: [], authority: { url: authorityUrl, token: 'console-token' }, log: () => undefined });
     try {
-      const attempt = (name: string, password: string) => send(`${limited.url}/api/session`, 'POST', { 'content-type': 'application/json' }, JSON.stringify({ name, password }));
+      await test(limited.url);
+    } finally {
+      await limited.close();
+    }
+  };
+  const attemptAt = (url: string, name: string, password: string, from?: string, cookie?: string) =>
+    send(`${url}/api/session`, 'POST', { 'content-type': 'application/json', ...(cookie !== undefined && { cookie }) }, JSON.stringify({ name, password }), from);
+
+  it('slows guessing: after too many wrong passwords for a name from an address, or from an address, it says to wait (429), even with the right password', async () => {
+    await withConsole({ perAddressAndName: { failures: 3, windowMs: 60_000 }, perAddress: { failures: 5, windowMs: 60_000 } }, async (url) => {
+      const attempt = (name: string, password: string) => attemptAt(url, name, password);
       for (let i = 0; i < 3; i++) expect((await attempt('dana', `guess ${i}`)).status).toBe(401);
       const named = await attempt('dana', passwordOf('dana'));
       expect(named.status).toBe(429);
-      expect(named.body).toMatchObject({ error: 'too-many-attempts', message: 'Too many wrong passwords for this name. Wait a minute, then try again; ask whoever runs the console if you have forgotten your password.' });
+      expect(named.body).toMatchObject({
+        error: 'too-many-attempts',
+        message: 'Too many wrong passwords for this name from this computer. Wait a minute, then try again; ask whoever runs the console if you have forgotten your password.',
+      });
       expect(named.cookie).toBeUndefined();
       // Another name from the same address still signs in, until the address has failed five times.
       expect((await attempt('lee', passwordOf('lee'))).status).toBe(200);
@@ -283,9 +295,51 @@ describe('console security', () => {
       const address = await attempt('lee', passwordOf('lee'));
       expect(address.status).toBe(429);
       expect(address.body.message).toMatch(/^Too many wrong passwords from this computer\. Wait a minute/);
-    } finally {
-      await limited.close();
-    }
+    });
+  });
+
+  // Issue 34, finding 5: the limit was looked at before the check and counted after it, so sign-ins
+  // sent at once all passed it (14 of 14 checked), and a right password queued among them was let in.
+  it('counts a sign-in before its password is checked: of 14 wrong ones sent at once, 10 are checked and 4 refused; the right password after them is refused too', async () => {
+    await withConsole({}, async (url) => {
+      const answers = await Promise.all(Array.from({ length: 14 }, (_, i) => attemptAt(url, 'dana', `guess ${i}`)));
+      const statuses = answers.map((answer) => answer.status).sort();
+      expect(statuses).toEqual([...Array<number>(10).fill(401), ...Array<number>(4).fill(429)]);
+      const right = await attemptAt(url, 'dana', passwordOf('dana'));
+      expect(right.status).toBe(429);
+      expect(right.cookie).toBeUndefined();
+    });
+  });
+
+  // Issue 34, finding 10: ten wrong passwords from anywhere locked the name out for everyone for 15 minutes.
+  it('a stranger’s wrong passwords for a name do not lock its owner out: the hard limit is per address and name, the name only slows other browsers', async () => {
+    // The slowing's first wait is a minute here, so what this test sees does not hang on the clock.
+    await withConsole({ perName: { failures: 10, windowMs: 15 * 60_000, backOff: { firstMs: 60_000, maxMs: 120_000 } } }, async (url) => {
+      const own = await attemptAt(url, 'dana', passwordOf('dana'), '127.0.0.1');
+      expect(own.status).toBe(200);
+      const browser = own.cookies.find((cookie) => cookie.startsWith('learnables-browser='))!;
+      expect(browser).toBeDefined();
+      const lees = (await attemptAt(url, 'lee', passwordOf('lee'), '127.0.0.1')).cookies.find((cookie) => cookie.startsWith('learnables-browser='))!;
+
+      // Someone else, from another address: ten wrong passwords, then that address is held back for the name.
+      for (let i = 0; i < 10; i++) expect((await attemptAt(url, 'dana', `guess ${i}`, '127.0.0.2')).status).toBe(401);
+      const stranger = await attemptAt(url, 'dana', passwordOf('dana'), '127.0.0.2');
+      expect(stranger.status).toBe(429);
+      expect(stranger.body.message).toMatch(/^Too many wrong passwords for this name from this computer\./);
+      // A third address, never wrong itself, is slowed for the name (a wait after the last attempt, not 15 minutes).
+      const third = await attemptAt(url, 'dana', 'guess again', '127.0.0.3');
+      expect(third.status).toBe(429);
+      expect(third.body.message).toMatch(/^Many wrong passwords were typed for this name lately, from other computers too.* Wait a minute, then try again/);
+      // So is a browser that signed in as another name.
+      expect((await attemptAt(url, 'dana', passwordOf('dana'), '127.0.0.4', lees)).status).toBe(429);
+
+      // The browser that has signed in as dana before is not held back, at its own address or another.
+      const back = await attemptAt(url, 'dana', passwordOf('dana'), '127.0.0.1', browser);
+      expect(back.status, back.body.message).toBe(200);
+      expect((await attemptAt(url, 'dana', passwordOf('dana'), '127.0.0.5', browser)).status).toBe(200);
+      // A wrong password from it is still a wrong password, counted for its address.
+      expect((await attemptAt(url, 'dana', 'a typo', '127.0.0.1', browser)).status).toBe(401);
+    });
   });
 
   // Issue 34, finding 9: Express's own error page (HTML, the stack, install paths) when NODE_ENV is not `production`.
