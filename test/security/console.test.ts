@@ -1,7 +1,7 @@
 // The console's attack surface (and the authority's Host check), one finding of issue 15 per case.
 // Each case failed on the code before its fix; SECURITY.md says what each one guards.
 import { createHmac } from 'node:crypto';
-import { readFileSync, writeFileSync } from 'node:fs';
+import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { request } from 'node:http';
 import type { Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
@@ -48,6 +48,34 @@ function send(url: string, method: string, headers: Record<string, string>, body
     });
     req.on('error', reject);
     req.end(body);
+  });
+}
+
+interface OpenStream {
+  readonly status: number;
+  ended(): boolean;
+  close(): void;
+}
+
+/** Open `GET /api/events` as a tab does, answered once its first line (or its refusal) is in. */
+function openStream(url: string, cookie: string): Promise<OpenStream> {
+  return new Promise((resolve, reject) => {
+    const req = request(`${url}/api/events`, { headers: { cookie } }, (res) => {
+      let text = '';
+      let ended = false;
+      const stream = { status: res.statusCode ?? 0, ended: () => ended, close: () => req.destroy() };
+      res.on('data', (chunk: Buffer) => {
+        text += chunk.toString();
+        if (text.includes('retry:')) resolve(stream);
+      });
+      res.on('end', () => {
+        ended = true;
+        resolve(stream);
+      });
+      res.on('close', () => (ended = true));
+    });
+    req.on('error', reject);
+    req.end();
   });
 }
 
@@ -340,6 +368,53 @@ describe('console security', () => {
       // A wrong password from it is still a wrong password, counted for its address.
       expect((await attemptAt(url, 'dana', 'a typo', '127.0.0.1', browser)).status).toBe(401);
     });
+  });
+
+  // Issue 34, finding 4: a stream opened before signing out kept delivering the customers' messages
+  // until the session would have expired (12–24 hours), and so it did past a password change or removal.
+  it('ends a live stream when its session ends: signed out from another browser, the password changed, the account removed, too old; the others stay open', async () => {
+    const own = `${dir.path}/streams`;
+    mkdirSync(own, { recursive: true });
+    const streamAccounts = await testAccounts(own);
+    const live = await createConsole({ accounts: streamAccounts, agents: [], authority: { url: authorityUrl, token: 'console-token' }, log: () => undefined });
+    const open: OpenStream[] = [];
+    try {
+      const sessionOf = async (name: string) => (await attemptAt(live.url, name, passwordOf(name))).cookies.find((cookie) => cookie.startsWith('learnables-session='))!;
+      const stream = async (cookie: string) => {
+        const opened = await openStream(live.url, cookie);
+        open.push(opened);
+        return opened;
+      };
+      const cookies = { dana: await sessionOf('dana'), lee: await sessionOf('lee'), sam: await sessionOf('sam'), smith: await sessionOf('Dana Smith') };
+      const streams = { dana: await stream(cookies.dana), lee: await stream(cookies.lee), sam: await stream(cookies.sam), smith: await stream(cookies.smith) };
+      expect(Object.values(streams).map((opened) => opened.status)).toEqual([200, 200, 200, 200]);
+
+      // lee signs out in another browser: every session of lee's made before ends, its stream too, and the reconnect is refused.
+      const elsewhere = await sessionOf('lee');
+      expect((await send(`${live.url}/api/session`, 'DELETE', { cookie: elsewhere })).status).toBe(200);
+      await expect.poll(() => streams.lee.ended()).toBe(true);
+      expect((await stream(cookies.lee)).status).toBe(401);
+
+      // sam's password is changed, and Dana Smith's account removed, in the users file (read again within a second or two).
+      const file = readFileSync(streamAccounts.usersFile, 'utf8');
+      const line = (name: string) => file.split('\n').find((entry) => entry.startsWith(`${name}:`))!;
+      writeFileSync(streamAccounts.usersFile, file.replace(line('sam'), userLine('sam', await hashPassword('a new password for sam', { ln: 14, r: 8, p: 1 }))).replace(`${line('Dana Smith')}\n`, ''));
+      await expect.poll(() => streams.sam.ended(), { timeout: 5000, interval: 100 }).toBe(true);
+      await expect.poll(() => streams.smith.ended(), { timeout: 5000, interval: 100 }).toBe(true);
+      expect((await stream(cookies.sam)).status).toBe(401);
+
+      // A session signed in nearly 24 hours ago: its stream ends when the session does.
+      const old = forge({ ...claimsOf(cookies.dana), i: Date.now() - 24 * 3600_000 + 1500, s: Date.now() }, String(streamAccounts.sessionSecret));
+      const ending = await stream(old);
+      expect(ending.status).toBe(200);
+      await expect.poll(() => ending.ended(), { timeout: 5000, interval: 100 }).toBe(true);
+
+      // dana's own session holds: its stream is still open.
+      expect(streams.dana.ended()).toBe(false);
+    } finally {
+      for (const opened of open) opened.close();
+      await live.close();
+    }
   });
 
   // Issue 34, finding 9: Express's own error page (HTML, the stack, install paths) when NODE_ENV is not `production`.

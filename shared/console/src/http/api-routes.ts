@@ -134,7 +134,7 @@ export function apiRoutes(deps: ApiDeps): express.Router {
 
   api.get('/agents', handle(async () => ({ agents: await directory.views() })));
   api.get('/questions', handle(async () => questionsAcross(directory)));
-  api.get('/events', liveEvents(deps.live));
+  api.get('/events', liveEvents(deps.live, deps.sessions));
   api.get('/decisions', handle(async (req) => decisionsAcross(directory, Math.min(100, Math.max(1, Number(req.query.limit) || 10)))));
   api.get('/stats', handle(async () => statsAcross(directory, takenBack)));
 

@@ -22,6 +22,17 @@ export const DEFAULT_IDLE_MS = 12 * HOUR;
 export const DEFAULT_MAX_MS = 24 * HOUR;
 /** A used session's cookie is renewed (its idle time restarted) at most this often. */
 const RENEW_AFTER_MS = 5 * 60_000;
+/** While streams are open, their accounts are looked up this often (the users file is reread at most once a second). */
+const STREAM_CHECK_MS = 1000;
+/** setTimeout fires at once past this; a session this long is ended at the next reconnect instead. */
+const LONGEST_TIMER_MS = 2 ** 31 - 1;
+
+/** A response held open under a session (a live stream), and how to end it. */
+interface HeldStream {
+  readonly claims: SessionClaims;
+  readonly end: () => void;
+  timer?: NodeJS.Timeout;
+}
 
 
 export interface AccountOptions {
@@ -96,12 +107,17 @@ export class ConsoleSessions {
   private readonly knownBrowserMs: number;
   private readonly checks: CheckGate;
   private readonly signedOutAt = new Map<string, number>();
+  /** Open live streams, each ended with its session (bounded by live-events.ts's cap). */
+  private readonly streams = new Set<HeldStream>();
+  private streamCheck: NodeJS.Timeout | undefined;
+  private checkingStreams = false;
 
   private constructor(
     private readonly users: UsersFile,
     options: AccountOptions,
     /** Host names whose origin is https: cookies sent to them are `Secure`. */
     private readonly secureHosts: ReadonlySet<string>,
+    private readonly log: (message: string, error?: unknown) => void,
   ) {
     this.signer = new SessionSigner(options.sessionSecret);
     this.idleMs = options.sessionIdleMs ?? DEFAULT_IDLE_MS;
@@ -118,7 +134,7 @@ export class ConsoleSessions {
   static async open(options: AccountOptions, origins: string | readonly string[] | undefined, log: (message: string, error?: unknown) => void): Promise<ConsoleSessions> {
     const listed = typeof origins === 'string' ? origins.split(',') : (origins ?? []);
     const secure = new Set(listed.map((origin) => origin.trim()).filter((origin) => /^https:\/\//i.test(origin)).map((origin) => hostNameOf(new URL(origin).host)));
-    return new ConsoleSessions(await UsersFile.open(options.usersFile, log), options, secure);
+    return new ConsoleSessions(await UsersFile.open(options.usersFile, log), options, secure, log);
   }
 
   /**
@@ -135,7 +151,7 @@ export class ConsoleSessions {
           const claims = await this.valid(token, now);
           if (claims) {
             res.locals.operator = claims.name;
-            res.locals.sessionEndsAt = Math.min(claims.seenAt + this.idleMs, claims.issuedAt + this.maxMs);
+            res.locals.session = claims;
             if (now - claims.seenAt >= RENEW_AFTER_MS) this.setCookie(req, res, { ...claims, seenAt: now });
           } else {
             this.clearCookie(req, res);
@@ -155,6 +171,54 @@ export class ConsoleSessions {
     if (claims.issuedAt <= (this.signedOutAt.get(claims.name) ?? -1)) return undefined;
     const account = await this.users.find(claims.name);
     return account && account.fingerprint === claims.fingerprint ? claims : undefined;
+  }
+
+  /**
+   * Hold a response open under this request's session (a live stream of customers' messages):
+   * `end` is called when the session ends — signed out (from any browser), idle or too old, its
+   * account's password changed or the account removed — and the answer is the way to let go (call
+   * it when the response closes), or undefined when the request has no session to hold it under.
+   */
+  holdStream(res: Response, end: () => void): (() => void) | undefined {
+    const claims = res.locals.session as SessionClaims | undefined;
+    if (!claims) return undefined;
+    const endsAt = Math.min(claims.seenAt + this.idleMs, claims.issuedAt + this.maxMs);
+    const held: HeldStream = { claims, end };
+    held.timer = setTimeout(() => this.endStream(held), Math.min(LONGEST_TIMER_MS, Math.max(0, endsAt - Date.now())));
+    this.streams.add(held);
+    this.streamCheck ??= setInterval(() => void this.checkStreams(), STREAM_CHECK_MS).unref();
+    return () => this.letGo(held);
+  }
+
+  private letGo(held: HeldStream): void {
+    clearTimeout(held.timer);
+    this.streams.delete(held);
+    if (this.streams.size === 0 && this.streamCheck) {
+      clearInterval(this.streamCheck);
+      this.streamCheck = undefined;
+    }
+  }
+
+  private endStream(held: HeldStream): void {
+    if (!this.streams.has(held)) return;
+    this.letGo(held);
+    held.end();
+  }
+
+  /** End the streams whose sessions no longer hold: the users file is looked at again for them. */
+  private async checkStreams(): Promise<void> {
+    if (this.checkingStreams) return;
+    this.checkingStreams = true;
+    try {
+      for (const held of [...this.streams]) {
+        const account = await this.users.find(held.claims.name);
+        if (!account || account.fingerprint !== held.claims.fingerprint) this.endStream(held);
+      }
+    } catch (error) {
+      this.log('console: checking the open streams’ sessions failed', error);
+    } finally {
+      this.checkingStreams = false;
+    }
   }
 
   /** Check a name and password; on success set the session cookie and answer the account's name. */
@@ -231,7 +295,11 @@ export class ConsoleSessions {
   signOut(req: Request, res: Response): void {
     const operator = operatorOf(res);
     // Only a valid session's account is recorded, so the map holds at most one entry per account.
-    if (operator) this.signedOutAt.set(operator, Date.now());
+    if (operator) {
+      const at = Date.now();
+      this.signedOutAt.set(operator, at);
+      for (const held of [...this.streams]) if (held.claims.name === operator && held.claims.issuedAt <= at) this.endStream(held);
+    }
     this.clearCookie(req, res);
   }
 
