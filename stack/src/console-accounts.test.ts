@@ -1,6 +1,7 @@
 // The console's accounts as the stack makes and edits them: the local stack's first user, made on
 // first start and able to sign in, and `pnpm console-user` writing the users file.
 import { execFile } from 'node:child_process';
+import { request } from 'node:http';
 import { existsSync, mkdtempSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -17,6 +18,23 @@ function consoleUser(args: readonly string[], input?: string): Promise<{ code: n
       resolve({ code: error ? ((error as { code?: number }).code ?? 1) : 0, out, err }),
     );
     child.stdin!.end(input ?? '');
+  });
+}
+
+/** Open the console's live stream with a session cookie; `ended` says whether the console has closed it since. */
+function openStream(url: string, cookie: string): Promise<{ status: number; ended: () => boolean; close: () => void }> {
+  return new Promise((resolve, reject) => {
+    const req = request(`${url}/api/events`, { headers: { cookie } }, (res) => {
+      let ended = false;
+      const stream = { status: res.statusCode ?? 0, ended: () => ended, close: () => req.destroy() };
+      res.once('data', () => resolve(stream));
+      res.on('close', () => {
+        ended = true;
+        resolve(stream);
+      });
+    });
+    req.on('error', reject);
+    req.end();
   });
 }
 
@@ -86,5 +104,38 @@ describe('console accounts in the stack', () => {
     expect([...parseUsers(readFileSync(users, 'utf8')).keys()]).toEqual(['Dana Smith']);
     const short = await consoleUser(['add', 'sam', '--file', users], 'short\n');
     expect(short).toMatchObject({ code: 2, err: 'A password of at least 10 characters, please (or --generate one); nothing was changed.\n' });
+  }, 120_000);
+
+  // Issue 34, finding 4: the stream of customers' messages outlived a password change and a removal.
+  it('pnpm console-user changing a password or removing a user ends that user’s open live streams, and no one else’s', async () => {
+    const users = join(dir, 'stream-users');
+    for (const name of ['dana', 'lee', 'sam']) await setUser(users, name, `${name} has a long password`);
+    const running = await createConsole({ accounts: { usersFile: users, sessionSecret: 'y'.repeat(40) }, agents: [], authority: { url: 'http://127.0.0.1:9', token: 'unused' }, log: () => undefined });
+    const streams: { close: () => void }[] = [];
+    try {
+      const streamOf = async (name: string) => {
+        const signIn = await fetch(`${running.url}/api/session`, {
+          method: 'POST',
+          headers: { 'content-type': 'application/json' },
+          body: JSON.stringify({ name, password: `${name} has a long password` }),
+        });
+        const cookie = signIn.headers.getSetCookie().find((line) => line.startsWith('learnables-session='))!.split(';')[0]!;
+        const stream = await openStream(running.url, cookie);
+        streams.push(stream);
+        expect(stream.status).toBe(200);
+        return stream;
+      };
+      const dana = await streamOf('dana');
+      const lee = await streamOf('lee');
+      const sam = await streamOf('sam');
+      expect((await consoleUser(['add', 'dana', '--file', users], 'a new password for dana\n')).out).toBe(`Changed the password of dana in ${users}. Their sessions have ended.\n`);
+      expect((await consoleUser(['remove', 'lee', '--file', users])).code).toBe(0);
+      await expect.poll(() => dana.ended(), { timeout: 5000, interval: 100 }).toBe(true);
+      await expect.poll(() => lee.ended(), { timeout: 5000, interval: 100 }).toBe(true);
+      expect(sam.ended()).toBe(false);
+    } finally {
+      for (const stream of streams) stream.close();
+      await running.close();
+    }
   }, 120_000);
 });

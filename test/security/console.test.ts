@@ -1,14 +1,14 @@
 // The console's attack surface (and the authority's Host check), one finding of issue 15 per case.
 // Each case failed on the code before its fix; SECURITY.md says what each one guards.
 import { createHmac } from 'node:crypto';
-import { readFileSync, writeFileSync } from 'node:fs';
+import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { request } from 'node:http';
 import type { Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { Authority, authorityService, openStore } from '@learnables/authority';
 import { createConsole, hashPassword, userLine } from '@learnables/console';
-import type { AccountOptions, RunningConsole } from '@learnables/console';
+import type { AccountOptions, RunningConsole, SignInLimitOptions } from '@learnables/console';
 import { scratchDir, wordListKind } from '@learnables/testing';
 import type { ScratchDir } from '@learnables/testing';
 import type { LearnableAgent } from '@learnables/runtime';
@@ -20,12 +20,17 @@ interface Answer {
   readonly status: number;
   readonly body: { error?: string; message?: string; operator?: string | null };
   readonly cookie?: string;
+  /** Every Set-Cookie, each cut to its `name=value`. */
+  readonly cookies: string[];
+  readonly type?: string;
+  readonly text: string;
 }
 
-/** A raw HTTP request: Node's fetch will not send a Host of our choosing. */
-function send(url: string, method: string, headers: Record<string, string>, body?: string): Promise<Answer> {
+/** A raw HTTP request: Node's fetch will not send a Host of our choosing, nor come from another loopback address (`from`). */
+function send(url: string, method: string, headers: Record<string, string>, body?: string, from?: string): Promise<Answer> {
   return new Promise((resolve, reject) => {
-    const req = request(url, { method, headers: { ...headers, ...(body !== undefined && { 'content-length': String(Buffer.byteLength(body)) }) } }, (res) => {
+    const options = { method, headers: { ...headers, ...(body !== undefined && { 'content-length': String(Buffer.byteLength(body)) }) }, ...(from !== undefined && { localAddress: from }) };
+    const req = request(url, options, (res) => {
       let text = '';
       res.on('data', (chunk: Buffer) => (text += chunk.toString()));
       res.on('end', () => {
@@ -36,11 +41,41 @@ function send(url: string, method: string, headers: Record<string, string>, body
           // the page, not JSON
         }
         const cookie = res.headers['set-cookie']?.[0];
-        resolve({ status: res.statusCode ?? 0, body: parsed, ...(cookie !== undefined && { cookie }) });
+        const type = res.headers['content-type'];
+        const cookies = (res.headers['set-cookie'] ?? []).map((line) => line.split(';')[0]!);
+        resolve({ status: res.statusCode ?? 0, body: parsed, text, cookies, ...(cookie !== undefined && { cookie }), ...(type !== undefined && { type }) });
       });
     });
     req.on('error', reject);
     req.end(body);
+  });
+}
+
+interface OpenStream {
+  readonly status: number;
+  ended(): boolean;
+  close(): void;
+}
+
+/** Open `GET /api/events` as a tab does, answered once its first line (or its refusal) is in. */
+function openStream(url: string, cookie: string): Promise<OpenStream> {
+  return new Promise((resolve, reject) => {
+    const req = request(`${url}/api/events`, { headers: { cookie } }, (res) => {
+      let text = '';
+      let ended = false;
+      const stream = { status: res.statusCode ?? 0, ended: () => ended, close: () => req.destroy() };
+      res.on('data', (chunk: Buffer) => {
+        text += chunk.toString();
+        if (text.includes('retry:')) resolve(stream);
+      });
+      res.on('end', () => {
+        ended = true;
+        resolve(stream);
+      });
+      res.on('close', () => (ended = true));
+    });
+    req.on('error', reject);
+    req.end();
   });
 }
 
@@ -259,19 +294,28 @@ describe('console security', () => {
     expect(await whoIs(await signIn('sam', 'a new password for sam'))).toBe('sam');
   });
 
-  it('slows guessing: after too many wrong passwords for a name, or from an address, it says to wait (429), even with the right password', async () => {
-    const limited = await createConsole({
-      accounts: { ...accounts, signInLimits: { perName: { failures: 3, windowMs: 60_000 }, perAddress: { failures: 5, windowMs: 60_000 } } },
-      agents: [],
-      authority: { url: authorityUrl, token: 'console-token' },
-      log: () => undefined,
-    });
+  /** A console of its own, so each test of the sign-in limits starts with none counted. */
+  const withConsole = async (limits: SignInLimitOptions, test: (url: string) => Promise<void>) => {
+    const limited = await createConsole({ accounts: { ...accounts, signInLimits: limits }, agents: [], authority: { url: authorityUrl, token: 'console-token' }, log: () => undefined });
     try {
-      const attempt = (name: string, password: string) => send(`${limited.url}/api/session`, 'POST', { 'content-type': 'application/json' }, JSON.stringify({ name, password }));
+      await test(limited.url);
+    } finally {
+      await limited.close();
+    }
+  };
+  const attemptAt = (url: string, name: string, password: string, from?: string, cookie?: string) =>
+    send(`${url}/api/session`, 'POST', { 'content-type': 'application/json', ...(cookie !== undefined && { cookie }) }, JSON.stringify({ name, password }), from);
+
+  it('slows guessing: after too many wrong passwords for a name from an address, or from an address, it says to wait (429), even with the right password', async () => {
+    await withConsole({ perAddressAndName: { failures: 3, windowMs: 60_000 }, perAddress: { failures: 5, windowMs: 60_000 } }, async (url) => {
+      const attempt = (name: string, password: string) => attemptAt(url, name, password);
       for (let i = 0; i < 3; i++) expect((await attempt('dana', `guess ${i}`)).status).toBe(401);
       const named = await attempt('dana', passwordOf('dana'));
       expect(named.status).toBe(429);
-      expect(named.body).toMatchObject({ error: 'too-many-attempts', message: 'Too many wrong passwords for this name. Wait a minute, then try again; ask whoever runs the console if you have forgotten your password.' });
+      expect(named.body).toMatchObject({
+        error: 'too-many-attempts',
+        message: 'Too many wrong passwords for this name from this computer. Wait a minute, then try again; ask whoever runs the console if you have forgotten your password.',
+      });
       expect(named.cookie).toBeUndefined();
       // Another name from the same address still signs in, until the address has failed five times.
       expect((await attempt('lee', passwordOf('lee'))).status).toBe(200);
@@ -279,9 +323,125 @@ describe('console security', () => {
       const address = await attempt('lee', passwordOf('lee'));
       expect(address.status).toBe(429);
       expect(address.body.message).toMatch(/^Too many wrong passwords from this computer\. Wait a minute/);
+    });
+  });
+
+  // Issue 34, finding 5: the limit was looked at before the check and counted after it, so sign-ins
+  // sent at once all passed it (14 of 14 checked), and a right password queued among them was let in.
+  it('counts a sign-in before its password is checked: of 14 wrong ones sent at once, 10 are checked and 4 refused; the right password after them is refused too', async () => {
+    await withConsole({}, async (url) => {
+      const answers = await Promise.all(Array.from({ length: 14 }, (_, i) => attemptAt(url, 'dana', `guess ${i}`)));
+      const statuses = answers.map((answer) => answer.status).sort();
+      expect(statuses).toEqual([...Array<number>(10).fill(401), ...Array<number>(4).fill(429)]);
+      const right = await attemptAt(url, 'dana', passwordOf('dana'));
+      expect(right.status).toBe(429);
+      expect(right.cookie).toBeUndefined();
+    });
+  });
+
+  // Issue 34, finding 10: ten wrong passwords from anywhere locked the name out for everyone for 15 minutes.
+  it('a stranger’s wrong passwords for a name do not lock its owner out: the hard limit is per address and name, the name only slows other browsers', async () => {
+    // The slowing's first wait is a minute here, so what this test sees does not hang on the clock.
+    await withConsole({ perName: { failures: 10, windowMs: 15 * 60_000, backOff: { firstMs: 60_000, maxMs: 120_000 } } }, async (url) => {
+      const own = await attemptAt(url, 'dana', passwordOf('dana'), '127.0.0.1');
+      expect(own.status).toBe(200);
+      const browser = own.cookies.find((cookie) => cookie.startsWith('learnables-browser='))!;
+      expect(browser).toBeDefined();
+      const lees = (await attemptAt(url, 'lee', passwordOf('lee'), '127.0.0.1')).cookies.find((cookie) => cookie.startsWith('learnables-browser='))!;
+
+      // Someone else, from another address: ten wrong passwords, then that address is held back for the name.
+      for (let i = 0; i < 10; i++) expect((await attemptAt(url, 'dana', `guess ${i}`, '127.0.0.2')).status).toBe(401);
+      const stranger = await attemptAt(url, 'dana', passwordOf('dana'), '127.0.0.2');
+      expect(stranger.status).toBe(429);
+      expect(stranger.body.message).toMatch(/^Too many wrong passwords for this name from this computer\./);
+      // A third address, never wrong itself, is slowed for the name (a wait after the last attempt, not 15 minutes).
+      const third = await attemptAt(url, 'dana', 'guess again', '127.0.0.3');
+      expect(third.status).toBe(429);
+      expect(third.body.message).toMatch(/^Many wrong passwords were typed for this name lately, from other computers too.* Wait a minute, then try again/);
+      // So is a browser that signed in as another name.
+      expect((await attemptAt(url, 'dana', passwordOf('dana'), '127.0.0.4', lees)).status).toBe(429);
+
+      // The browser that has signed in as dana before is not held back, at its own address or another.
+      const back = await attemptAt(url, 'dana', passwordOf('dana'), '127.0.0.1', browser);
+      expect(back.status, back.body.message).toBe(200);
+      expect((await attemptAt(url, 'dana', passwordOf('dana'), '127.0.0.5', browser)).status).toBe(200);
+      // A wrong password from it is still a wrong password, counted for its address.
+      expect((await attemptAt(url, 'dana', 'a typo', '127.0.0.1', browser)).status).toBe(401);
+    });
+  });
+
+  // Issue 34, finding 4: a stream opened before signing out kept delivering the customers' messages
+  // until the session would have expired (12–24 hours), and so it did past a password change or removal.
+  it('ends a live stream when its session ends: signed out from another browser, the password changed, the account removed, too old; the others stay open', async () => {
+    const own = `${dir.path}/streams`;
+    mkdirSync(own, { recursive: true });
+    const streamAccounts = await testAccounts(own);
+    const live = await createConsole({ accounts: streamAccounts, agents: [], authority: { url: authorityUrl, token: 'console-token' }, log: () => undefined });
+    const open: OpenStream[] = [];
+    try {
+      const sessionOf = async (name: string) => (await attemptAt(live.url, name, passwordOf(name))).cookies.find((cookie) => cookie.startsWith('learnables-session='))!;
+      const stream = async (cookie: string) => {
+        const opened = await openStream(live.url, cookie);
+        open.push(opened);
+        return opened;
+      };
+      const cookies = { dana: await sessionOf('dana'), lee: await sessionOf('lee'), sam: await sessionOf('sam'), smith: await sessionOf('Dana Smith') };
+      const streams = { dana: await stream(cookies.dana), lee: await stream(cookies.lee), sam: await stream(cookies.sam), smith: await stream(cookies.smith) };
+      expect(Object.values(streams).map((opened) => opened.status)).toEqual([200, 200, 200, 200]);
+
+      // lee signs out in another browser: every session of lee's made before ends, its stream too, and the reconnect is refused.
+      const elsewhere = await sessionOf('lee');
+      expect((await send(`${live.url}/api/session`, 'DELETE', { cookie: elsewhere })).status).toBe(200);
+      await expect.poll(() => streams.lee.ended()).toBe(true);
+      expect((await stream(cookies.lee)).status).toBe(401);
+
+      // sam's password is changed, and Dana Smith's account removed, in the users file (read again within a second or two).
+      const file = readFileSync(streamAccounts.usersFile, 'utf8');
+      const line = (name: string) => file.split('\n').find((entry) => entry.startsWith(`${name}:`))!;
+      writeFileSync(streamAccounts.usersFile, file.replace(line('sam'), userLine('sam', await hashPassword('a new password for sam', { ln: 14, r: 8, p: 1 }))).replace(`${line('Dana Smith')}\n`, ''));
+      await expect.poll(() => streams.sam.ended(), { timeout: 5000, interval: 100 }).toBe(true);
+      await expect.poll(() => streams.smith.ended(), { timeout: 5000, interval: 100 }).toBe(true);
+      expect((await stream(cookies.sam)).status).toBe(401);
+
+      // A session signed in nearly 24 hours ago: its stream ends when the session does.
+      const old = forge({ ...claimsOf(cookies.dana), i: Date.now() - 24 * 3600_000 + 1500, s: Date.now() }, String(streamAccounts.sessionSecret));
+      const ending = await stream(old);
+      expect(ending.status).toBe(200);
+      await expect.poll(() => ending.ended(), { timeout: 5000, interval: 100 }).toBe(true);
+
+      // dana's own session holds: its stream is still open.
+      expect(streams.dana.ended()).toBe(false);
     } finally {
-      await limited.close();
+      for (const opened of open) opened.close();
+      await live.close();
     }
+  });
+
+  // Issue 34, finding 9: Express's own error page (HTML, the stack, install paths) when NODE_ENV is not `production`.
+  it('answers every error as a JSON sentence: a malformed percent-encoding, malformed JSON, an unknown route, a path outside /api', async () => {
+    const json = { host, ...dana, 'content-type': 'application/json' };
+    const answers = [
+      await send(`${app.url}/api/agents/a/tasks/%E0%A4%A`, 'GET', { host, ...dana }),
+      await send(`${app.url}/api/tasks/%E0%A4%A`, 'GET', { host, ...dana }),
+      await send(`${app.url}/%E0%A4%A`, 'GET', { host }),
+      await send(`${app.url}/api/agents/%E0%A4%A/notes`, 'POST', json, '{"text":"hello"}'),
+      await send(`${app.url}/api/replay`, 'POST', json, '{"confirm": '),
+      await send(`${app.url}/api/collections/lists/rollback`, 'POST', json, '{"version": 1,'),
+      await send(`${app.url}/api/session`, 'POST', { host, 'content-type': 'application/json' }, '{"name": "dana", '),
+      await send(`${app.url}/api/no-such-thing`, 'GET', { host, ...dana }),
+      await send(`${app.url}/api/session`, 'PATCH', json, '{}'),
+      await send(`${app.url}/api/replay`, 'POST', { ...json, 'content-type': 'application/json; charset=klingon' }, '{"confirm":"replay"}'),
+    ];
+    for (const answer of answers) {
+      expect(answer.type, answer.text).toMatch(/^application\/json/);
+      expect(answer.status, answer.text).toBeGreaterThanOrEqual(400);
+      expect(answer.body, answer.text).toMatchObject({ error: expect.any(String), message: expect.any(String) });
+      expect(answer.text).not.toMatch(/node_modules|<html|<pre|at [A-Za-z.]+ \(/i);
+    }
+    // A route's part that is no percent-encoding at all is a 400; an address no route has is a 404.
+    expect(answers.slice(0, 4).map((answer) => answer.status)).toEqual([400, 404, 404, 400]);
+    expect(answers.slice(4, 7).map((answer) => answer.status)).toEqual([400, 400, 400]);
+    expect(replays).toBe(1);
   });
 });
 

@@ -3,6 +3,7 @@ import type { AddressInfo } from 'node:net';
 import express from 'express';
 import { AuthorityClient, allowedHosts, requireAllowedHost } from '@learnables/authority';
 import { requireJsonBody, requireSameOrigin } from './http/request-guards.ts';
+import { jsonErrors } from './http/json-errors.ts';
 import { AgentDirectory } from './agents/agent-directory.ts';
 import { apiRoutes } from './http/api-routes.ts';
 import { bundleUi } from './http/ui-assets.ts';
@@ -101,6 +102,7 @@ export async function createConsole(options: ConsoleOptions): Promise<RunningCon
   app.use((req, res) => {
     res.status(404).json({ error: 'not-found', message: `The console has no ${req.method} ${req.path}; open / for the console.` });
   });
+  app.use(jsonErrors(log));
 
   const server = app.listen(options.port ?? 0, options.host ?? '127.0.0.1');
   await new Promise<void>((resolve, reject) => {

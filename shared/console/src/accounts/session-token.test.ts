@@ -17,6 +17,15 @@ describe('session tokens', () => {
     expect(signer.verify('')).toBeUndefined();
   });
 
+  it('keeps known-browser cookies apart from sessions: neither is taken for the other', () => {
+    const browser = signer.signBrowser({ name: 'Dana Ørsted', issuedAt: 1_700_000_000_000 });
+    expect(signer.verifyBrowser(browser)).toEqual({ name: 'Dana Ørsted', issuedAt: 1_700_000_000_000 });
+    expect(signer.verify(browser)).toBeUndefined();
+    expect(signer.verifyBrowser(signer.sign(claims))).toBeUndefined();
+    expect(signer.verifyBrowser(browser.replace(/^b1/, 'v1'))).toBeUndefined();
+    expect(new SessionSigner('another secret of at least thirty-two bytes').verifyBrowser(browser)).toBeUndefined();
+  });
+
   it('refuses a secret shorter than 32 bytes', () => {
     expect(() => new SessionSigner('short')).toThrow(/at least 32 bytes/);
   });

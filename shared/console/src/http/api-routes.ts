@@ -1,4 +1,4 @@
-import type { NextFunction, Request, Response } from 'express';
+import type { Request, Response } from 'express';
 import express from 'express';
 import type { AuthorityClient } from '@learnables/authority';
 import type { AnswerRequest, CorrectionRequest, LessonRequest, PreviewRequest } from '../api-types.ts';
@@ -14,6 +14,7 @@ import { agentsAccepting } from '../media/media-types.ts';
 import type { LiveQuestions } from '../tasks/live-questions.ts';
 import { decisionsAcross, questionsAcross, sendToAgent, taskOf } from '../tasks/agent-tasks.ts';
 import { correctionsOf, correctTask } from '../tasks/corrections.ts';
+import { jsonErrors } from './json-errors.ts';
 import { liveEvents } from './live-events.ts';
 import type { ConsoleSessions } from './session.ts';
 import { operatorOf, requireOperator } from './session.ts';
@@ -96,8 +97,6 @@ function lessonRequest(body: unknown): LessonRequest {
   };
 }
 
-const sizeOf = (bytes: number) => (bytes < 1024 * 1024 ? `${Math.round(bytes / 1024)} kB` : `${Math.round((bytes / 1024 / 1024) * 10) / 10} MB`);
-
 /**
  * The console's JSON API (documented in shared/console/README.md). Every error is
  * `{ error, message, field? }` with a sentence a person can act on.
@@ -135,7 +134,7 @@ export function apiRoutes(deps: ApiDeps): express.Router {
 
   api.get('/agents', handle(async () => ({ agents: await directory.views() })));
   api.get('/questions', handle(async () => questionsAcross(directory)));
-  api.get('/events', liveEvents(deps.live));
+  api.get('/events', liveEvents(deps.live, deps.sessions));
   api.get('/decisions', handle(async (req) => decisionsAcross(directory, Math.min(100, Math.max(1, Number(req.query.limit) || 10)))));
   api.get('/stats', handle(async () => statsAcross(directory, takenBack)));
 
@@ -247,15 +246,6 @@ export function apiRoutes(deps: ApiDeps): express.Router {
     res.status(404).json({ error: 'not-found', message: `The console has no ${req.method} /api${req.path}. See shared/console/README.md for its API.` });
   });
   // body-parser drains a body over its limit before this answers, so the browser reads the 413.
-  api.use((error: { type?: string; message?: string; limit?: number }, _req: Request, res: Response, _next: NextFunction) => {
-    if (error.type === 'entity.too.large') {
-      res.status(413).json({ error: 'too-large', message: `That is larger than the console accepts (${sizeOf(error.limit ?? deps.maxUploadBytes)}); nothing was sent.` });
-    } else if (error.type === 'entity.parse.failed') {
-      res.status(400).json({ error: 'malformed', message: `The request is not valid JSON: ${error.message ?? 'parse error'}.` });
-    } else {
-      deps.log('console: request failed', error);
-      res.status(500).json({ error: 'internal', message: 'The console failed to handle this; nothing was written. See its log.' });
-    }
-  });
+  api.use(jsonErrors(deps.log));
   return api;
 }

@@ -1,5 +1,6 @@
 import type { Request, Response } from 'express';
 import type { LiveQuestions } from '../tasks/live-questions.ts';
+import type { ConsoleSessions } from './session.ts';
 
 /** Each open console tab holds one stream; beyond this many the next is told to wait, not queued. */
 const MAX_STREAMS = 200;
@@ -10,11 +11,22 @@ const KEEPALIVE_MS = 20_000;
  * `GET /api/events`: server-sent events for open console tabs. Event `questions` carries the
  * waiting questions across the agents (the JSON of `GET /api/questions`) whenever they change.
  */
-export function liveEvents(live: LiveQuestions): (req: Request, res: Response) => void {
+export function liveEvents(live: LiveQuestions, sessions: ConsoleSessions): (req: Request, res: Response) => void {
   let open = 0;
   return (req, res) => {
     if (open >= MAX_STREAMS) {
       res.status(503).set('retry-after', '30').json({ error: 'busy', message: 'Too many console tabs are open at once; close a few, and this one reconnects by itself.' });
+      return;
+    }
+    // The stream ends with its session — signed out anywhere, expired, the password changed or the
+    // account removed — not when the session would have expired: the browser's reconnect is then
+    // refused, and the page signs in again.
+    const letGo = sessions.holdStream(res, () => {
+      close();
+      res.end();
+    });
+    if (!letGo) {
+      res.status(401).json({ error: 'not-signed-in', message: 'Sign in first: the questions hold the customers’ messages.' });
       return;
     }
     open++;
@@ -31,18 +43,15 @@ export function liveEvents(live: LiveQuestions): (req: Request, res: Response) =
       res.write(`event: questions\ndata: ${JSON.stringify(snapshot)}\n\n`);
     });
     const keepalive = setInterval(() => res.write(': still here\n\n'), KEEPALIVE_MS);
-    // The stream ends with the session: the browser's reconnect is then refused, and the page signs in again.
-    const endsAt: unknown = res.locals.sessionEndsAt;
-    const sessionEnd = typeof endsAt === 'number' ? setTimeout(() => res.end(), Math.max(0, endsAt - Date.now())) : undefined;
     let closed = false;
-    const close = () => {
+    function close() {
       if (closed) return;
       closed = true;
       open--;
       clearInterval(keepalive);
-      clearTimeout(sessionEnd);
+      letGo!();
       unsubscribe();
-    };
+    }
     req.on('close', close);
     res.on('close', close);
   };

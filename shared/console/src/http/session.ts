@@ -2,7 +2,7 @@ import type { NextFunction, Request, Response } from 'express';
 import { hostNameOf } from '@learnables/authority';
 import { DEFAULT_COST, MAX_PASSWORD_LENGTH, verifyPassword } from '../accounts/password-hash.ts';
 import type { ParsedHash } from '../accounts/password-hash.ts';
-import { AttemptCounter, CheckGate } from '../accounts/sign-in-limits.ts';
+import { AttemptCounter, CheckGate, DEFAULT_SIGN_IN_LIMITS } from '../accounts/sign-in-limits.ts';
 import type { SignInLimitOptions } from '../accounts/sign-in-limits.ts';
 import { SessionSigner } from '../accounts/session-token.ts';
 import type { SessionClaims } from '../accounts/session-token.ts';
@@ -12,6 +12,8 @@ import { ConsoleError } from '../console-error.ts';
 
 /** The session cookie: a signed, expiring statement of which account signed in. */
 export const SESSION_COOKIE = 'learnables-session';
+/** Set on signing in, kept past sign-out: this browser has signed in as this name (sign-in-limits.ts). */
+export const KNOWN_BROWSER_COOKIE = 'learnables-browser';
 
 const HOUR = 3600_000;
 /** A session not used for this long ends. */
@@ -20,6 +22,17 @@ export const DEFAULT_IDLE_MS = 12 * HOUR;
 export const DEFAULT_MAX_MS = 24 * HOUR;
 /** A used session's cookie is renewed (its idle time restarted) at most this often. */
 const RENEW_AFTER_MS = 5 * 60_000;
+/** While streams are open, their accounts are looked up this often (the users file is reread at most once a second). */
+const STREAM_CHECK_MS = 1000;
+/** setTimeout fires at once past this; a session this long is ended at the next reconnect instead. */
+const LONGEST_TIMER_MS = 2 ** 31 - 1;
+
+/** A response held open under a session (a live stream), and how to end it. */
+interface HeldStream {
+  readonly claims: SessionClaims;
+  readonly end: () => void;
+  timer?: NodeJS.Timeout;
+}
 
 
 export interface AccountOptions {
@@ -34,7 +47,11 @@ export interface AccountOptions {
   readonly signInLimits?: SignInLimitOptions;
 }
 
-const minutes = (ms: number) => {
+const waitWords = (ms: number) => {
+  if (ms <= 45_000) {
+    const seconds = Math.max(1, Math.ceil(ms / 1000));
+    return seconds === 1 ? 'a second' : `${seconds} seconds`;
+  }
   const count = Math.max(1, Math.ceil(ms / 60_000));
   return count === 1 ? 'a minute' : `${count} minutes`;
 };
@@ -82,31 +99,42 @@ export class ConsoleSessions {
   private readonly signer: SessionSigner;
   private readonly idleMs: number;
   private readonly maxMs: number;
-  private readonly byName: AttemptCounter;
+  /** The hard limit: wrong passwords for one name from one address. */
+  private readonly byAddressAndName: AttemptCounter;
   private readonly byAddress: AttemptCounter;
+  /** Slows, never shuts: wrong passwords for one name from browsers not known for it, any address. */
+  private readonly byName: AttemptCounter;
+  private readonly knownBrowserMs: number;
   private readonly checks: CheckGate;
   private readonly signedOutAt = new Map<string, number>();
+  /** Open live streams, each ended with its session (bounded by live-events.ts's cap). */
+  private readonly streams = new Set<HeldStream>();
+  private streamCheck: NodeJS.Timeout | undefined;
+  private checkingStreams = false;
 
   private constructor(
     private readonly users: UsersFile,
     options: AccountOptions,
     /** Host names whose origin is https: cookies sent to them are `Secure`. */
     private readonly secureHosts: ReadonlySet<string>,
+    private readonly log: (message: string, error?: unknown) => void,
   ) {
     this.signer = new SessionSigner(options.sessionSecret);
     this.idleMs = options.sessionIdleMs ?? DEFAULT_IDLE_MS;
     this.maxMs = options.sessionMaxMs ?? DEFAULT_MAX_MS;
     const limits = options.signInLimits ?? {};
     const remembered = limits.remembered ?? 10_000;
-    this.byName = new AttemptCounter(limits.perName ?? { failures: 10, windowMs: 15 * 60_000 }, remembered);
-    this.byAddress = new AttemptCounter(limits.perAddress ?? { failures: 30, windowMs: 15 * 60_000 }, remembered);
+    this.byAddressAndName = new AttemptCounter(limits.perAddressAndName ?? DEFAULT_SIGN_IN_LIMITS.perAddressAndName, remembered);
+    this.byAddress = new AttemptCounter(limits.perAddress ?? DEFAULT_SIGN_IN_LIMITS.perAddress, remembered);
+    this.byName = new AttemptCounter(limits.perName ?? DEFAULT_SIGN_IN_LIMITS.perName, remembered);
+    this.knownBrowserMs = limits.knownBrowserMs ?? DEFAULT_SIGN_IN_LIMITS.knownBrowserMs;
     this.checks = new CheckGate(limits.concurrentChecks ?? 2, limits.waitingChecks ?? 32);
   }
 
   static async open(options: AccountOptions, origins: string | readonly string[] | undefined, log: (message: string, error?: unknown) => void): Promise<ConsoleSessions> {
     const listed = typeof origins === 'string' ? origins.split(',') : (origins ?? []);
     const secure = new Set(listed.map((origin) => origin.trim()).filter((origin) => /^https:\/\//i.test(origin)).map((origin) => hostNameOf(new URL(origin).host)));
-    return new ConsoleSessions(await UsersFile.open(options.usersFile, log), options, secure);
+    return new ConsoleSessions(await UsersFile.open(options.usersFile, log), options, secure, log);
   }
 
   /**
@@ -123,7 +151,7 @@ export class ConsoleSessions {
           const claims = await this.valid(token, now);
           if (claims) {
             res.locals.operator = claims.name;
-            res.locals.sessionEndsAt = Math.min(claims.seenAt + this.idleMs, claims.issuedAt + this.maxMs);
+            res.locals.session = claims;
             if (now - claims.seenAt >= RENEW_AFTER_MS) this.setCookie(req, res, { ...claims, seenAt: now });
           } else {
             this.clearCookie(req, res);
@@ -145,6 +173,54 @@ export class ConsoleSessions {
     return account && account.fingerprint === claims.fingerprint ? claims : undefined;
   }
 
+  /**
+   * Hold a response open under this request's session (a live stream of customers' messages):
+   * `end` is called when the session ends — signed out (from any browser), idle or too old, its
+   * account's password changed or the account removed — and the answer is the way to let go (call
+   * it when the response closes), or undefined when the request has no session to hold it under.
+   */
+  holdStream(res: Response, end: () => void): (() => void) | undefined {
+    const claims = res.locals.session as SessionClaims | undefined;
+    if (!claims) return undefined;
+    const endsAt = Math.min(claims.seenAt + this.idleMs, claims.issuedAt + this.maxMs);
+    const held: HeldStream = { claims, end };
+    held.timer = setTimeout(() => this.endStream(held), Math.min(LONGEST_TIMER_MS, Math.max(0, endsAt - Date.now())));
+    this.streams.add(held);
+    this.streamCheck ??= setInterval(() => void this.checkStreams(), STREAM_CHECK_MS).unref();
+    return () => this.letGo(held);
+  }
+
+  private letGo(held: HeldStream): void {
+    clearTimeout(held.timer);
+    this.streams.delete(held);
+    if (this.streams.size === 0 && this.streamCheck) {
+      clearInterval(this.streamCheck);
+      this.streamCheck = undefined;
+    }
+  }
+
+  private endStream(held: HeldStream): void {
+    if (!this.streams.has(held)) return;
+    this.letGo(held);
+    held.end();
+  }
+
+  /** End the streams whose sessions no longer hold: the users file is looked at again for them. */
+  private async checkStreams(): Promise<void> {
+    if (this.checkingStreams) return;
+    this.checkingStreams = true;
+    try {
+      for (const held of [...this.streams]) {
+        const account = await this.users.find(held.claims.name);
+        if (!account || account.fingerprint !== held.claims.fingerprint) this.endStream(held);
+      }
+    } catch (error) {
+      this.log('console: checking the open streams’ sessions failed', error);
+    } finally {
+      this.checkingStreams = false;
+    }
+  }
+
   /** Check a name and password; on success set the session cookie and answer the account's name. */
   async signIn(req: Request, res: Response, body: unknown): Promise<string> {
     const fields = typeof body === 'object' && body !== null ? (body as Record<string, unknown>) : {};
@@ -159,18 +235,33 @@ export class ConsoleSessions {
     if (password.length > MAX_PASSWORD_LENGTH) throw new ConsoleError(400, 'malformed', `A password of at most ${MAX_PASSWORD_LENGTH} characters, please.`, 'password');
 
     const address = req.socket.remoteAddress ?? 'unknown';
+    // Names hold no control characters (checked above): NUL cannot join two keys into one.
+    const pair = `${address}\u0000${name}`;
     const now = Date.now();
-    const nameWait = this.byName.waitFor(name, now);
-    const addressWait = this.byAddress.waitFor(address, now);
-    if (nameWait > 0 || addressWait > 0) {
-      const wait = Math.max(nameWait, addressWait);
+    const browser = this.knownBrowser(req, now);
+    const known = browser !== undefined && browser.name === name;
+    const waits = [
+      { wait: this.byAddressAndName.waitFor(pair, now), why: 'Too many wrong passwords for this name from this computer.' },
+      { wait: this.byAddress.waitFor(address, now), why: 'Too many wrong passwords from this computer.' },
+      {
+        wait: known ? 0 : this.byName.waitFor(name, now),
+        why: 'Many wrong passwords were typed for this name lately, from other computers too, so each try now waits a little longer. A browser that has signed in as this name before is not held back.',
+      },
+    ].sort((a, b) => b.wait - a.wait);
+    if (waits[0]!.wait > 0) {
+      const { wait, why } = waits[0]!;
       res.set('retry-after', String(Math.ceil(wait / 1000)));
-      throw new ConsoleError(
-        429,
-        'too-many-attempts',
-        `Too many wrong passwords ${nameWait > 0 ? 'for this name' : 'from this computer'}. Wait ${minutes(wait)}, then try again; ask whoever runs the console if you have forgotten your password.`,
-      );
+      throw new ConsoleError(429, 'too-many-attempts', `${why} Wait ${waitWords(wait)}, then try again; ask whoever runs the console if you have forgotten your password.`);
     }
+    // Counted before the check, in the same turn as the waits above: sign-ins sent at once each take
+    // a place, so no more of them reach the hash than the limits allow. A right password gives its place back.
+    this.byAddressAndName.take(pair, now);
+    this.byAddress.take(address, now);
+    if (!known) this.byName.take(name, now);
+    const giveBack = () => {
+      this.byAddress.release(address);
+      if (!known) this.byName.release(name);
+    };
 
     const account = await this.users.find(name);
     // A name without an account is checked against a hash that matches nothing, at the accounts' own
@@ -178,25 +269,37 @@ export class ConsoleSessions {
     const hash: ParsedHash = account?.hash ?? { cost: this.users.typicalCost ?? DEFAULT_COST, salt: Buffer.alloc(16), key: Buffer.alloc(32) };
     const matches = await this.checks.run(() => verifyPassword(password, hash));
     if (matches === undefined) {
+      // Nothing was checked: nothing is counted.
+      giveBack();
+      this.byAddressAndName.release(pair);
       res.set('retry-after', '5');
       throw new ConsoleError(503, 'busy', 'The console is checking many sign-ins at once; try again in a few seconds.');
     }
-    if (!account || !matches) {
-      this.byName.fail(name);
-      this.byAddress.fail(address);
-      throw new ConsoleError(401, 'wrong-password', 'That name and password do not match an account. Check both and try again.', 'password');
-    }
-    this.byName.clear(name);
+    if (!account || !matches) throw new ConsoleError(401, 'wrong-password', 'That name and password do not match an account. Check both and try again.', 'password');
+    giveBack();
+    this.byAddressAndName.clear(pair);
     const issuedAt = Math.max(Date.now(), (this.signedOutAt.get(account.name) ?? -1) + 1);
     this.setCookie(req, res, { name: account.name, fingerprint: account.fingerprint, issuedAt, seenAt: issuedAt });
+    res.cookie(KNOWN_BROWSER_COOKIE, this.signer.signBrowser({ name: account.name, issuedAt }), { ...this.cookieOptions(req), path: '/api/session', maxAge: this.knownBrowserMs });
     return account.name;
+  }
+
+  /** The known-browser cookie of this request, if it is one this console signed and not too old. */
+  private knownBrowser(req: Request, now: number) {
+    const token = cookieOf(req, KNOWN_BROWSER_COOKIE);
+    const browser = token === undefined ? undefined : this.signer.verifyBrowser(token);
+    return browser && now - browser.issuedAt < this.knownBrowserMs && browser.issuedAt <= now + 60_000 ? browser : undefined;
   }
 
   /** End this account's sessions (every browser's), and clear this browser's cookie. */
   signOut(req: Request, res: Response): void {
     const operator = operatorOf(res);
     // Only a valid session's account is recorded, so the map holds at most one entry per account.
-    if (operator) this.signedOutAt.set(operator, Date.now());
+    if (operator) {
+      const at = Date.now();
+      this.signedOutAt.set(operator, at);
+      for (const held of [...this.streams]) if (held.claims.name === operator && held.claims.issuedAt <= at) this.endStream(held);
+    }
     this.clearCookie(req, res);
   }
 
