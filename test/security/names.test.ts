@@ -74,6 +74,23 @@ describe('names and labels at every entrance', () => {
     expect(fine.status).toBe(200);
   });
 
+  it('answers the same customer, however written, with the entry there (issue 34, finding 8): no second northgate', async () => {
+    const before = await history();
+    for (const [url, label] of [
+      [`${stack.authority.url}/v1/entries`, 'Northgate Motors Ltd'],
+      [`${stack.authority.url}/v1/entries`, 'northgate motors limited'],
+      [`${stack.agent.url}/a2a/rest/learnables:teach`, 'Northgate  Motors Ltd.'],
+    ] as const) {
+      const answer = await post(url, newEntry(label));
+      expect(answer.status, label).toBe(200);
+      expect(await answer.json(), label).toMatchObject({ entry: 'northgate', changed: false, audit: expect.stringMatching(/^customers already has northgate \("Northgate Motors Ltd"\)/) });
+    }
+    expect(await history()).toEqual(before);
+    const { entries } = (await (await fetch(`${stack.authority.url}/v1/collections/customers/definition`)).json()) as { entries: { label: string }[] };
+    const labels = entries.map((entry) => entry.label);
+    expect(labels.filter((label) => label === 'Northgate Motors Ltd')).toHaveLength(1);
+  });
+
   it('still takes readable names in any script, trimmed, up to 120 characters', async () => {
     const taught = await post(`${stack.authority.url}/v1/lessons`, lesson(` سارة ${'z'.repeat(100)} `));
     expect(taught.status).toBe(200);
