@@ -370,7 +370,8 @@ const broken: { name: string; hooks: Hooks; fails: CheckId[]; says: RegExp }[] =
           labelsAdded.add(label);
           return undefined;
         }
-        return (async () => ({ jsonrpc: '2.0', id: body.id, ...(await callUpstream(caller, 'learnables/teach', { ...params, newEntry: { label, key: `again-${randomUUID().slice(0, 8)}` } })) }))();
+        // Under another key and a label that reads otherwise: a receiver answers one that reads the same with the entry there (§3.5).
+        return (async () => ({ jsonrpc: '2.0', id: body.id, ...(await callUpstream(caller, 'learnables/teach', { ...params, newEntry: { label: `${label} again`, key: `again-${randomUUID().slice(0, 8)}` } })) }))();
       },
     },
     fails: ['entries.add-idempotent'],

@@ -7,6 +7,9 @@ import { repoRoot } from './config.ts';
 import { registerAgent } from './registered-agent.ts';
 import { agents } from './registry.ts';
 
+/** How a published port reads: on 127.0.0.1 unless LEARNABLES_PUBLISH_ADDRESS widens it. */
+const bound = (port: number) => `\${LEARNABLES_PUBLISH_ADDRESS:-127.0.0.1}:${port}:${port}`;
+
 describe('docker-compose.yml', () => {
   it('is what the registry describes, and so is haproxy.cfg (run `pnpm compose` after changing stack/src/agents.ts)', () => {
     expect(readFileSync(join(repoRoot, 'docker-compose.yml'), 'utf8')).toBe(composeFile(agents));
@@ -34,8 +37,8 @@ describe('docker-compose.yml', () => {
       // Every replica's card names the balancer's address, never the replica's own.
       const advertised = [...file.matchAll(new RegExp(`${entry.envPrefix}_PUBLIC_URL: (.*)`, 'g'))].map((match) => match[1]);
       expect(new Set(advertised)).toEqual(new Set([`\${${entry.envPrefix}_PUBLIC_URL:-http://${entry.service}:${entry.port}}`]));
-      expect(file.match(new RegExp(`"${entry.port}:${entry.port}"`, 'g'))).toHaveLength(1);
-      expect(file).toMatch(new RegExp(`  balancer:[^]*ports: \\[[^\\]]*"${entry.port}:${entry.port}"`));
+      expect(file.split(`"${bound(entry.port)}"`)).toHaveLength(2);
+      expect(file).toMatch(new RegExp(`  balancer:[^]*ports: \\[[^\\]]*:${entry.port}:${entry.port}"`));
       expect(file).toContain(`wget -q -O /dev/null http://127.0.0.1:${entry.port}/healthz`);
       // The balancer listens on the agent's port and checks each replica's /healthz.
       expect(config).toContain(`frontend ${entry.service}\n  bind :${entry.port}\n`);
@@ -44,7 +47,7 @@ describe('docker-compose.yml', () => {
     expect(config).toContain('http-check send meth GET uri /healthz');
     // A lone agent needs no balancer: it publishes its own port and is not in haproxy.cfg.
     for (const entry of agents.filter((line) => line.replicas === 1)) {
-      expect(file).toContain(`ports: ["${entry.port}:${entry.port}"]`);
+      expect(file).toContain(`ports: ["${bound(entry.port)}"]`);
       expect(config).not.toContain(entry.service);
     }
   });
@@ -77,7 +80,7 @@ describe('docker-compose.yml', () => {
         expect(replica.healthcheck?.test.join(' ')).toContain(`http://127.0.0.1:${entry.port}/healthz`);
       }
       // The one published port of an agent belongs to the balancer when it has replicas, else to the agent.
-      const owners = published.filter(([port]) => port === `${entry.port}:${entry.port}`).map(([, name]) => name);
+      const owners = published.filter(([port]) => port === bound(entry.port)).map(([, name]) => name);
       expect(owners).toEqual([entry.replicas > 1 ? 'balancer' : entry.service]);
       if (entry.replicas > 1) {
         expect(balancer.networks?.default?.aliases).toContain(entry.service);
@@ -86,6 +89,31 @@ describe('docker-compose.yml', () => {
     }
     expect(services.console!.environment!.CONSOLE_AGENTS!.split(',')).toEqual(agents.map((entry) => `http://${entry.service}:${entry.port}`));
     expect(Object.keys(services.console!.depends_on!)).toEqual(['balancer', ...agents.filter((entry) => entry.replicas === 1).map((entry) => entry.service)]);
+  });
+
+  it('takes every token from the environment, refusing to start without one; keeps the authority unpublished; publishes on 127.0.0.1', () => {
+    const file = readFileSync(join(repoRoot, 'docker-compose.yml'), 'utf8');
+    const { services } = parse(file, { merge: true }) as { services: Record<string, { ports?: string[]; environment?: Record<string, string> }> };
+    // No token anyone can read: no default, no placeholder.
+    const settings = file.split('\n').filter((line) => !line.trim().startsWith('#')).join('\n');
+    expect(settings).not.toMatch(/change-me|:-[^}]*token/i);
+    const tokens = ['AGENTS_AUTHORITY_TOKEN', 'CONSOLE_AUTHORITY_TOKEN', 'CONSOLE_AGENT_TOKEN'];
+    for (const variable of tokens) {
+      const uses = [...file.matchAll(new RegExp(`\\$\\{${variable}([^}]*)\\}`, 'g'))].map((match) => match[1]);
+      expect(uses.length, variable).toBeGreaterThan(0);
+      for (const use of uses) expect(use, variable).toMatch(new RegExp(`^:\\?set ${variable} to a token of your own .*openssl rand -hex 32$`));
+    }
+    const environment = (name: string) => services[name]!.environment!;
+    expect(environment('authority').AUTHORITY_TOKENS).toMatch(/^agents=\$\{AGENTS_AUTHORITY_TOKEN:\?[^}]*\},console=\$\{CONSOLE_AUTHORITY_TOKEN:\?[^}]*\}$/);
+    expect(environment('console').CONSOLE_AGENT_TOKEN).toMatch(/^\$\{CONSOLE_AGENT_TOKEN:\?/);
+    expect(environment('threshold-agent').AUTHORITY_TOKEN).toMatch(/^\$\{AGENTS_AUTHORITY_TOKEN:\?/);
+    // The authority answers history reads and writes: reachable by service name only.
+    expect(services.authority!.ports).toBeUndefined();
+    expect(environment('console').AUTHORITY_URL).toBe('http://authority:4100');
+    const ports = Object.values(services).flatMap((service) => service.ports ?? []);
+    expect(ports.length).toBeGreaterThan(0);
+    for (const port of ports) expect(port).toMatch(/^\$\{LEARNABLES_PUBLISH_ADDRESS:-127\.0\.0\.1\}:(\d+):\1$/);
+    expect(ports.join()).not.toContain(':4100');
   });
 
   it('would notice a new registry line (the staleness check can fail)', () => {

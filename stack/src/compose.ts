@@ -3,6 +3,19 @@ import type { BalancedAgent } from './balancer.ts';
 import { AUTHORITY_PORT, CONSOLE_PORT } from './registry.ts';
 import type { RegisteredAgent } from './registered-agent.ts';
 
+/**
+ * Where published ports listen on the host: this machine only, unless the operator widens it
+ * (`LEARNABLES_PUBLISH_ADDRESS=0.0.0.0`, once the tokens are real and the ports meant to be reached).
+ */
+const published = (port: number) => `"\${LEARNABLES_PUBLISH_ADDRESS:-127.0.0.1}:${port}:${port}"`;
+
+/** A token compose takes from the operator's environment, refusing to start without one (no default to forget). */
+const required = (variable: string, what: string) => `\${${variable}:?set ${variable} to a token of your own (${what}), e.g. openssl rand -hex 32}`;
+
+const AGENTS_AUTHORITY_TOKEN = required('AGENTS_AUTHORITY_TOKEN', 'the agents write lessons to the authority with it');
+const CONSOLE_AUTHORITY_TOKEN = required('CONSOLE_AUTHORITY_TOKEN', 'the console writes to the authority with it');
+const CONSOLE_AGENT_TOKEN = required('CONSOLE_AGENT_TOKEN', 'the console calls the agents with it');
+
 /** The container's own health check of one service: its /healthz, from inside. */
 const healthcheck = (port: number) => `    healthcheck:
       test: ["CMD", "node", "-e", "fetch('http://127.0.0.1:${port}/healthz').then(r=>process.exit(r.ok?0:1),()=>process.exit(1))"]
@@ -33,7 +46,7 @@ function agentServices(entry: RegisteredAgent): string {
       ${entry.envPrefix}_HOSTS: \${${entry.envPrefix}_HOSTS:-${entry.service}}
 `;
   // A lone agent publishes its own port; replicas publish none: clients reach them through the balancer.
-  const ports = entry.replicas === 1 ? `    ports: ["${entry.port}:${entry.port}"]\n` : '';
+  const ports = entry.replicas === 1 ? `    ports: [${published(entry.port)}]\n` : '';
   return replicaNames(entry)
     .map((replica, i) =>
       i === 0
@@ -67,7 +80,7 @@ function balancerService(balanced: readonly BalancedAgent[], agents: readonly Re
 ${replicated.flatMap((entry) => replicaNames(entry)).map((replica) => `      ${replica}:\n        condition: service_started\n`).join('')}    networks:
       default:
         aliases: [${balanced.map((agent) => agent.name).join(', ')}]
-    ports: [${replicated.map((entry) => `"${entry.port}:${entry.port}"`).join(', ')}]
+    ports: [${replicated.map((entry) => published(entry.port)).join(', ')}]
     # Healthy while every agent behind it has a replica that answers its /healthz.
     healthcheck:
       test: ["CMD-SHELL", "${replicated.map((entry) => `wget -q -O /dev/null http://127.0.0.1:${entry.port}/healthz`).join(' && ')}"]
@@ -102,9 +115,15 @@ export function composeFile(agents: readonly RegisteredAgent[]): string {
 #   CONSOLE_USERS_FILE=./console-users CONSOLE_SESSION_SECRET=$(openssl rand -hex 32) docker compose up --build
 #   then open http://localhost:${CONSOLE_PORT} (the console) and sign in
 #
-# The console ships no account and no password: without CONSOLE_USERS_FILE and
-# CONSOLE_SESSION_SECRET in your environment, compose refuses to start and says which is missing.
-# Change the tokens before exposing any of this beyond your machine.
+#   with AGENTS_AUTHORITY_TOKEN, CONSOLE_AUTHORITY_TOKEN and CONSOLE_AGENT_TOKEN each set to its own
+#   $(openssl rand -hex 32) as well
+#
+# The console ships no account and no password, and no service ships a token: without
+# CONSOLE_USERS_FILE, CONSOLE_SESSION_SECRET and the three tokens in your environment, compose
+# refuses to start and says which is missing; a placeholder such as change-me-agents is refused by
+# the service itself. The authority is published on no port: agents and the console reach it on
+# the internal network as http://authority:${AUTHORITY_PORT}. Published ports listen on 127.0.0.1 only; set
+# LEARNABLES_PUBLISH_ADDRESS=0.0.0.0 (or one address of the host) to reach them from elsewhere.
 
 x-learnables: &learnables
   build: .
@@ -116,8 +135,8 @@ x-learnables: &learnables
 
 x-agent-env: &agent-env
   AUTHORITY_URL: http://authority:${AUTHORITY_PORT}
-  AUTHORITY_TOKEN: \${AGENTS_AUTHORITY_TOKEN:-change-me-agents}
-  AGENT_TOKENS: operator-desk=\${CONSOLE_AGENT_TOKEN:-change-me-console}
+  AUTHORITY_TOKEN: ${AGENTS_AUTHORITY_TOKEN}
+  AGENT_TOKENS: operator-desk=${CONSOLE_AGENT_TOKEN}
   # Published ports reach beyond this machine: every caller needs a token (see SECURITY.md).
   AGENTS_ALLOW_ANONYMOUS: "false"
 
@@ -142,13 +161,13 @@ services:
       AUTHORITY_HOST: 0.0.0.0
       AUTHORITY_PORT: "${AUTHORITY_PORT}"
       AUTHORITY_STORE: postgres://postgres:learnables@postgres:5432/learnables
-      AUTHORITY_TOKENS: agents=\${AGENTS_AUTHORITY_TOKEN:-change-me-agents},console=\${CONSOLE_AUTHORITY_TOKEN:-change-me-authority}
+      AUTHORITY_TOKENS: agents=${AGENTS_AUTHORITY_TOKEN},console=${CONSOLE_AUTHORITY_TOKEN}
       # The names it answers to besides localhost (DNS rebinding: any other Host is refused).
       AUTHORITY_HOSTS: authority
       # Each activation is acknowledged and announced this long after its commit, and agents reuse
       # an answer of the active version for as long (SPEC §4.4); give every authority replica the same.
       AUTHORITY_COMMIT_WAIT_MS: "\${AUTHORITY_COMMIT_WAIT_MS:-25}"
-    ports: ["${AUTHORITY_PORT}:${AUTHORITY_PORT}"]
+    # No published port: history reads and every write stay on the internal network (SECURITY.md).
 ${healthcheck(AUTHORITY_PORT)}
 ${agents.map(agentServices).join('\n')}
 ${balanced.length ? `${balancerService(balanced, agents)}\n` : ''}  console:
@@ -159,8 +178,8 @@ ${consoleNeeds.map((service) => `      ${service}:\n        condition: service_h
       CONSOLE_HOST: 0.0.0.0
       CONSOLE_PORT: "${CONSOLE_PORT}"
       AUTHORITY_URL: http://authority:${AUTHORITY_PORT}
-      CONSOLE_AUTHORITY_TOKEN: \${CONSOLE_AUTHORITY_TOKEN:-change-me-authority}
-      CONSOLE_AGENT_TOKEN: \${CONSOLE_AGENT_TOKEN:-change-me-console}
+      CONSOLE_AUTHORITY_TOKEN: ${CONSOLE_AUTHORITY_TOKEN}
+      CONSOLE_AGENT_TOKEN: ${CONSOLE_AGENT_TOKEN}
       CONSOLE_AGENTS: ${agents.map(publicUrl).join(',')}
       # The origins operators open the console at, besides localhost (set yours: DNS rebinding and CSRF checks use it;
       # an https origin makes the session cookie Secure).
@@ -171,7 +190,7 @@ ${consoleNeeds.map((service) => `      ${service}:\n        condition: service_h
       CONSOLE_SESSION_SECRET: \${CONSOLE_SESSION_SECRET:?set CONSOLE_SESSION_SECRET to a secret of at least 32 characters, e.g. openssl rand -hex 32}
     volumes:
       - \${CONSOLE_USERS_FILE:?set CONSOLE_USERS_FILE to the console's users file, made with pnpm console-user add <name> --file <path>}:/run/learnables/console-users:ro
-    ports: ["${CONSOLE_PORT}:${CONSOLE_PORT}"]
+    ports: [${published(CONSOLE_PORT)}]
 ${healthcheck(CONSOLE_PORT)}
 volumes:
   pgdata:

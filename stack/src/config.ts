@@ -8,6 +8,20 @@ export const repoRoot = fileURLToPath(new URL('../../', import.meta.url));
 export const LOCAL_DEV_TOKEN = 'local-dev-token';
 
 /**
+ * Tokens anyone can read: the placeholders compose once shipped (`change-me-agents`, …) and their
+ * kin. A copied `.env` that still holds one must not start a service that anyone may then write to.
+ */
+const PLACEHOLDER = /change[-_ ]?me|^(?:token|secret|password|changeit|example|replace[-_ ]?me|your[-_ ]?token|x+)$/i;
+
+/** The token, or a start-up error when it is a placeholder: a sentence saying how to make one. */
+export function realToken(token: string, variable: string): string {
+  if (PLACEHOLDER.test(token.trim())) {
+    throw new Error(`${variable} holds the placeholder token "${token.trim()}", which anyone can read; set a token of your own, e.g. openssl rand -hex 32.`);
+  }
+  return token;
+}
+
+/**
  * Parse `AUTHORITY_TOKENS`: `name=token,name=token`. Each token may write; its name is recorded
  * on every activation it makes.
  */
@@ -21,6 +35,7 @@ export function parseTokens(raw: string | undefined, variable = 'AUTHORITY_TOKEN
     const name = at < 0 ? '' : pair.slice(0, at).trim();
     const token = at < 0 ? '' : pair.slice(at + 1).trim();
     if (!name || !token) throw new Error(`${variable} must look like "console=token1,email-agent=token2"; "${pair}" does not.`);
+    realToken(token, `${variable} (for ${name})`);
     if (tokens.has(token) && tokens.get(token) !== name) throw new Error(`${variable} gives one token to both "${tokens.get(token)}" and "${name}"; give each its own.`);
     tokens.set(token, name);
   }

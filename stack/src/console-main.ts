@@ -9,7 +9,7 @@
 // session cookies, at least 32 bytes; default a random one kept in data/console-session-secret).
 import { createConsole } from '@learnables/console';
 import type { ReplayAction } from '@learnables/console';
-import { LOCAL_DEV_TOKEN, portFrom } from './config.ts';
+import { LOCAL_DEV_TOKEN, portFrom, realToken } from './config.ts';
 import { consoleAccounts } from './console-accounts.ts';
 import { formatWeekLine } from './demo/report.ts';
 import { runScenario } from './demo/run-scenario.ts';
@@ -22,8 +22,9 @@ const agents = (process.env.CONSOLE_AGENTS ?? [...localAgentUrls(process.env, po
   .map((url) => ({ url }));
 
 const authorityUrl = process.env.AUTHORITY_URL ?? `http://127.0.0.1:${AUTHORITY_PORT}`;
-const agentToken = process.env.CONSOLE_AGENT_TOKEN ?? LOCAL_DEV_TOKEN;
-const authorityToken = process.env.CONSOLE_AUTHORITY_TOKEN ?? LOCAL_DEV_TOKEN;
+// A placeholder token (compose's old `change-me-*`) refuses to start: anyone could read it.
+const agentToken = realToken(process.env.CONSOLE_AGENT_TOKEN ?? LOCAL_DEV_TOKEN, 'CONSOLE_AGENT_TOKEN');
+const authorityToken = realToken(process.env.CONSOLE_AUTHORITY_TOKEN ?? LOCAL_DEV_TOKEN, 'CONSOLE_AUTHORITY_TOKEN');
 
 // The dashboard's button: the six-week scenario, replayed through these agents with a simulated
 // operator, as `pnpm demo` does. Its messages count in their own weeks, so the chart draws them.

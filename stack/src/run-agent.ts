@@ -1,6 +1,6 @@
 import { join } from 'node:path';
 import { startLearnableAgent } from '@learnables/runtime';
-import { LOCAL_DEV_TOKEN, booleanFrom, parseTokens, portFrom, repoRoot, wholeFrom } from './config.ts';
+import { LOCAL_DEV_TOKEN, booleanFrom, parseTokens, portFrom, realToken, repoRoot, wholeFrom } from './config.ts';
 import type { RegisteredAgent } from './registered-agent.ts';
 
 /**
@@ -36,7 +36,7 @@ export async function runAgent(registered: RegisteredAgent): Promise<void> {
   const running = await startLearnableAgent(agent, {
     allowAnonymous,
     store: env('STORE') ?? `sqlite:${join(repoRoot, 'data', registered.storeFile)}`,
-    authority: { url: process.env.AUTHORITY_URL ?? 'http://127.0.0.1:4100', token: process.env.AUTHORITY_TOKEN ?? LOCAL_DEV_TOKEN },
+    authority: { url: process.env.AUTHORITY_URL ?? 'http://127.0.0.1:4100', token: realToken(process.env.AUTHORITY_TOKEN ?? LOCAL_DEV_TOKEN, 'AUTHORITY_TOKEN') },
     port: portFrom(env('PORT'), registered.port, `${registered.envPrefix}_PORT`),
     host,
     ...(env('PUBLIC_URL') && { publicUrl: env('PUBLIC_URL') }),

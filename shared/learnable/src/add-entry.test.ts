@@ -76,7 +76,23 @@ describe('addEntry, removeEntry and retractValue: the control plane reads no key
     const twice = addEntry(once, kind, request('Beta Ltd'));
     expect(twice.changed).toBe(false);
     expect(twice.definition).toBe(once);
-    expect(() => addEntry(once, kind, request('Beta Limited', 'beta-ltd'))).toThrow(EntryExists);
+    expect(() => addEntry(once, kind, request('Beta Logistics', 'beta-ltd'))).toThrow(EntryExists);
+  });
+
+  it('answers a label that reads as an existing one (case, spacing, punctuation, the legal form) with that entry, adding nothing', () => {
+    const seeded = defineCollection('lists', [new WordList('northgate', ['ngm'], 'Northgate Motors Ltd')]);
+    for (const label of ['Northgate Motors Ltd', 'northgate motors ltd', 'Northgate  Motors Ltd.', 'NORTHGATE MOTORS LIMITED', 'Northgate-Motors, Ltd', 'Ｎｏｒｔｈｇａｔｅ Motors Ltd', ' Northgate Motors Ltd ']) {
+      const again = addEntry(seeded, kind, request(label));
+      expect(again, label).toMatchObject({ changed: false, entry: 'northgate' });
+      expect(again.definition, label).toBe(seeded);
+    }
+    expect(addEntry(seeded, kind, request('Northgate Motors Limited')).audit).toBe(
+      'lists already has northgate ("Northgate Motors Ltd"), which is how "Northgate Motors Limited" reads; nothing was added',
+    );
+    // Conservative: another word, a missing legal form or another one is another entry.
+    for (const label of ['Northgate Motors', 'Northgate Motors Inc', 'Northgate Motor Ltd', 'Northgate Motors Group Ltd', 'Northgate Mötors Ltd']) {
+      expect(addEntry(seeded, kind, request(label)), label).toMatchObject({ changed: true });
+    }
   });
 
   it("takes one value back through the learnable's own unlearn, keeping the others", () => {

@@ -13,6 +13,7 @@ export { EntryExists, NotRetractable } from './errors.ts';
 export { entryKeyFor } from './entry-key.ts';
 export { addEntry } from './add-entry.ts';
 export type { EntryAdded } from './add-entry.ts';
+export { labelAsRead, sameLabel } from './same-label.ts';
 export { retractValue, removeEntry } from './retract-lesson.ts';
 export { InputRefused } from './input.ts';
 export type { InputPart } from './input.ts';

@@ -66,4 +66,4 @@ export { fieldsToRender, prefillFields } from './render-fields.ts';
 export type { FieldToRender } from './render-fields.ts';
 export { explainInvalid } from './explain.ts';
 export { jsonSchemas } from './json-schemas.ts';
-export { unreadableIn } from './readable-name.ts';
+export { MAX_NAME_LENGTH, nameProblem, readableName, unreadableIn } from './readable-name.ts';

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { readableName } from './readable-name.ts';
 
 const words = (what: string) => z.string().regex(/\S/, `${what} must not be empty`).trim();
 
@@ -135,7 +136,8 @@ export const LessonSchema = z.object({
   collection: words('collection'),
   entry: words('entry'),
   value: LessonValueSchema,
-  taughtBy: words('taughtBy'),
+  // Names go into the permanent audit trail and every screen that shows it: one rule for all (readable-name.ts).
+  taughtBy: readableName('taughtBy'),
   reason: words('reason'),
 });
 
@@ -144,11 +146,7 @@ export const NewEntrySchema = z.object({
   collection: words('collection'),
   newEntry: z
     .object({
-      label: z
-        .string()
-        .regex(/\S/, "the new entry's label must not be empty")
-        .max(200, "the new entry's label must be at most 200 characters")
-        .trim(),
+      label: readableName("the new entry's label"),
       key: z
         .string()
         .regex(/^[a-z0-9][a-z0-9-]{0,63}$/, 'the new entry\'s key must be lower-case letters, digits and dashes (at most 64)')
@@ -156,7 +154,7 @@ export const NewEntrySchema = z.object({
         .meta({ description: 'Made from the label when not given, the same way every time.' }),
     })
     .meta({ description: 'The entry to add. Adding one that exists with the same label changes nothing.' }),
-  taughtBy: words('taughtBy'),
+  taughtBy: readableName('taughtBy'),
   reason: words('reason'),
 });
 
@@ -164,7 +162,7 @@ export const NewEntrySchema = z.object({
 export const RetractionSchema = z.object({
   collection: words('collection'),
   version: z.number().int().positive().meta({ description: 'The version published by the lesson (or added entry) to retract.' }),
-  author: words('author'),
+  author: readableName('author'),
   reason: words('reason'),
 });
 
@@ -186,7 +184,7 @@ export const CorrectionSchema = z
       .optional()
       .meta({ description: "What the finding should have decided: an entry of the finding's collection by key or label, or, for a finding that names no entry, the right value in words." }),
     none: z.literal(true).optional().meta({ description: 'No entry applies: the task should have been decided for nobody.' }),
-    correctedBy: words('correctedBy').pipe(z.string().max(200, 'correctedBy must be at most 200 characters')),
+    correctedBy: readableName('correctedBy'),
     reason: words('reason').pipe(z.string().max(2000, 'reason must be at most 2,000 characters')),
     tenant: z.string().optional(),
   })
@@ -216,8 +214,8 @@ export const TeachBlockSchema = z.object({
  * question's, or one added to the collection since), or `none: true` when no entry applies.
  */
 export const AnswerSchema = z.union([
-  z.object({ entry: words('entry'), answeredBy: z.string().optional() }),
-  z.object({ none: z.literal(true), answeredBy: z.string().optional() }),
+  z.object({ entry: words('entry'), answeredBy: readableName('answeredBy').optional() }),
+  z.object({ none: z.literal(true), answeredBy: readableName('answeredBy').optional() }),
 ]);
 
 /**

@@ -15,6 +15,7 @@ import { LearnablesExecutor, PARSE_TICKET, PLAIN_SEND } from './a2a/learnables-e
 import type { ExecutorDeps } from './a2a/learnables-executor.ts';
 import { recoverTasks } from './a2a/recover-tasks.ts';
 import { foregroundRequests, foregroundUntil } from './background-turn.ts';
+import { jsonErrors } from './http/json-errors.ts';
 import { jsonRpcBody, jsonRpcExtensionMethods, restExtensionMethods } from './http/extension-methods.ts';
 import { metricsHandler, statsHandler } from './http/metrics.ts';
 import { checkAgent } from './check-agent.ts';
@@ -263,6 +264,11 @@ export async function startLearnableAgent<Input, Result>(
     restExtensionMethods(methodDeps),
     restHandler({ requestHandler, userBuilder: userOf, contextBuilder, legacyCompat }),
   );
+  // Last: whatever no route answered, and every error, as a JSON sentence in every NODE_ENV
+  // (express's own page printed the stack and the install's paths: json-errors.ts).
+  const errors = jsonErrors(agent.name, log);
+  app.use(errors.notFound);
+  app.use(errors.failed);
 
   // Keep each new active version's definition ready, so the next task does not wait for it.
   const watching = new AbortController();

@@ -3,7 +3,7 @@ import type { NextFunction, Request, Response } from 'express';
 import express from 'express';
 import { z } from 'zod';
 import type { Refusal } from '@learnables/protocol';
-import { explainInvalid, refuseDeepJson, unreadableIn } from '@learnables/protocol';
+import { MAX_NAME_LENGTH, explainInvalid, readableName, refuseDeepJson, unreadableIn } from '@learnables/protocol';
 import { COMMIT_WAIT_HEADER, ON_BEHALF_OF_HEADER } from '../client/authority-client.ts';
 import type { Authority } from '../authority.ts';
 import type { Activation } from '../store/definition-store.ts';
@@ -34,13 +34,13 @@ export interface AuthorityServiceOptions {
 
 const RollbackSchema = z.object({
   version: z.number().int().positive(),
-  author: z.string().regex(/\S/, 'author must not be empty'),
+  author: readableName('author'),
   reason: z.string().regex(/\S/, 'reason must not be empty'),
 });
 
 const refuse = (res: Response, status: number, body: Refusal) => res.status(status).json(body);
 
-const MAX_NAME = 120;
+const MAX_NAME = MAX_NAME_LENGTH;
 
 /** The user a relaying client names (percent-encoded), undefined if none, or the refusal of an unusable name. */
 function onBehalfOf(header: string | undefined): string | undefined | Refusal {
@@ -303,17 +303,27 @@ export function authorityService(options: AuthorityServiceOptions): express.Expr
     refuse(res, 404, { error: 'not-found', message: `The authority has no ${req.method} ${req.path}. See shared/authority/README.md for its endpoints.` });
   });
 
-  // Errors from express.json: a body too large, or one that is not JSON.
+  // Errors from express.json (a body too large, or one that is not JSON) and its router (a path
+  // that does not decode), and anything else: every one a JSON sentence, whatever NODE_ENV says.
   app.use((error: { type?: string; status?: number; message?: string }, _req: Request, res: Response, _next: NextFunction) => {
+    if (res.headersSent) {
+      res.destroy();
+      return;
+    }
     if (error.type === 'entity.too.large') {
       refuse(res, 413, { error: 'too-large', message: `That request is larger than the authority accepts (${options.bodyLimit ?? '256kb'}); nothing was written.` });
     } else if (error.type === 'entity.parse.failed') {
       refuse(res, 400, { error: 'malformed', message: `The body is not valid JSON: ${error.message ?? 'parse error'}.` });
     } else if (error.type === 'entity.too.deep') {
       refuse(res, 400, { error: 'malformed', message: error.message ?? 'The request nests too deep; nothing was written.' });
+    } else if (error instanceof URIError || (error.status === 400 && /decode/i.test(error.message ?? ''))) {
+      // express's router could not decode a path segment: the caller's to fix, said as much (never its stack).
+      refuse(res, 400, { error: 'malformed', message: 'That address is not percent-encoded text (a % must be followed by two hex digits of UTF-8); nothing was read or written.' });
+    } else if (error.status !== undefined && error.status >= 400 && error.status < 500) {
+      refuse(res, error.status, { error: 'malformed', message: 'The authority could not read that request; nothing was written.' });
     } else {
       log('authority: request failed', error);
-      refuse(res, error.status ?? 500, { error: 'internal', message: 'The authority could not read that request; nothing was written.' });
+      refuse(res, 500, { error: 'internal', message: 'The authority failed to handle this request; nothing was written. See its log.' });
     }
   });
 

@@ -1,6 +1,7 @@
 import type { Request, Response } from 'express';
 import express from 'express';
 import type { AuthorityClient } from '@learnables/authority';
+import { nameProblem } from '@learnables/protocol';
 import type { AnswerRequest, CorrectionRequest, LessonRequest, PreviewRequest } from '../api-types.ts';
 import type { AgentDirectory } from '../agents/agent-directory.ts';
 import { statsAcross } from '../agents/agent-stats.ts';
@@ -57,7 +58,9 @@ function answerRequest(body: unknown): AnswerRequest {
   if (isObject(body) && body.none === true) return { none: true, ...(lesson && { lesson }) };
   if (isObject(body) && body.newEntry !== undefined) {
     const label = text(body.newEntry, 'label', 'Name the new one first.');
-    if (label.length > 200) throw new ConsoleError(400, 'malformed', 'That name is longer than 200 characters; shorten it.', 'new-entry');
+    // The protocol's one rule for names and labels (SPEC §3.1), said before anything is sent.
+    const problem = nameProblem(label);
+    if (problem) throw new ConsoleError(400, 'malformed', `The new one's name ${problem}; nothing was sent.`, 'new-entry');
     return { newEntry: { label: label.trim() }, ...(lesson && { lesson }) };
   }
   return { entry: text(body, 'entry', 'Choose an answer first.'), ...(lesson && { lesson }) };

@@ -2,6 +2,7 @@ import { randomUUID } from 'node:crypto';
 import type { Message, Part } from '@a2a-js/sdk';
 import { Role } from '@a2a-js/sdk';
 import type { EntryChoice } from '@learnables/protocol';
+import { nameProblem } from '@learnables/protocol';
 import type { InputPart } from '../learnable-agent.ts';
 
 /** The SDK's parts as the agent sees them: text, bytes or data, without the wire's shapes. */
@@ -51,7 +52,8 @@ export function readAnswer(parts: readonly Part[], entries: readonly EntryChoice
     const content = part.content;
     if (content?.$case === 'data' && typeof content.value === 'object' && content.value !== null) {
       const data = content.value as Record<string, unknown>;
-      if (typeof data.answeredBy === 'string') answeredBy = data.answeredBy;
+      // A name that would not print as itself (SECURITY.md) is left out; the answer still counts.
+      if (typeof data.answeredBy === 'string' && nameProblem(data.answeredBy) === undefined) answeredBy = data.answeredBy.trim();
       if (data.none === true) return { said: 'none of these', none: true, ...(answeredBy && { answeredBy }) };
       if (typeof data.entry === 'string') {
         said = data.entry;

@@ -137,7 +137,7 @@ function answerForm(main: HTMLElement, ctx: AppContext, agent: AgentView | undef
     h('label', { class: 'choice special' }, h('input', { type: 'radio', name: 'answer-entry', value: `:${answer}`, 'data-answer': answer, 'aria-describedby': entryErrorId }), h('span', {}, words));
   const noneChoice = teach && learnable?.admitsNone && entries.length > 0 ? special('none', 'None of these') : undefined;
   const newNameId = uniqueId('new-entry');
-  const newName = h('input', { type: 'text', id: newNameId, name: 'new-entry-label', autocomplete: 'off', maxlength: 200, 'aria-describedby': entryErrorId });
+  const newName = h('input', { type: 'text', id: newNameId, name: 'new-entry-label', autocomplete: 'off', maxlength: 120, 'aria-describedby': entryErrorId });
   const newNameField = h('div', { class: 'field new-entry-name', hidden: true }, h('label', { for: newNameId }, `Name of the new ${entryWord}`), newName);
   const newChoice = teach && learnable?.addsEntries && teach.entry === undefined && entries.length > 0 ? special('new', `A new ${entryWord}…`) : undefined;
   const answerChoices = h(
