@@ -31,6 +31,8 @@ import { LedgerTaskStore } from './storage/ledger-task-store.ts';
 import { DEFAULT_KEPT_INPUT, KeepingTaskStore } from './storage/kept-input.ts';
 import type { KeptInput } from './storage/kept-input.ts';
 import { PreviewMemory } from './preview/preview-memory.ts';
+import type { PreviewBudget } from './preview/preview-budget.ts';
+import { DEFAULT_PREVIEW_BUDGET, PreviewGate } from './preview/preview-budget.ts';
 import type { RuntimeDatabase } from './storage/open-database.ts';
 import { openRuntimeDatabase } from './storage/open-database.ts';
 import { ANONYMOUS_OWNER, TaskLedger } from './storage/task-ledger.ts';
@@ -67,6 +69,12 @@ export interface AgentServerOptions {
   log?: (message: string, error?: unknown) => void;
   /** Which recent tasks preview re-reads. Default: the last 30 days or 5,000 tasks, whichever is smaller. */
   previewWindow?: PreviewWindow;
+  /**
+   * What one preview may spend and how many run at once (default 5 s and 64 MiB of recorded input
+   * read, one preview per caller and two in all; a further one is answered 429, busy). A preview
+   * whose budget ends first answers what it tried, saying so (`tried` of `recent`, SPEC §6.5).
+   */
+  previewBudget?: PreviewBudget;
   /**
    * Bytes of recent tasks' evidence that preview keeps between calls, for an agent with a
    * Decider (default 64 MB; 0 keeps nothing, and each preview reads every input again).
@@ -228,6 +236,8 @@ export async function startLearnableAgent<Input, Result>(
     ledger,
     corrections,
     previewMemory: new PreviewMemory(options.previewMemoryBytes),
+    previewBudget: { ...DEFAULT_PREVIEW_BUDGET, ...options.previewBudget },
+    previewGate: new PreviewGate({ ...DEFAULT_PREVIEW_BUDGET, ...options.previewBudget }),
     ...(options.previewWindow && { previewWindow: options.previewWindow }),
   };
   const legacyCompat = { enabled: true };
