@@ -41,16 +41,18 @@ export class PreviewSpend {
     this.bytesLeft = budget.bytes;
   }
 
-  /** Give the loop back if this slice is used up; false once the time is up (`ended` says so). */
+  /**
+   * Give the loop back if this slice is used up; false once the time is up (`ended` says so). What
+   * was read before the bytes ran out is still worked through.
+   */
   async pace(): Promise<boolean> {
-    if (this.ended !== undefined) return false;
-    const now = performance.now();
-    if (now - this.sliceStarted >= SLICE_MS) {
+    if (this.ended === 'time') return false;
+    if (performance.now() - this.sliceStarted >= SLICE_MS) {
       await yieldToLoop();
       this.sliceStarted = performance.now();
     }
     if (performance.now() >= this.deadline) this.ended = 'time';
-    return this.ended === undefined;
+    return this.ended !== 'time';
   }
 
   /** Take `bytes` of the reading budget, or end the preview (`ended: 'bytes'`) if they do not fit. */
