@@ -16,7 +16,7 @@ import type { ExecutorDeps } from './a2a/learnables-executor.ts';
 import { recoverTasks } from './a2a/recover-tasks.ts';
 import { foregroundRequests, foregroundUntil } from './background-turn.ts';
 import { jsonRpcBody, jsonRpcExtensionMethods, restExtensionMethods } from './http/extension-methods.ts';
-import { metricsHandler, statsHandler } from './http/metrics.ts';
+import { AgentCounts, metricsHandler, statsHandler } from './http/metrics.ts';
 import { checkAgent } from './check-agent.ts';
 import { admitParses, isPlainSend, verifyBody } from './http/parse-admission.ts';
 import { inSeries } from './http/in-series.ts';
@@ -256,8 +256,9 @@ export async function startLearnableAgent<Input, Result>(
   app.get('/healthz', (_req, res) => {
     res.json({ ok: true, agent: agent.name, engine: database.engine, reading: reader.load });
   });
-  app.get('/metrics', metricsHandler(ledger, corrections, agent.skill.id));
-  app.get('/learnables/stats', statsHandler(ledger, corrections, agent.skill.id));
+  const counts = new AgentCounts(ledger, corrections);
+  app.get('/metrics', metricsHandler(counts, agent.skill.id));
+  app.get('/learnables/stats', statsHandler(counts, agent.skill.id));
   app.use(`/${AGENT_CARD_PATH}`, agentCardHandler({ agentCardProvider: requestHandler, legacyCompat, cache: { maxAge: 60 } }));
   app.use(
     REST_PATH,

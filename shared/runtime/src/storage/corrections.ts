@@ -57,10 +57,17 @@ const recordOf = (row: RuntimeTables['learnables_corrections']): CorrectionRecor
  * reason, what the decision should have been. The numbers count the tasks that stand corrected.
  */
 export class Corrections {
+  private written = 0;
+
   constructor(
     private readonly db: Kysely<RuntimeTables>,
     private readonly agent: string,
   ) {}
+
+  /** How many corrections this process has recorded: the numbers computed before are stale after. */
+  get writes(): number {
+    return this.written;
+  }
 
   /** A task's corrections, oldest first. */
   async of(taskId: string): Promise<CorrectionRecord[]> {
@@ -113,6 +120,7 @@ export class Corrections {
       if ((await this.of(correction.taskId)).filter((row) => row.finding === correction.finding).length > earlier.length) throw new CorrectionRaced();
       throw error;
     }
+    this.written += 1;
     return { changed: true, standing: correction, count: earlier.length + 1 };
   }
 
