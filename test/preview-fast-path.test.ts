@@ -163,7 +163,7 @@ describe('preview, the quick way and the plain way, over the email agent', () =>
     // The lessons are worth comparing on: they settle, unsettle and leave open, across many tasks. (One
     // mark is one point, so no single email lesson moves a message from one customer to another.)
     expect(answers[0]!.examined).toBeGreaterThan(sent - 10);
-    const total = (effect: keyof PreviewResult['counts']) => answers.reduce((sum, a) => sum + a.counts[effect], 0);
+    const total = (effect: 'settles' | 'unsettles' | 'stillOpen') => answers.reduce((sum, a) => sum + a.counts[effect], 0);
     for (const effect of ['settles', 'unsettles', 'stillOpen'] as const) expect(total(effect), effect).toBeGreaterThan(20);
     expect(answers[7]).toMatchObject({ changed: false });
     // The warm memory kept every message; the tiny one only some.

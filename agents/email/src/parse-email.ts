@@ -3,6 +3,7 @@ import { simpleParser } from 'mailparser';
 import type { Attachment, EmailAddress, HeaderValue, ParsedMail, SimpleParserOptions, StructuredHeader } from 'mailparser';
 import RE2 from 're2';
 import { InputRefused } from '@learnables/learnable';
+import { plausibleMessageDate } from '@learnables/protocol';
 import { capText, decodeText, isTextLike } from './attachment-text.ts';
 import type { EmailAttachment, EmailInput, EmailSender } from './email-input.ts';
 import { messageFields } from './message-fields.ts';
@@ -126,12 +127,16 @@ function bodyOf(mail: ParsedMail): string {
   return mail.text ?? '';
 }
 
-/** mailparser puts the current time in place of a Date it cannot read; we would rather have none. */
+/**
+ * mailparser puts the current time in place of a Date it cannot read; we would rather have none. A
+ * Date before 1970 or more than a day after the message arrived is none too (plausibleMessageDate):
+ * the message counts on the day it arrived.
+ */
 function dateOf(mail: ParsedMail): string | undefined {
   const line = mail.headerLines.find((header) => header.key === 'date')?.line;
   if (line === undefined) return undefined;
   const date = new Date(line.slice(line.indexOf(':') + 1).replace(/\r?\n[ \t]+/g, ' ').trim());
-  return Number.isNaN(date.getTime()) ? undefined : date.toISOString();
+  return plausibleMessageDate(date.getTime()) ? date.toISOString() : undefined;
 }
 
 async function attachmentOf(attachment: Attachment, depth: number, budget: PartBudget): Promise<EmailAttachment> {

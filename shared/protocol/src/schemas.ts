@@ -357,6 +357,14 @@ export const PreviewExampleSchema = z.object({
   effect: PreviewEffectSchema,
   now: ReadingSchema,
   after: ReadingSchema,
+  said: z
+    .object({
+      by: z.enum(['answer', 'correction']),
+      entry: z.string().optional(),
+      none: z.literal(true).optional(),
+    })
+    .optional()
+    .meta({ description: 'What a person said this finding is, when one answered its question or corrected it (§6.5): the truth the effect is judged by.' }),
 });
 
 /** What preview answers: what a lesson would do to the inputs of recent tasks, nothing written. */
@@ -372,8 +380,30 @@ export const PreviewResultSchema = z.object({
     changes: z.number().int().nonnegative(),
     unsettles: z.number().int().nonnegative(),
     stillOpen: z.number().int().nonnegative(),
+    against: z
+      .number()
+      .int()
+      .nonnegative()
+      .optional()
+      .meta({ description: 'Of `changes`, the findings the candidate would settle otherwise than a person answered or corrected them.' }),
   }),
   examples: z.array(PreviewExampleSchema).meta({ description: 'At most 20 per effect.' }),
+  recent: z
+    .number()
+    .int()
+    .nonnegative()
+    .optional()
+    .meta({ description: "How many recent tasks the preview's window holds (§6.5)." }),
+  tried: z
+    .number()
+    .int()
+    .nonnegative()
+    .optional()
+    .meta({ description: 'How many of them, newest first, were tried before the budget ended; `recent` when every one was.' }),
+  budget: z
+    .enum(['time', 'bytes'])
+    .optional()
+    .meta({ description: "Which of the preview's budgets ended before every recent task was tried; absent when none did." }),
 });
 
 /** Why a lesson or request was not taken. `message` is a sentence meant for the person. */

@@ -7,6 +7,8 @@ export type { ReadingChecks } from './check-agent.ts';
 export { previewLesson, warmPreview } from './preview/preview-lesson.ts';
 export type { PreviewWindow, PreviewDeps } from './preview/preview-lesson.ts';
 export { PreviewMemory } from './preview/preview-memory.ts';
+export { DEFAULT_PREVIEW_BUDGET } from './preview/preview-budget.ts';
+export type { PreviewBudget } from './preview/preview-budget.ts';
 export { startLearnableAgent } from './start-agent.ts';
 export { backgroundTurn, BACKGROUND_WAIT_MS, foreground } from './background-turn.ts';
 export type { AgentServerOptions, RunningAgent } from './start-agent.ts';

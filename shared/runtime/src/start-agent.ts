@@ -17,7 +17,7 @@ import { recoverTasks } from './a2a/recover-tasks.ts';
 import { foregroundRequests, foregroundUntil } from './background-turn.ts';
 import { jsonErrors } from './http/json-errors.ts';
 import { jsonRpcBody, jsonRpcExtensionMethods, restExtensionMethods } from './http/extension-methods.ts';
-import { metricsHandler, statsHandler } from './http/metrics.ts';
+import { AgentCounts, metricsHandler, statsHandler } from './http/metrics.ts';
 import { checkAgent } from './check-agent.ts';
 import { admitParses, isPlainSend, verifyBody } from './http/parse-admission.ts';
 import { inSeries } from './http/in-series.ts';
@@ -32,6 +32,8 @@ import { LedgerTaskStore } from './storage/ledger-task-store.ts';
 import { DEFAULT_KEPT_INPUT, KeepingTaskStore } from './storage/kept-input.ts';
 import type { KeptInput } from './storage/kept-input.ts';
 import { PreviewMemory } from './preview/preview-memory.ts';
+import type { PreviewBudget } from './preview/preview-budget.ts';
+import { DEFAULT_PREVIEW_BUDGET, PreviewGate } from './preview/preview-budget.ts';
 import type { RuntimeDatabase } from './storage/open-database.ts';
 import { openRuntimeDatabase } from './storage/open-database.ts';
 import { ANONYMOUS_OWNER, TaskLedger } from './storage/task-ledger.ts';
@@ -68,6 +70,12 @@ export interface AgentServerOptions {
   log?: (message: string, error?: unknown) => void;
   /** Which recent tasks preview re-reads. Default: the last 30 days or 5,000 tasks, whichever is smaller. */
   previewWindow?: PreviewWindow;
+  /**
+   * What one preview may spend and how many run at once (default 5 s and 64 MiB of recorded input
+   * read, one preview per caller and two in all; a further one is answered 429, busy). A preview
+   * whose budget ends first answers what it tried, saying so (`tried` of `recent`, SPEC §6.5).
+   */
+  previewBudget?: PreviewBudget;
   /**
    * Bytes of recent tasks' evidence that preview keeps between calls, for an agent with a
    * Decider (default 64 MB; 0 keeps nothing, and each preview reads every input again).
@@ -229,6 +237,8 @@ export async function startLearnableAgent<Input, Result>(
     ledger,
     corrections,
     previewMemory: new PreviewMemory(options.previewMemoryBytes),
+    previewBudget: { ...DEFAULT_PREVIEW_BUDGET, ...options.previewBudget },
+    previewGate: new PreviewGate({ ...DEFAULT_PREVIEW_BUDGET, ...options.previewBudget }),
     ...(options.previewWindow && { previewWindow: options.previewWindow }),
   };
   const legacyCompat = { enabled: true };
@@ -247,8 +257,9 @@ export async function startLearnableAgent<Input, Result>(
   app.get('/healthz', (_req, res) => {
     res.json({ ok: true, agent: agent.name, engine: database.engine, reading: reader.load });
   });
-  app.get('/metrics', metricsHandler(ledger, corrections, agent.skill.id));
-  app.get('/learnables/stats', statsHandler(ledger, corrections, agent.skill.id));
+  const counts = new AgentCounts(ledger, corrections);
+  app.get('/metrics', metricsHandler(counts, agent.skill.id));
+  app.get('/learnables/stats', statsHandler(counts, agent.skill.id));
   app.use(`/${AGENT_CARD_PATH}`, agentCardHandler({ agentCardProvider: requestHandler, legacyCompat, cache: { maxAge: 60 } }));
   app.use(
     REST_PATH,

@@ -22,6 +22,9 @@ import { verifyBody } from './parse-admission.ts';
 import { previewLesson } from '../preview/preview-lesson.ts';
 import type { PreviewWindow } from '../preview/preview-lesson.ts';
 import type { PreviewMemory } from '../preview/preview-memory.ts';
+import type { PreviewBudget } from '../preview/preview-budget.ts';
+import type { PreviewGate } from '../preview/preview-budget.ts';
+import { DEFAULT_PREVIEW_BUDGET, PreviewsBusy } from '../preview/preview-budget.ts';
 import type { Journal } from '../storage/journal.ts';
 import type { TaskLedger } from '../storage/task-ledger.ts';
 import type { LearnableAgent } from '../learnable-agent.ts';
@@ -40,7 +43,7 @@ import { MethodRefused } from './method-refused.ts';
 
 export { MethodRefused };
 
-const JSON_RPC_CODE: Record<number, number> = { 400: -32602, 401: -32001, 403: -32001, 404: -32602, 413: -32600, 422: -32602, 500: -32603, 502: -32603, 503: -32603 };
+const JSON_RPC_CODE: Record<number, number> = { 400: -32602, 401: -32001, 403: -32001, 404: -32602, 413: -32600, 422: -32602, 429: -32603, 500: -32603, 502: -32603, 503: -32603 };
 
 export interface ExtensionMethodsDeps<Input, Result> {
   readonly agent: LearnableAgent<Input, Result>;
@@ -57,6 +60,9 @@ export interface ExtensionMethodsDeps<Input, Result> {
   readonly previewWindow?: PreviewWindow;
   /** What previews keep of recent tasks between calls. */
   readonly previewMemory?: PreviewMemory;
+  /** What one preview may spend, and how many run at once (one gate per running agent). */
+  readonly previewBudget: PreviewBudget;
+  readonly previewGate: PreviewGate;
 }
 
 /**
@@ -143,27 +149,49 @@ export async function retract<Input, Result>(deps: ExtensionMethodsDeps<Input, R
   return deps.authority.retract(retraction.data, { onBehalfOf: user.userName });
 }
 
-/** Preview: what a lesson would do to the caller's recent tasks, read-only (see previewLesson). */
+/**
+ * Preview: what a lesson would do to the caller's recent tasks, read-only (see previewLesson). Only
+ * for callers with a token, as teach is (it is the lesson-writing half of teaching, and what it reads
+ * costs the agent); at most `perCaller` of one caller and `overall` in all at once, each within its
+ * budget of time and bytes read.
+ */
 export async function preview<Input, Result>(
   deps: ExtensionMethodsDeps<Input, Result>,
   params: unknown,
   user: User,
   tenant: string | undefined,
 ): Promise<PreviewResult> {
+  if (!user.isAuthenticated) {
+    throw new MethodRefused(401, { error: 'unauthorized', message: 'Previewing a lesson on this agent needs a bearer token it accepts, as teaching does; nothing was read.' });
+  }
+  const budget = { ...DEFAULT_PREVIEW_BUDGET, ...deps.previewBudget };
   // The caller's own tasks, scoped exactly as the ledger recorded them.
   const scope = scopeOf(contextFor(tenant ?? '', user.userName || ANONYMOUS_OWNER));
-  return previewLesson(
-    {
-      agent: deps.agent,
-      authority: deps.authority,
-      journal: deps.journal,
-      ledger: deps.ledger,
-      ...(deps.previewWindow && { window: deps.previewWindow }),
-      ...(deps.previewMemory && { memory: deps.previewMemory }),
-    },
-    params,
-    scope,
-  );
+  let leave: () => void;
+  try {
+    leave = deps.previewGate.enter(`${scope.tenant}\u0000${scope.owner}`);
+  } catch (error) {
+    if (error instanceof PreviewsBusy) throw new MethodRefused(429, { error: 'busy', message: error.message });
+    throw error;
+  }
+  try {
+    return await previewLesson(
+      {
+        agent: deps.agent,
+        authority: deps.authority,
+        journal: deps.journal,
+        ledger: deps.ledger,
+        corrections: deps.corrections,
+        budget,
+        ...(deps.previewWindow && { window: deps.previewWindow }),
+        ...(deps.previewMemory && { memory: deps.previewMemory }),
+      },
+      params,
+      scope,
+    );
+  } finally {
+    leave();
+  }
 }
 
 type MethodName = keyof typeof LEARNABLES_METHODS;

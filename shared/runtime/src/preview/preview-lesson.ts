@@ -1,4 +1,3 @@
-import { setImmediate as yieldToLoop } from 'node:timers/promises';
 import type { Definition, LearnableKind } from '@learnables/learnable';
 import { MalformedLesson, UnknownCollection, absorbLesson, addEntry } from '@learnables/learnable';
 import type { AuthorityClient } from '@learnables/authority';
@@ -11,6 +10,9 @@ import type { EntryChange } from './preview-memory.ts';
 import { PreviewMemory } from './preview-memory.ts';
 import type { Journal } from '../storage/journal.ts';
 import type { TaskLedger } from '../storage/task-ledger.ts';
+import type { Corrections } from '../storage/corrections.ts';
+import type { PreviewBudget } from './preview-budget.ts';
+import { CHUNK_BYTES, DEFAULT_PREVIEW_BUDGET, PreviewSpend } from './preview-budget.ts';
 
 /** Which recent tasks preview re-reads: the smaller of the two bounds wins. */
 export interface PreviewWindow {
@@ -28,15 +30,19 @@ export interface PreviewDeps<Input, Result> {
   readonly window?: PreviewWindow;
   /** What previews keep of recent tasks between calls (agents with a Decider); one per running agent. */
   readonly memory?: PreviewMemory;
+  /** Where what people corrected is kept: with answers, the truth a lesson is held to (SPEC §6.5). */
+  readonly corrections?: Pick<Corrections, 'latestFor'>;
+  /** What one preview may spend (time, bytes read); see PreviewBudget. */
+  readonly budget?: PreviewBudget;
 }
 
 const DAY = 86_400_000;
 /** Examples kept per effect; counts count them all. */
 const EXAMPLES_PER_EFFECT = 20;
-/** Re-read this many inputs, then let other requests run. */
-const BATCH = 200;
 
 type Effect = PreviewExample['effect'];
+/** What a person said a finding is: an answer to its question, or the latest correction of it. */
+type Said = NonNullable<PreviewExample['said']>;
 
 /**
  * What a lesson (or a new entry) would do, before it lands: the candidate definition is built in
@@ -80,38 +86,154 @@ export async function previewLesson<Input, Result>(
     await agent.prepare?.(live).catch(() => undefined);
     if (changed) await agent.prepare?.(candidate).catch(() => undefined);
   }
+  const spend = new PreviewSpend({ ...DEFAULT_PREVIEW_BUDGET, ...deps.budget });
   const readings = agent.decider
-    ? decideFast(agent.decider, deps, taskIds, live, candidate, changed ? change : undefined)
-    : readTwice(agent, deps.journal, taskIds, live, candidate, changed);
+    ? decideFast(agent.decider, deps, taskIds, live, candidate, changed ? change : undefined, spend)
+    : readTwice(agent, deps.journal, taskIds, live, candidate, changed, spend);
 
-  const counts = { settles: 0, changes: 0, unsettles: 0, stillOpen: 0 };
-  const examples: PreviewExample[] = [];
-  const kept = new Map<Effect, number>();
+  // Every finding the lesson would move, in task order; judged once what people said of them is known.
+  const moved: { taskId: string; name: string; was: Finding; will: Finding }[] = [];
   let examined = 0;
-  for await (const { taskId, before, after } of readings) {
+  let tried = 0;
+  for await (const tried_ of readings) {
+    tried += 1;
+    if (tried_.readings === undefined) continue;
+    const { before, after } = tried_.readings;
     examined += 1;
     for (const [name, was] of Object.entries(before)) {
       if (was.collection !== collection) continue;
       const will = after[name] ?? was;
-      const effect = effectOf(was, will);
-      if (effect === undefined) continue;
-      counts[effect === 'still-open' ? 'stillOpen' : effect] += 1;
-      const shown = kept.get(effect) ?? 0;
-      if (shown >= EXAMPLES_PER_EFFECT) continue;
-      kept.set(effect, shown + 1);
-      examples.push({ taskId, finding: name, effect, now: wire(was, current.version), after: wire(will, current.version) });
+      if (effectOf(was, will) !== undefined) moved.push({ taskId: tried_.taskId, name, was, will });
     }
   }
-  return { collection, entry, changed, audit, version: current.version, examined, counts, examples };
+
+  // What people said (answers, then corrections over them) is the truth for the tasks whose reading
+  // the lesson would settle: read for those only, so its cost follows what the lesson does.
+  const settledBy = [...new Set(moved.filter((m) => m.will.settled).map((m) => m.taskId))];
+  const said = await saidOf(deps, settledBy);
+
+  const counts = { settles: 0, changes: 0, unsettles: 0, stillOpen: 0, against: 0 };
+  const examples: PreviewExample[] = [];
+  const kept = new Map<Effect, number>();
+  for (const { taskId, name, was, will } of moved) {
+    const word = said.get(taskId)?.get(name);
+    const effect = judged(was, will, word)!;
+    counts[effect === 'still-open' ? 'stillOpen' : effect] += 1;
+    if (effect === 'changes' && word !== undefined && will.settled) counts.against += 1;
+    const shown = kept.get(effect) ?? 0;
+    if (shown >= EXAMPLES_PER_EFFECT) continue;
+    kept.set(effect, shown + 1);
+    examples.push({ taskId, finding: name, effect, now: wire(was, current.version), after: wire(will, current.version), ...(word !== undefined && { said: word }) });
+  }
+  return {
+    collection,
+    entry,
+    changed,
+    audit,
+    version: current.version,
+    examined,
+    counts,
+    examples,
+    recent: taskIds.length,
+    tried,
+    ...(spend.ended !== undefined && { budget: spend.ended }),
+  };
+}
+
+/**
+ * What people said of these tasks' findings: the answer each question was given (a finding asked
+ * about and settled by the answer), then the latest correction of it over that. Read-only.
+ */
+async function saidOf(deps: Pick<PreviewDeps<unknown, unknown>, 'journal' | 'corrections'>, taskIds: readonly string[]): Promise<Map<string, Map<string, Said>>> {
+  const out = new Map<string, Map<string, Said>>();
+  if (taskIds.length === 0) return out;
+  const put = (taskId: string, name: string, word: Said) => {
+    const findings = out.get(taskId) ?? new Map<string, Said>();
+    findings.set(name, word);
+    out.set(taskId, findings);
+  };
+  for (const [taskId, { asked, answered }] of await deps.journal.answersFor(taskIds)) {
+    const before = findingsOf(asked);
+    for (const [name, finding] of Object.entries(findingsOf(answered))) {
+      // Only what the question was about: a finding settled already was the rules', not the person's.
+      if (finding?.settled !== true || before[name]?.settled !== false) continue;
+      put(taskId, name, typeof finding.winner === 'string' ? { by: 'answer', entry: finding.winner } : { by: 'answer', none: true });
+    }
+  }
+  for (const [taskId, findings] of (await deps.corrections?.latestFor(taskIds)) ?? []) {
+    for (const [name, latest] of findings) {
+      put(taskId, name, latest.none === true || latest.entry === undefined ? { by: 'correction', none: true } : { by: 'correction', entry: latest.entry });
+    }
+  }
+  return out;
+}
+
+/** A recorded reading's findings, or none (a journal row is data, read as such). */
+function findingsOf(reading: unknown): Record<string, { settled?: unknown; winner?: unknown } | undefined> {
+  const findings = (reading as { findings?: unknown } | null | undefined)?.findings;
+  if (typeof findings !== 'object' || findings === null) return {};
+  return Object.fromEntries(Object.entries(findings as Record<string, unknown>).filter(([, f]) => typeof f === 'object' && f !== null)) as Record<string, { settled?: unknown; winner?: unknown }>;
+}
+
+/**
+ * A moved finding's effect, held to what a person said of it when one did: a candidate that settles
+ * it as they said `settles` it (even where the live rules decided otherwise, since corrected), one
+ * that settles it otherwise `changes` it (it takes a message from what they said, "none" too).
+ */
+function judged(was: Finding, will: Finding, word: Said | undefined): Effect | undefined {
+  const effect = effectOf(was, will);
+  if (effect === undefined || word === undefined || !will.settled) return effect;
+  const said = word.none === true ? undefined : word.entry;
+  return will.winner === said ? 'settles' : 'changes';
 }
 
 type Findings = Readonly<Record<string, Finding>>;
 
-/** One recent task's findings under the live definitions and under the candidate, newest task first. */
-interface TwoReadings {
+/** One recent task tried, newest first: its findings under the live definitions and under the candidate, if it could be read. */
+interface Tried {
   readonly taskId: string;
-  readonly before: Findings;
-  readonly after: Findings;
+  readonly readings?: { readonly before: Findings; readonly after: Findings };
+}
+
+/**
+ * The recorded inputs of `taskIds` that `wanted` asks for, in their order (others, and tasks that
+ * recorded none, come as undefined), read from the journal at most CHUNK_BYTES at a time (a larger
+ * input alone), each taken from `spend`'s bytes first: it stops at the first that does not fit, or
+ * when its time is up. Nothing more than a chunk is held at once.
+ */
+async function* recordedInputs(
+  journal: Journal,
+  taskIds: readonly string[],
+  spend: PreviewSpend,
+  wanted: (taskId: string) => boolean = () => true,
+): AsyncGenerator<{ taskId: string; input: unknown }> {
+  const sizes = await journal.sizesFor(taskIds.filter(wanted), 'parse');
+  let at = 0;
+  while (at < taskIds.length) {
+    if (!(await spend.pace())) return;
+    const chunk: string[] = [];
+    const reading: string[] = [];
+    let bytes = 0;
+    let ending = false;
+    for (let next = at; next < taskIds.length && chunk.length < 1000; next++) {
+      const taskId = taskIds[next]!;
+      const size = sizes.get(taskId);
+      if (size !== undefined) {
+        if (reading.length > 0 && bytes + size > CHUNK_BYTES) break;
+        if (!spend.take(size)) {
+          ending = true;
+          break;
+        }
+        reading.push(taskId);
+        bytes += size;
+      }
+      chunk.push(taskId);
+    }
+    const inputs = reading.length === 0 ? new Map<string, unknown>() : await journal.recordedFor(reading, 'parse');
+    for (const taskId of chunk) yield { taskId, input: inputs.get(taskId) };
+    if (ending) return;
+    at += chunk.length;
+  }
 }
 
 /**
@@ -125,22 +247,26 @@ async function* readTwice<Input, Result>(
   live: PinnedDefinitions,
   candidate: PinnedDefinitions,
   changed: boolean,
-): AsyncGenerator<TwoReadings> {
-  const inputs = await journal.recordedFor(taskIds, 'parse');
-  for (const [index, taskId] of taskIds.entries()) {
-    if (index > 0 && index % BATCH === 0) await yieldToLoop();
-    if (!inputs.has(taskId)) continue;
-    const input = inputs.get(taskId) as Input;
+  spend: PreviewSpend,
+): AsyncGenerator<Tried> {
+  for await (const { taskId, input } of recordedInputs(journal, taskIds, spend)) {
+    // Each input is read whole, then the loop is given back once a slice is used up.
+    if (!(await spend.pace())) return;
+    if (input === undefined) {
+      yield { taskId };
+      continue;
+    }
     let before: Findings;
     let after: Findings;
     try {
-      before = agent.read(input, live).findings;
-      after = changed ? agent.read(input, candidate).findings : before;
+      before = agent.read(input as Input, live).findings;
+      after = changed ? agent.read(input as Input, candidate).findings : before;
     } catch {
       // An input the agent no longer reads (e.g. its category is gone) says nothing about the lesson.
+      yield { taskId };
       continue;
     }
-    yield { taskId, before, after };
+    yield { taskId, readings: { before, after } };
   }
 }
 
@@ -158,39 +284,39 @@ async function* decideFast<Input, Result>(
   live: PinnedDefinitions,
   candidate: PinnedDefinitions,
   change: EntryChange | undefined,
-): AsyncGenerator<TwoReadings> {
+  spend: PreviewSpend,
+): AsyncGenerator<Tried> {
   const memory = deps.memory ?? new PreviewMemory();
   const reachedBy = reachedByOf(decider);
   const at = memory.liveAt(live, reachedBy);
   const lessonReaches = change === undefined ? () => false : (reachedBy([change]) ?? (() => true));
 
-  // Evidence: kept, or read from the journal once and kept.
-  const evidence = new Map<string, unknown>();
-  const missing: string[] = [];
-  for (const taskId of taskIds) {
-    const kept = memory.evidence(taskId);
-    if (kept === undefined) missing.push(taskId);
-    else evidence.set(taskId, kept.evidence);
-  }
-  if (missing.length > 0) {
-    const inputs = await deps.journal.recordedFor(missing, 'parse');
-    let done = 0;
-    for (const [taskId, input] of inputs) {
-      if (++done % BATCH === 0) await yieldToLoop();
+  // Evidence: kept, or read from the journal (within the budget) and kept.
+  const missing = new Set(taskIds.filter((taskId) => memory.evidence(taskId) === undefined));
+  for await (const { taskId, input } of recordedInputs(deps.journal, taskIds, spend, (id) => missing.has(id))) {
+    if (!(await spend.pace())) return;
+    let found: unknown;
+    if (missing.has(taskId)) {
+      if (input === undefined) {
+        yield { taskId };
+        continue;
+      }
       try {
-        const found = decider.evidence(input as Input);
-        evidence.set(taskId, found);
+        found = decider.evidence(input as Input);
         memory.keep(taskId, found, decider.sizeOf(found));
       } catch {
         // An input the agent can no longer read says nothing about the lesson (as in readTwice).
+        yield { taskId };
+        continue;
       }
+    } else {
+      const kept = memory.evidence(taskId);
+      if (kept === undefined) {
+        yield { taskId };
+        continue;
+      }
+      found = kept.evidence;
     }
-  }
-
-  for (const [index, taskId] of taskIds.entries()) {
-    if (index > 0 && index % BATCH === 0) await yieldToLoop();
-    if (!evidence.has(taskId)) continue;
-    const found = evidence.get(taskId);
     let before: Findings;
     let after: Findings;
     try {
@@ -199,17 +325,18 @@ async function* decideFast<Input, Result>(
       if (known === undefined) memory.decided(taskId, before, at);
       after = lessonReaches(found) ? decider.findings(found, candidate) : before;
     } catch {
+      yield { taskId };
       continue;
     }
-    yield { taskId, before, after };
+    yield { taskId, readings: { before, after } };
   }
 }
 
 /**
  * Fill preview's memory ahead of the first preview, off the request path: the evidence of this
  * agent's recent tasks (the same window a preview reads, of every scope) and their findings under
- * the live definitions, read from the journal 200 at a time with the event loop given back between
- * batches. A preview that comes meanwhile does what is left itself; either way the memory holds
+ * the live definitions, read from the journal a few MB at a time with the event loop given back
+ * every few milliseconds. A preview that comes meanwhile does what is left itself; either way the memory holds
  * what a preview would have put there (the same Decider calls), so answers do not change — only
  * the first preview's wait (1.4–2.2 s cold at 5,000 tasks and 10,000 marks). Resolves with how
  * many tasks were kept; does nothing for an agent without a Decider.
@@ -228,20 +355,21 @@ export async function warmPreview<Input, Result>(deps: PreviewDeps<Input, Result
   // moves the memory on, and what is decided here after that is not kept (the evidence still is).
   const at = memory.liveAt(live, reachedByOf(decider));
   let kept = 0;
-  for (let start = 0; start < taskIds.length; start += BATCH) {
-    await yieldToLoop();
+  // Unbounded in time and bytes (it runs in the background, once), but read by chunks and paced by
+  // time slices as a preview is.
+  const spend = new PreviewSpend({ ...DEFAULT_PREVIEW_BUDGET, milliseconds: Number.POSITIVE_INFINITY, bytes: Number.POSITIVE_INFINITY });
+  const missing = new Set(taskIds.filter((taskId) => memory.evidence(taskId) === undefined));
+  for await (const { taskId, input } of recordedInputs(deps.journal, taskIds, spend, (id) => missing.has(id))) {
+    await spend.pace();
     if (signal?.aborted === true) break;
-    const batch = taskIds.slice(start, start + BATCH).filter((taskId) => memory.evidence(taskId) === undefined);
-    const inputs = await deps.journal.recordedFor(batch, 'parse');
-    for (const [taskId, input] of inputs) {
-      try {
-        const found = decider.evidence(input as Input);
-        memory.keep(taskId, found, decider.sizeOf(found));
-        if (memory.findings(taskId, at) === undefined) memory.decided(taskId, decider.findings(found, live), at);
-        kept += 1;
-      } catch {
-        // An input the agent can no longer read says nothing about a lesson (as in a preview).
-      }
+    if (input === undefined || memory.evidence(taskId) !== undefined) continue;
+    try {
+      const found = decider.evidence(input as Input);
+      memory.keep(taskId, found, decider.sizeOf(found));
+      if (memory.findings(taskId, at) === undefined) memory.decided(taskId, decider.findings(found, live), at);
+      kept += 1;
+    } catch {
+      // An input the agent can no longer read says nothing about a lesson (as in a preview).
     }
   }
   return kept;

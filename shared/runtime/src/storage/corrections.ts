@@ -57,10 +57,17 @@ const recordOf = (row: RuntimeTables['learnables_corrections']): CorrectionRecor
  * reason, what the decision should have been. The numbers count the tasks that stand corrected.
  */
 export class Corrections {
+  private written = 0;
+
   constructor(
     private readonly db: Kysely<RuntimeTables>,
     private readonly agent: string,
   ) {}
+
+  /** How many corrections this process has recorded: the numbers computed before are stale after. */
+  get writes(): number {
+    return this.written;
+  }
 
   /** A task's corrections, oldest first. */
   async of(taskId: string): Promise<CorrectionRecord[]> {
@@ -113,7 +120,30 @@ export class Corrections {
       if ((await this.of(correction.taskId)).filter((row) => row.finding === correction.finding).length > earlier.length) throw new CorrectionRaced();
       throw error;
     }
+    this.written += 1;
     return { changed: true, standing: correction, count: earlier.length + 1 };
+  }
+
+  /** The latest correction of each finding of these tasks, by task then finding; read-only (preview's truth, SPEC §6.5). */
+  async latestFor(taskIds: readonly string[]): Promise<Map<string, Map<string, CorrectionRecord>>> {
+    const out = new Map<string, Map<string, CorrectionRecord>>();
+    for (let start = 0; start < taskIds.length; start += 1000) {
+      const rows = await this.db
+        .selectFrom('learnables_corrections')
+        .selectAll()
+        .where('agent', '=', this.agent)
+        .where('task_id', 'in', taskIds.slice(start, start + 1000))
+        .orderBy('task_id')
+        .orderBy('finding')
+        .orderBy('seq')
+        .execute();
+      for (const row of rows) {
+        const findings = out.get(row.task_id) ?? new Map<string, CorrectionRecord>();
+        findings.set(row.finding, recordOf(row));
+        out.set(row.task_id, findings);
+      }
+    }
+    return out;
   }
 
   /** The tasks of this agent with at least one finding that stands corrected now. */

@@ -1,4 +1,5 @@
 import type { CompiledQuery, Kysely } from 'kysely';
+import { sql } from 'kysely';
 import { compiledOnce } from './compiled-once.ts';
 import { boundedJson } from './kept-input.ts';
 import type { RuntimeDatabase } from './open-database.ts';
@@ -140,6 +141,52 @@ export class Journal {
         .execute();
       for (const row of rows) out.set(row.task_id, JSON.parse(row.result) as unknown);
     }
+    return out;
+  }
+
+  /**
+   * How many bytes each task's recorded result of one step takes, without reading it (SQLite and
+   * PostgreSQL both answer `octet_length` from the row's header): what preview reads by, so that it
+   * never takes more of the journal into memory at once than its budget allows.
+   */
+  async sizesFor(taskIds: readonly string[], step: string): Promise<Map<string, number>> {
+    const out = new Map<string, number>();
+    for (let start = 0; start < taskIds.length; start += 1000) {
+      const rows = await this.db
+        .selectFrom('learnables_journal')
+        .select(['task_id', sql<number>`octet_length(result)`.as('bytes')])
+        .where('step', '=', step)
+        .where('task_id', 'in', taskIds.slice(start, start + 1000))
+        .execute();
+      for (const row of rows) out.set(row.task_id, Number(row.bytes));
+    }
+    return out;
+  }
+
+  /**
+   * What a person's answer made of each task's reading: the reading of its last `answer-N` step and
+   * the one it was asked with (`read`), for the tasks that have one; read-only. Preview holds a
+   * lesson to what people answered (SPEC §6.5). A task records one answer step that settles it.
+   */
+  async answersFor(taskIds: readonly string[]): Promise<Map<string, { asked: unknown; answered: unknown }>> {
+    const answered = new Map<string, { n: number; result: unknown }>();
+    for (let start = 0; start < taskIds.length; start += 1000) {
+      const rows = await this.db
+        .selectFrom('learnables_journal')
+        .select(['task_id', 'step', 'result'])
+        .where('step', 'like', 'answer-%')
+        .where('task_id', 'in', taskIds.slice(start, start + 1000))
+        .execute();
+      for (const row of rows) {
+        const n = /^answer-(\d+)$/.exec(row.step)?.[1];
+        if (n === undefined) continue;
+        const was = answered.get(row.task_id);
+        if (was === undefined || was.n < Number(n)) answered.set(row.task_id, { n: Number(n), result: JSON.parse(row.result) as unknown });
+      }
+    }
+    const asked = await this.recordedFor([...answered.keys()], 'read');
+    const out = new Map<string, { asked: unknown; answered: unknown }>();
+    for (const [taskId, { result }] of answered) out.set(taskId, { asked: asked.get(taskId), answered: result });
     return out;
   }
 

@@ -1,5 +1,6 @@
 import type { CompiledQuery, Kysely } from 'kysely';
 import { sql } from 'kysely';
+import { plausibleMessageDate } from '@learnables/protocol';
 import { compiledOnce } from './compiled-once.ts';
 import type { RuntimeDatabase } from './open-database.ts';
 import type { RuntimeTables } from './tables.ts';
@@ -35,6 +36,9 @@ const DAY = 86_400_000;
 
 /** The owner the SDK's task store gives every anonymous caller's tasks (its `resolveUserScope`). */
 export const ANONYMOUS_OWNER = 'unknown';
+
+/** The first instant of a day number from the database, within the dates a Date can hold (1970 if not). */
+const dayStart = (day: number): number => (Number.isFinite(day) && Math.abs(day * DAY) <= 8.64e15 ? Math.floor(day) * DAY : 0);
 
 /** The first instant of the period a moment falls in (UTC days; weeks start on Monday). */
 function periodStart(at: number, by: 'day' | 'week'): number {
@@ -101,6 +105,7 @@ type SettleValues =
 export class TaskLedger {
   /** Where tasks have come to rest, not yet recorded: the task store must hold it first (see `settleWhenStored`). */
   private readonly resting = new Map<string, { state: RestingState; messageAt: number | undefined }>();
+  private written = 0;
 
   /** The statements every task runs, built once (see `compiledOnce`). */
   private readonly statements: {
@@ -134,7 +139,19 @@ export class TaskLedger {
    * (replaying its journal) instead of staying "working" in the store with nobody to finish it.
    */
   settleWhenStored(taskId: string, state: RestingState, messageAt?: number): void {
-    this.resting.set(taskId, { state, messageAt });
+    // A date no message can have (before 1970, days ahead: plausibleMessageDate) is not recorded;
+    // the task counts on the day it arrived, as one without a date does.
+    this.resting.set(taskId, { state, messageAt: messageAt !== undefined && plausibleMessageDate(messageAt) ? messageAt : undefined });
+  }
+
+  /** How many times this process has written the ledger: the numbers computed before are stale after. */
+  get writes(): number {
+    return this.written;
+  }
+
+  /** A write of the ledger has committed (this class's own, or `TaskWrites`' beside a task's save). */
+  touched(): void {
+    this.written += 1;
   }
 
   /**
@@ -169,11 +186,13 @@ export class TaskLedger {
 
   async open(entry: LedgerEntry & { messageAt: number }): Promise<void> {
     await this.database.run([this.openStatement(entry)]);
+    this.touched();
   }
 
   /** A task is being worked on again (a follow-up arrived): resume it if the process stops. */
   async resume(taskId: string): Promise<void> {
     await this.database.run([this.statements.resume({ task_id: taskId })], 'steps');
+    this.touched();
   }
 
   /**
@@ -182,7 +201,9 @@ export class TaskLedger {
    * week of the numbers, so its tasks stay counted when they arrived.
    */
   async settle(taskId: string, state: RestingState, messageAt?: number): Promise<void> {
-    await this.database.run([this.settleStatement(taskId, state, messageAt)], 'steps');
+    const dated = messageAt !== undefined && plausibleMessageDate(messageAt) ? messageAt : undefined;
+    await this.database.run([this.settleStatement(taskId, state, dated)], 'steps');
+    this.touched();
   }
 
   /** Tasks that were running when the process stopped: they are to be resumed. */
@@ -210,34 +231,57 @@ export class TaskLedger {
   /**
    * Questions per 100 messages, by the messages' own dates, and how many of each period's
    * decisions stand corrected (`corrected`: the task ids that do, from `Corrections.standing`).
+   * Counted by day in the database (one row a day comes back, not one a task), and whatever a row
+   * holds: a date no message can have (written before dates were checked where they enter, e.g.
+   * `-271821-04-20`) counts on the day the task arrived, as `plausibleMessageDate` would have had it.
    */
   async byPeriod(by: 'day' | 'week', corrected: ReadonlySet<string> = new Set()): Promise<PeriodCount[]> {
+    // Literals, not parameters: the expression is grouped by, and must read the same in both places.
+    const day = sql<number>`(case when message_at >= 0 and message_at <= created_at + ${sql.lit(DAY)} then message_at else created_at end) / ${sql.lit(DAY)}`;
     const rows = await this.db
       .selectFrom('learnables_tasks')
-      .select(['task_id', 'message_at', 'asked'])
+      .select((eb) => [day.as('day'), eb.fn.countAll().as('messages'), eb.fn.sum<number>('asked').as('questions')])
       .where('agent', '=', this.agent)
-      .orderBy('message_at')
+      .groupBy(day)
       .execute();
     const periods = new Map<number, { messages: number; questions: number; corrected: number; correctedUnasked: number }>();
-    for (const row of rows) {
-      const start = periodStart(Number(row.message_at), by);
+    const countOf = (dayNumber: number) => {
+      const start = periodStart(dayStart(dayNumber), by);
       const count = periods.get(start) ?? { messages: 0, questions: 0, corrected: 0, correctedUnasked: 0 };
-      count.messages += 1;
-      count.questions += Number(row.asked);
-      if (corrected.has(row.task_id)) {
+      periods.set(start, count);
+      return count;
+    };
+    for (const row of rows) {
+      const count = countOf(Number(row.day));
+      count.messages += Number(row.messages);
+      count.questions += Number(row.questions ?? 0);
+    }
+    // The corrected tasks are few (people correct them one at a time): their days, looked up by id.
+    const ids = [...corrected];
+    for (let start = 0; start < ids.length; start += 1000) {
+      const found = await this.db
+        .selectFrom('learnables_tasks')
+        .select([day.as('day'), 'asked'])
+        .where('agent', '=', this.agent)
+        .where('task_id', 'in', ids.slice(start, start + 1000))
+        .execute();
+      for (const row of found) {
+        const count = countOf(Number(row.day));
         count.corrected += 1;
         if (Number(row.asked) === 0) count.correctedUnasked += 1;
       }
-      periods.set(start, count);
     }
-    return [...periods].map(([start, count]) => ({
-      period: new Date(start).toISOString().slice(0, 10),
-      messages: count.messages,
-      questions: count.questions,
-      questionsPer100: Math.round((count.questions / count.messages) * 1000) / 10,
-      corrected: count.corrected,
-      correctedUnasked: count.correctedUnasked,
-    }));
+    return [...periods]
+      .filter(([, count]) => count.messages > 0)
+      .sort(([a], [b]) => a - b)
+      .map(([start, count]) => ({
+        period: new Date(start).toISOString().slice(0, 10),
+        messages: count.messages,
+        questions: count.questions,
+        questionsPer100: Math.round((count.questions / count.messages) * 1000) / 10,
+        corrected: count.corrected,
+        correctedUnasked: count.correctedUnasked,
+      }));
   }
 
   /** Whether the agent asked on this task (undefined: not a task of this agent). */

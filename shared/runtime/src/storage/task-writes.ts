@@ -106,11 +106,13 @@ export class TaskWrites {
     const scope = scopeOf(context);
     if (seenOnlyAtRest) {
       await this.database.run([this.ledger.openStatement({ ...entry, ...scope, opening: JSON.stringify(TaskCodec.toJSON(task)) })], 'steps');
+      this.ledger.touched();
       return;
     }
     const row = taskRow(scope, task);
     if (this.withLedger) await this.database.run([this.withLedger.open({ ...row, ...this.ledger.openValues({ ...entry, ...scope }) })]);
     else await this.database.run([this.ledger.openStatement({ ...entry, ...scope }), this.save1(row)]);
+    this.ledger.touched();
   }
 
   /** A save; when the task comes to rest in it, with the ledger's rest in the same transaction. */
@@ -121,6 +123,7 @@ export class TaskWrites {
       const settle = settleValues(task.id, rest.state, rest.messageAt);
       await this.database.run([settle.dated ? this.withLedger.settleDated({ ...row, ...settle.values }) : this.withLedger.settle({ ...row, ...settle.values })]);
     } else await this.database.run([this.ledger.settleStatement(task.id, rest.state, rest.messageAt), this.save1(row)]);
+    if (rest !== undefined) this.ledger.touched();
   }
 }
 
