@@ -11,24 +11,38 @@ import { manifestAgent } from '@learnables/manifest-agent';
 import { largeEmail } from '@learnables/testing';
 import type { LoopStack } from '../support/loop-stack.ts';
 import { fixture, startLoop } from '../support/loop-stack.ts';
-import { sparseWideWorkbook, workbookOf } from '../../agents/manifest/src/hostile-workbooks.test-support.ts';
+import { longCellWorkbook, sparseWideWorkbook, workbookOf } from '../../agents/manifest/src/hostile-workbooks.test-support.ts';
 
 const XLSX = 'application/vnd.openxmlformats-officedocument.spreadsheetml.sheet';
 
 interface Case {
   readonly name: string;
   readonly input: string;
-  run(stack: LoopStack): Promise<string>;
+  /**
+   * Build the input (before /healthz is polled: the poller, the agent and the builder share one
+   * event loop, and building a 92 MB workbook is not the agent's stall) and say how to send it.
+   */
+  prepare(): (stack: LoopStack) => Promise<string>;
 }
 
-const send = async (stack: LoopStack, bytes: Buffer, mediaType: string, filename: string): Promise<string> => {
+/** A message:send body of one file part, as a client would send it. */
+const bodyOf = (bytes: Buffer, mediaType: string, filename: string): string =>
+  JSON.stringify({ message: { messageId: randomUUID(), role: 'ROLE_USER', parts: [{ raw: bytes.toString('base64'), mediaType, filename }] } });
+
+/** Send `bytes` as one file part; built now, sent when the returned function is called. */
+const sending = (bytes: Buffer, mediaType: string, filename: string): ((stack: LoopStack) => Promise<string>) => {
+  const body = bodyOf(bytes, mediaType, filename);
+  return (stack) => post(stack, body);
+};
+
+const post = async (stack: LoopStack, body: string): Promise<string> => {
   const response = await fetch(`${stack.agent.url}/a2a/rest/message:send`, {
     method: 'POST',
     headers: { 'content-type': 'application/json', 'A2A-Version': '1.0', authorization: 'Bearer console-token' },
-    body: JSON.stringify({ message: { messageId: randomUUID(), role: 'ROLE_USER', parts: [{ raw: bytes.toString('base64'), mediaType, filename }] } }),
+    body,
   });
-  const body = (await response.json()) as { task?: { status?: { state?: string } } };
-  return `${response.status} ${body.task?.status?.state ?? JSON.stringify(body).slice(0, 80)}`;
+  const answer = (await response.json()) as { task?: { status?: { state?: string } } };
+  return `${response.status} ${answer.task?.status?.state ?? JSON.stringify(answer).slice(0, 80)}`;
 };
 
 /** 256 headings (the widest accepted) and 5,000 rows, every cell filled. */
@@ -42,9 +56,8 @@ const CASES: readonly Case[] = [
   {
     name: 'largest email',
     input: '37 MB message: a 25 MiB attachment in base64, a 0.9 MB CSV, a text part',
-    run: (stack) =>
-      send(
-        stack,
+    prepare: () =>
+      sending(
         largeEmail({ csvRows: 40_000, from: 'Brightwell Foods <orders@brightwell-foods.example>', subject: 'Scans and forecast', text: 'Scans and forecast attached.' }),
         'message/rfc822',
         'largest.eml',
@@ -53,17 +66,36 @@ const CASES: readonly Case[] = [
   {
     name: 'widest sheet',
     input: '256 headings × 5,000 filled rows (.xlsx)',
-    run: (stack) => send(stack, widestSheet(), XLSX, 'widest.xlsx'),
+    prepare: () => sending(widestSheet(), XLSX, 'widest.xlsx'),
   },
   {
     name: 'sparse wide sheet',
     input: '6,000 rows, each with a cell in column XFD (.xlsx)',
-    run: (stack) => send(stack, Buffer.from(sparseWideWorkbook(6_000)), XLSX, 'sparse.xlsx'),
+    prepare: () => sending(Buffer.from(sparseWideWorkbook(6_000)), XLSX, 'sparse.xlsx'),
+  },
+  {
+    name: 'long-cell sheet',
+    input: '1,400 rows of two 32,767-character cells (Excel\'s longest), 92 MB unpacked in a 201 kB .xlsx: read in a thread, 33 rows (2 million characters) kept',
+    prepare: () => sending(Buffer.from(longCellWorkbook(1_400, 32_767)), XLSX, 'long-cells.xlsx'),
+  },
+  {
+    name: 'compressed sheet bomb',
+    input: '2 rows of two 3.5-million-character cells, 14 MB unpacked in a 20 kB .xlsx (issue 34): refused in a sentence',
+    prepare: () => sending(Buffer.from(longCellWorkbook(2, 3_500_000)), XLSX, 'bomb.xlsx'),
+  },
+  {
+    name: 'four compressed sheet bombs',
+    input: 'the same 20 kB .xlsx four times at once',
+    prepare() {
+      const bomb = Buffer.from(longCellWorkbook(2, 3_500_000));
+      const bodies = Array.from({ length: 4 }, (_, at) => bodyOf(bomb, XLSX, `bomb-${at}.xlsx`));
+      return async (stack) => [...new Set(await Promise.all(bodies.map((body) => post(stack, body))))].join(', ');
+    },
   },
   {
     name: 'heaviest legal pattern',
     input: '20 lessons of the heaviest accepted kind (`\\pL{3}` + a word), then one email',
-    async run(stack) {
+    prepare: () => async (stack) => {
       for (let at = 0; at < 20; at++) {
         await stack.authority.client.postLesson({
           collection: 'customers',
@@ -73,7 +105,7 @@ const CASES: readonly Case[] = [
           reason: 'the heaviest pattern a lesson may hold',
         });
       }
-      return send(stack, fixture('email/northgate-parry-pallet-query.eml'), 'message/rfc822', 'parry.eml');
+      return post(stack, bodyOf(fixture('email/northgate-parry-pallet-query.eml'), 'message/rfc822', 'parry.eml'));
     },
   },
 ];
@@ -87,6 +119,7 @@ const percentile = (values: readonly number[], p: number): number => {
 async function runCase(name: string): Promise<void> {
   const chosen = CASES.find((one) => one.name === name);
   if (chosen === undefined) throw new Error(`no case "${name}"`);
+  const run = chosen.prepare();
   const stack = name.includes('sheet') ? await startLoop(manifestAgent) : await startLoop(emailAgent);
   const latencies: number[] = [];
   let polling = true;
@@ -101,7 +134,7 @@ async function runCase(name: string): Promise<void> {
     }
   })();
   const started = performance.now();
-  const outcome = await chosen.run(stack);
+  const outcome = await run(stack);
   const seconds = (performance.now() - started) / 1000;
   polling = false;
   await poll;

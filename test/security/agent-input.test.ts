@@ -1,4 +1,4 @@
-// What hostile input costs an agent, one finding of issue 15 per case: lessons that claim every
+// What hostile input costs an agent, one finding of issue 15 (and 34) per case: lessons that claim every
 // message or freeze matching, and inputs that cost far more to read than they weigh. Each case
 // failed on the code before its fix; SECURITY.md says what each limit is and why.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -8,7 +8,7 @@ import { manifestAgent } from '@learnables/manifest-agent';
 import type { LoopStack } from '../support/loop-stack.ts';
 import { fixture, said, sendFile, startLoop } from '../support/loop-stack.ts';
 // The manifest package's own builders of hostile workbooks (test support, not its public face).
-import { sparseWideWorkbook, wideWorkbook } from '../../agents/manifest/src/hostile-workbooks.test-support.ts';
+import { longCellWorkbook, sparseWideWorkbook, wideWorkbook } from '../../agents/manifest/src/hostile-workbooks.test-support.ts';
 
 /** An email carrying `forwards` base64 forwards of `parts` MIME parts each: each under the limit, all together over it. */
 function forwardsOfParts(forwards: number, parts: number): string {
@@ -99,5 +99,54 @@ describe('manifest agent: sheets that cost far more than they weigh', () => {
     const task = await sendFile(stack.client, Buffer.from(sparseWideWorkbook(6_000)), XLSX, 'sparse.xlsx');
     expect(task.status?.state).toBe(TaskState.TASK_STATE_COMPLETED);
     expect(said(task).text).toContain("reads weight from the 'Weight (kg)' column");
+  }, 120_000);
+});
+
+describe('manifest agent: small files of long cells (issue 34)', () => {
+  let stack: LoopStack;
+  beforeAll(async () => {
+    stack = await startLoop(manifestAgent);
+  });
+  afterAll(async () => stack?.close());
+
+  const parsed = async (taskId: string) => (await stack.agent.journal.recordedFor([taskId], 'parse')).get(taskId);
+
+  it('refuses a 14 kB workbook of 3.5-million-character cells in a sentence, and journals nothing of it', async () => {
+    for (const rows of [1, 2]) {
+      const bomb = Buffer.from(longCellWorkbook(rows, 3_500_000));
+      expect(bomb.byteLength).toBeLessThan(24_000);
+      const task = await sendFile(stack.client, bomb, XLSX, 'bomb.xlsx');
+      expect(task.status?.state).toBe(TaskState.TASK_STATE_FAILED);
+      expect(said(task).text).toBe(
+        "'bomb.xlsx' has 3,500,000 characters in cell A2; I read cells of at most 32,767 characters, and no manifest's cell comes near that. Delete what is not part of the manifest and send it again.",
+      );
+      expect(await parsed(task.id)).toBeUndefined();
+    }
+  }, 120_000);
+
+  it('keeps the rows of long cells it reads only up to two million characters; the rest are counted', async () => {
+    // 200 rows of two 30,000-character cells (each one Excel holds): 12 million characters in 18 kB.
+    const sheet = Buffer.from(longCellWorkbook(200, 30_000));
+    const task = await sendFile(stack.client, sheet, XLSX, 'long.xlsx');
+    expect([TaskState.TASK_STATE_COMPLETED, TaskState.TASK_STATE_INPUT_REQUIRED]).toContain(task.status?.state);
+    const input = (await parsed(task.id)) as { rows: unknown[]; rowCount: number; truncated: boolean };
+    expect(JSON.stringify(input).length).toBeLessThan(2_001_000);
+    expect(input).toMatchObject({ rowCount: 200, truncated: true });
+    expect(input.rows.length).toBe(33);
+  }, 120_000);
+
+  it('holds a CSV to the same: a cell longer than Excel holds is refused, long cells are kept up to two million characters', async () => {
+    const huge = Buffer.from(`Waybill,Consignee\n176-00000010,${'y'.repeat(900_000)}\n`);
+    const refused = await sendFile(stack.client, huge, 'text/csv', 'huge.csv');
+    expect(refused.status?.state).toBe(TaskState.TASK_STATE_FAILED);
+    expect(said(refused).text).toBe(
+      "'huge.csv' has 900,000 characters in cell B2; I read cells of at most 32,767 characters, and no manifest's cell comes near that. Delete what is not part of the manifest and send it again.",
+    );
+    expect(await parsed(refused.id)).toBeUndefined();
+    const rows = Array.from({ length: 200 }, (_, at) => `176-${at},${'y'.repeat(30_000)}`);
+    const long = await sendFile(stack.client, Buffer.from(['Waybill,Consignee', ...rows].join('\n')), 'text/csv', 'long.csv');
+    const input = (await parsed(long.id)) as { rows: unknown[]; rowCount: number };
+    expect(JSON.stringify(input).length).toBeLessThan(2_001_000);
+    expect(input).toMatchObject({ rowCount: 200, truncated: true });
   }, 120_000);
 });

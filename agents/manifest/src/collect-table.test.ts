@@ -2,7 +2,7 @@ import { InputRefused } from '@learnables/runtime';
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import type { SheetRow } from './collect-table.ts';
-import { HEADER_SEARCH_ROWS, collectTable, isBlank, looksLikeHeader } from './collect-table.ts';
+import { HEADER_SEARCH_ROWS, collectTable, isBlank, keptLength, looksLikeHeader } from './collect-table.ts';
 import type { Cell } from './sheet-input.ts';
 
 const sheet = (...rows: (readonly Cell[])[]): SheetRow[] => rows.map((cells, i) => ({ number: i + 1, cells }));
@@ -109,10 +109,56 @@ describe('collectTable bounds the table by its width (issue 15)', () => {
   });
 });
 
+describe('collectTable bounds the table by its characters (issue 34)', () => {
+  const short = { maxColumns: 4, maxKeptCells: 1_000, maxCellCharacters: 10, maxKeptCharacters: 100 };
+
+  it('refuses a cell longer than it reads, in any row, kept or not, in a sentence', async () => {
+    const long = 'x'.repeat(11);
+    await expect(collectTable(sheet(['A', 'B'], ['1', long]), 10, where, short)).rejects.toThrow(
+      "'m.xlsx' has 11 characters in cell B2; I read cells of at most 10 characters, and no manifest's cell comes near that. Delete what is not part of the manifest and send it again.",
+    );
+    await expect(collectTable(sheet(['A', 'B'], ['1', '2'], ['3', long]), 1, where, short)).rejects.toThrow('11 characters in cell B3');
+    await expect(collectTable(sheet([long], ['A', 'B']), 10, where, short)).rejects.toThrow('11 characters in cell A1');
+    expect((await collectTable(sheet(['A', 'B'], ['1', 'x'.repeat(10)]), 10, where, short)).rows).toEqual([['1', 'x'.repeat(10)]]);
+  });
+
+  it('keeps rows only while their characters fit, headings counted; the rest are counted', async () => {
+    // A cell counts its text, its quotes and a comma; a row its brackets: two 9-character cells, 26.
+    const rows = Array.from({ length: 10 }, (): Cell[] => ['123456789', '123456789']);
+    const table = await collectTable(sheet(['A', 'B'], ...rows), 10, where, short);
+    // The headings take 10 of the 100, then three rows of 26 fit and the fourth does not.
+    expect(table.rows).toHaveLength(3);
+    expect(table).toMatchObject({ rowCount: 10, truncated: true });
+    expect(JSON.stringify([table.headings, table.rows]).length).toBeLessThanOrEqual(100);
+  });
+
+  it('counts the characters JSON writes for a cell: a quote or a control character takes more than one', async () => {
+    const cells = (): Cell[] => ['"\\\n"x', '123456789'];
+    const quoted = await collectTable(sheet(['A', 'B'], ...Array.from({ length: 10 }, cells)), 10, where, short);
+    // '"\\\n"x' is 5 characters and journals as 9: 26 a row again, not 22 (which would keep 4).
+    expect(quoted.rows).toHaveLength(3);
+    expect(JSON.stringify([quoted.headings, quoted.rows]).length).toBeLessThanOrEqual(100);
+  });
+
+  it('refuses headings that alone take more characters than it keeps', async () => {
+    const heading = 'Heading';
+    await expect(collectTable(sheet([heading, heading, heading, heading], ['1']), 10, where, { ...short, maxKeptCharacters: 30 })).rejects.toThrow(
+      "The heading row of 'm.xlsx' takes more than the 30 characters I keep of a manifest; shorten the headings, delete those that are not part of the manifest and send it again.",
+    );
+  });
+});
+
 describe('isBlank', () => {
   it('calls text blank exactly when trimming leaves nothing, though it trims only text not starting with a visible ASCII character', () => {
     const text = fc.string({ unit: fc.constantFrom(' ', '\t', '\n', '\r', '\u00a0', '\u2003', '\ufeff', '\u0000', '\u007f', 'a', '~', '!', 'é', '€', '0') });
     fc.assert(fc.property(text, (cell) => isBlank(cell) === (cell.trim() === '')));
     expect([isBlank(null), isBlank(0), isBlank(''), isBlank(' \u00a0 ')]).toEqual([true, false, true, true]);
+  });
+});
+
+describe('keptLength', () => {
+  it('is exactly the length of the JSON of a row, less the comma after its last cell, for any text', () => {
+    const cell = fc.oneof(fc.constant(null), fc.double({ noNaN: true, noDefaultInfinity: true }), fc.string({ unit: 'binary' }), fc.string({ unit: 'grapheme' }));
+    fc.assert(fc.property(fc.array(cell, { minLength: 1 }), (cells) => keptLength(cells) === JSON.stringify(cells).length + 1));
   });
 });

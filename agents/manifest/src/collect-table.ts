@@ -23,6 +23,9 @@ export interface Table {
   readonly truncated: boolean;
 }
 
+/** What bounds a table: its width, the cells and characters kept; the characters default to DEFAULT_LIMITS'. */
+export type TableLimits = Pick<ReadLimits, 'maxColumns' | 'maxKeptCells'> & Partial<Pick<ReadLimits, 'maxCellCharacters' | 'maxKeptCharacters'>>;
+
 /** Filled rows searched for the header before giving up: a table does not start below this. */
 export const HEADER_SEARCH_ROWS = 50;
 
@@ -56,7 +59,7 @@ export async function collectTable(
   rows: AsyncIterable<SheetRow> | Iterable<SheetRow>,
   maxRows: number,
   where: { readonly filename: string | undefined; readonly csv: boolean },
-  width: Pick<ReadLimits, 'maxColumns' | 'maxKeptCells'> = DEFAULT_LIMITS,
+  width: TableLimits = DEFAULT_LIMITS,
 ): Promise<Table> {
   const table = new TableCollector(maxRows, where, width);
   for await (const row of rows) table.add(row);
@@ -73,13 +76,18 @@ export class TableCollector {
   private readonly kept: Cell[][] = [];
   private keepRows: number;
   private rowCount = 0;
+  private readonly maxCellCharacters: number;
+  /** Characters still to keep, as JSON counts them (`keptLength`); a row that does not fit is only counted, and so is every row after it. */
+  private charactersLeft: number;
 
   constructor(
     private readonly maxRows: number,
     private readonly where: { readonly filename: string | undefined; readonly csv: boolean },
-    private readonly width: Pick<ReadLimits, 'maxColumns' | 'maxKeptCells'> = DEFAULT_LIMITS,
+    private readonly width: TableLimits = DEFAULT_LIMITS,
   ) {
     this.keepRows = maxRows;
+    this.maxCellCharacters = width.maxCellCharacters ?? DEFAULT_LIMITS.maxCellCharacters;
+    this.charactersLeft = width.maxKeptCharacters ?? DEFAULT_LIMITS.maxKeptCharacters;
   }
 
   add(row: SheetRow): void {
@@ -88,6 +96,8 @@ export class TableCollector {
 
   /** `add`, the row given by its parts (`lastFilled`: its `width`). */
   addCells(number: number, cells: readonly Cell[], lastFilled?: number): void {
+    // Every row read, kept or not: a cell no manifest holds is refused wherever it is.
+    this.checkCells(number, cells);
     const header = this.header;
     if (header === undefined) {
       if (allBlank(cells, cells.length)) return;
@@ -96,6 +106,9 @@ export class TableCollector {
         const headings = headingsOf(cells);
         const columns = Math.max(headings.length, lastFilled ?? 0);
         if (columns > this.width.maxColumns) throw refuse.tooManyColumns(this.where.filename, columns, this.width.maxColumns);
+        const limit = this.charactersLeft;
+        this.charactersLeft -= keptLength(headings);
+        if (this.charactersLeft < 0) throw refuse.headingsTooLong(this.where.filename, limit);
         this.header = { number, headings };
         // Every kept row is as wide as the header; keep fewer rows of a wide table, so what the
         // journal stores stays bounded by cells, not by rows alone.
@@ -107,7 +120,22 @@ export class TableCollector {
     const columns = header.headings.length;
     if (allBlank(cells, columns)) return;
     this.rowCount++;
-    if (this.kept.length < this.keepRows) this.kept.push(fit(cells, columns));
+    if (this.kept.length < this.keepRows) {
+      const row = fit(cells, columns);
+      this.charactersLeft -= keptLength(row);
+      // The first row that does not fit ends the rows kept (they stay the first rows of the sheet).
+      if (this.charactersLeft >= 0) this.kept.push(row);
+      else this.keepRows = this.kept.length;
+    }
+  }
+
+  private checkCells(number: number, cells: readonly Cell[]): void {
+    for (let at = 0; at < cells.length; at++) {
+      const cell = cells[at];
+      if (typeof cell === 'string' && cell.length > this.maxCellCharacters) {
+        throw refuse.cellTooLong(this.where.filename, `${columnName(at + 1)}${number}`, cell.length, this.maxCellCharacters);
+      }
+    }
   }
 
   table(): Table {
@@ -118,6 +146,44 @@ export class TableCollector {
     return { headings: header.headings, headerRow: header.number, rows: this.kept, rowCount: this.rowCount, truncated: this.rowCount > this.kept.length };
   }
 }
+
+/** Column letters for a 1-based column number, as Excel names a cell: 1 → A, 28 → AB. */
+export function columnName(column: number): string {
+  let name = '';
+  for (let n = column; n > 0; n = Math.floor((n - 1) / 26)) name = String.fromCharCode(65 + ((n - 1) % 26)) + name;
+  return name;
+}
+
+/**
+ * At least the characters a row takes in the journal's JSON: brackets, and for each cell its
+ * text with JSON's escapes, quotes and a comma (a number's digits and a comma; `null,`). Counted
+ * by the thread that reads the sheet, so what reaches the event loop is bounded already.
+ */
+export function keptLength(cells: readonly Cell[]): number {
+  let length = 2;
+  for (const cell of cells) {
+    if (cell === null) length += 5;
+    else if (typeof cell === 'number') length += String(cell).length + 1;
+    else length += jsonTextLength(cell) + 1;
+  }
+  return length;
+}
+
+/** The length of `JSON.stringify(text)`: a quote, a backslash or a control character takes 2 or 6. */
+function jsonTextLength(text: string): number {
+  let length = text.length + 2;
+  for (let at = 0; at < text.length; at++) {
+    const code = text.charCodeAt(at);
+    if (code === 0x22 || code === 0x5c) length += 1;
+    else if (code < 0x20) length += code === 0x08 || code === 0x09 || code === 0x0a || code === 0x0c || code === 0x0d ? 1 : 5;
+    else if (code >= 0xd800 && code <= 0xdbff && isLowSurrogate(text.charCodeAt(at + 1))) at++;
+    // A surrogate that is not half of a pair is written as \uXXXX.
+    else if (code >= 0xd800 && code <= 0xdfff) length += 5;
+  }
+  return length;
+}
+
+const isLowSurrogate = (code: number): boolean => code >= 0xdc00 && code <= 0xdfff;
 
 /** Whether the first `width` cells are all blank (cells past the row's end are). */
 function allBlank(cells: readonly Cell[], width: number): boolean {

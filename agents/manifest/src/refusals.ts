@@ -90,6 +90,16 @@ export const refuse = {
       `${The(filename)} has more than ${limit.toLocaleString('en-US')} cells in row ${row.toLocaleString('en-US')}, more than Excel itself allows in a row; delete what is not part of the manifest and send it again.`,
     ),
 
+  cellTooLong: (filename: string | undefined, cell: string, characters: number, limit: number) =>
+    new InputRefused(
+      `${The(filename)} has ${characters.toLocaleString('en-US')} characters in cell ${cell}; I read cells of at most ${limit.toLocaleString('en-US')} characters, and no manifest's cell comes near that. Delete what is not part of the manifest and send it again.`,
+    ),
+
+  headingsTooLong: (filename: string | undefined, limit: number) =>
+    new InputRefused(
+      `The heading row of ${the(filename)} takes more than the ${limit.toLocaleString('en-US')} characters I keep of a manifest; shorten the headings, delete those that are not part of the manifest and send it again.`,
+    ),
+
   noHeaderRow: (filename: string | undefined, rowsLooked: number) =>
     new InputRefused(
       `I could not find the row of column headings in ${the(filename)}: none of its first ${rowsLooked} filled rows has two or more headings side by side. Put the headings (Waybill, Consignee, Weight, …) in one row above the data and send it again.`,

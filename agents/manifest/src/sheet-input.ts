@@ -34,11 +34,29 @@ export interface ReadLimits {
   readonly maxColumns: number;
   /** Cells kept in `rows` (rows × headings): a wide table keeps fewer rows, so the journal stays small. */
   readonly maxKeptCells: number;
+  /** Characters one cell may hold, in any row read; a longer one is refused. */
+  readonly maxCellCharacters: number;
+  /**
+   * Characters kept, headings and `rows` together, each cell counted as it journals (its text and
+   * the JSON around it): rows past it are counted, not kept, as past `maxKeptCells`.
+   */
+  readonly maxKeptCharacters: number;
 }
 
 /**
  * Excel 97-2003 held at most 256 columns and no manifest comes near it; a heading row wider than
  * that is a sheet built to cost (16,384 headings padded into 5,000 rows took 41 s and 2.5 GB).
- * A million cells journal as about 5 MB at worst.
+ * Excel holds at most 32,767 characters in a cell, so no workbook or CSV it saves is refused for
+ * one; a 15 kB workbook of four cells of 3.5 million characters (issue 34) is. Two million
+ * characters keep 5,000 rows of twelve 30-character cells, far more than any manifest's text, and
+ * are what the main thread copies, journals and reads once a thread has read the file (a million
+ * cells of `maxKeptCells` can journal as 12 MB, 14 million characters of cells as 14 MB).
  */
-export const DEFAULT_LIMITS: ReadLimits = { maxRows: 5_000, maxUnpackedBytes: 100_000_000, maxColumns: 256, maxKeptCells: 1_000_000 };
+export const DEFAULT_LIMITS: ReadLimits = {
+  maxRows: 5_000,
+  maxUnpackedBytes: 100_000_000,
+  maxColumns: 256,
+  maxKeptCells: 1_000_000,
+  maxCellCharacters: 32_767,
+  maxKeptCharacters: 2_000_000,
+};

@@ -3,7 +3,7 @@ import { Piscina } from 'piscina';
 import { InputRefused } from '@learnables/learnable';
 import type { InputPart } from '@learnables/learnable';
 import type { LearnableAgent, ParseModule } from '../learnable-agent.ts';
-import { boundedJson } from '../storage/kept-input.ts';
+import { readingCost } from './reading-cost.ts';
 
 export interface ParsingOptions {
   /**
@@ -17,10 +17,13 @@ export interface ParsingOptions {
    */
   readonly maxParses?: number;
   /**
-   * Messages smaller than this many bytes are read on the event loop: they take milliseconds, less
-   * than handing them to a thread (and a thread that no message needs is never started).
-   * Default 16 kB: every ordinary email and manifest stays in, a 32 kB sheet with a cell in column
-   * XFD (seconds of exceljs) goes out. 0 sends every message to a thread.
+   * Messages that cost less than this many bytes to read are read on the event loop: they take
+   * milliseconds, less than handing them to a thread (and a thread that no message needs is never
+   * started). A message costs its bytes, and a zip in it (an .xlsx) the bytes its directory says it
+   * unpacks to, not the bytes that came: a 15 kB workbook of 14 MB of cells froze /healthz for
+   * seconds (issue 34). Default 16 kB: every ordinary email stays in; a 32 kB sheet with a cell in
+   * column XFD (seconds of exceljs), and a workbook of any size (Excel's parts alone unpack to more),
+   * go out. 0 sends every message to a thread.
    */
   readonly inThreadFrom?: number;
   /**
@@ -35,18 +38,6 @@ export interface ParsingOptions {
 /** The least a message counts against `inFlightBytes`: what its task holds besides the message. */
 export const IN_FLIGHT_FLOOR = 64 * 1024;
 const IN_FLIGHT_PER_PARSE = 48 * 1024 * 1024;
-
-/** Bytes of a message's parts, counted no further than `enough`. */
-function sizeOf(parts: readonly InputPart[], enough: number): number {
-  let size = 0;
-  for (const part of parts) {
-    if (part.kind === 'file') size += part.bytes.byteLength;
-    else if (part.kind === 'text') size += part.text.length;
-    else size += boundedJson(part.data, enough)?.length ?? enough;
-    if (size >= enough) return size;
-  }
-  return size;
-}
 
 /** What a parse thread answers (parse-thread.mjs). */
 type ThreadAnswer = { readonly input: unknown } | { readonly refused: string };
@@ -94,7 +85,7 @@ const wholeNumber = (value: number, what: string, least: number): number => {
 
 /**
  * The one way the runtime turns a message into an agent's input. For an agent that names its parse
- * module (`LearnableAgent.parseModule`), a message of 16 kB or more is read in a pool of worker
+ * module (`LearnableAgent.parseModule`), a message that costs 16 kB or more to read (`readingCost`) is read in a pool of worker
  * threads (piscina), so that a 37 MB email or a 5,000-row sheet never holds up /healthz or another
  * request; a smaller one, and any message of an agent that names none, is read on the event loop. Either way, at most `maxParses` messages are read or waiting at
  * once: `admit` says whether a request that brings a new one may go on.
@@ -206,7 +197,7 @@ export class InputReader<Input> {
   async parse(parts: InputPart[], ticket?: ParseTicket): Promise<Input> {
     ticket?.hold();
     try {
-      if (this.pool === undefined || this.module === undefined || sizeOf(parts, this.inThreadFrom) < this.inThreadFrom) return await this.agent.parse(parts);
+      if (this.pool === undefined || this.module === undefined || readingCost(parts, this.inThreadFrom) < this.inThreadFrom) return await this.agent.parse(parts);
       // The bytes move to the thread rather than being copied (each part's buffer is its own).
       const transferList = parts.flatMap((part) =>
         part.kind === 'file' && part.bytes.byteOffset === 0 && part.bytes.byteLength === part.bytes.buffer.byteLength ? [part.bytes.buffer as ArrayBuffer] : [],
