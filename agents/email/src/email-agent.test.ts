@@ -205,7 +205,7 @@ describe('emailAgent.read', () => {
 
   it('suggests the first reference, where it was found, when there is no sender', () => {
     const question = asked(emailAgent.read(email({ from: { address: '', name: '' }, subject: 'Pre-alert PA-2026-0901', body: 'Your reference: NGM/2026/1142' }), pinned(seed)));
-    expect(question.suggested).toEqual({ pattern: '(?:^|[^0-9a-z])PA-2026-0901(?:$|[^0-9a-z/-]|[-/](?:$|[^0-9]))', where: 'subject' });
+    expect(question.suggested).toEqual({ pattern: '(?:^[-/]?|[^0-9a-z/-]|[^0-9a-z][-/]|(?-i:[a-z])[-/])PA-2026-0901(?:$|[^0-9a-z/-]|[-/](?:$|[^0-9a-z])|[-/](?-i:[a-z]|[A-Z][a-z]))', where: 'subject' });
   });
 
   it('reads an input back from the journal exactly as it read it the first time', () => {
