@@ -130,7 +130,6 @@ export function createEmailAgent(options: EmailAgentOptions = {}): LearnableAgen
       // The same finding the decider gives preview (customer-finding.ts).
       const customer = customerFinding(customers, verdict, margin);
       if (verdict.kind === 'settled') {
-        recent.saw(addressIn(fields.from), verdict.winner);
         const name = labelOf(customers, verdict.winner);
         return {
           settled: true,
@@ -171,7 +170,6 @@ export function createEmailAgent(options: EmailAgentOptions = {}): LearnableAgen
         const known = question.entries.map((choice) => choice.label).join(', ');
         throw new InputRefused(`"${answer.entry}" is not one of the customers; the answer must be one of: ${known}.`);
       }
-      recent.saw(addressIn(messageFields(input).from), entry.key);
       return {
         settled: true,
         findings: { customer: { settled: true, winner: entry.key, reads: readsAnswered(entry.label, answer.answeredBy), collection: COLLECTION } },
@@ -200,6 +198,12 @@ export function createEmailAgent(options: EmailAgentOptions = {}): LearnableAgen
           ...(answer.answeredBy === undefined ? {} : { answeredBy: answer.answeredBy }),
         },
       };
+    },
+
+    // Whom the sender wrote for, noted only once the task completed (decided by marks or answered),
+    // never while reading: a reread or a preview reads too, and must leave the next question as it was.
+    completed(input, result) {
+      if (result.customer !== null) recent.saw(addressIn(messageFields(input).from), result.customer);
     },
 
     // Preview reads thousands of recent messages under two versions: only the marks, and only again

@@ -32,7 +32,19 @@ describe('findReferences', () => {
   });
 
   it('does not start a reference mid-word or stop one mid-word', () => {
-    expect(findReferences('XABCDEFG-12 xPA-2026-0901 9PA-2026-0901 PA-2026-0901X PA-2026-0901é Lieferung')).toEqual([]);
+    expect(findReferences('XABCDEFG-12 xPA-2026-0901 9PA-2026-0901 PA-2026-0901é Lieferung')).toEqual([]);
+    // A letter after the last digits makes a longer reference, taken whole, never the one inside it.
+    expect(findReferences('PA-2026-0901X')).toEqual(['PA-2026-0901X']);
+  });
+
+  it('takes a reference with a prefix whole: KF-BK-2026-1282, never BK-2026-1282 (issue 35, class 7)', () => {
+    expect(findReferences('Booking KF-BK-2026-1282 confirmed')).toEqual(['KF-BK-2026-1282']);
+    expect(findReferences('B/L BL-SBF26-0587 attached')).toEqual(['BL-SBF26-0587']);
+    expect(findReferences('Our ref X-PA-2026-0901, yours AB/CD12/345.')).toEqual(['X-PA-2026-0901', 'AB/CD12/345']);
+  });
+
+  it('takes the reference after words of a file name, where the words end: packing-list-QS-2026-118', () => {
+    expect(findReferences('Invoice-INV-2026-01.pdf QS-2026-118-final.csv')).toEqual(['INV-2026-01', 'QS-2026-118']);
   });
 
   it('does not take lower-case or single letters for a reference', () => {
@@ -72,6 +84,50 @@ describe('findReferences and referencePattern, for any references in any text', 
           expect(suggestion.test(text)).toBe(true);
           const others = [...generated, ...nearMisses(found)].filter((other) => other !== found);
           for (const other of others) expect(suggestion.test(other), `${found} vs ${other}`).toBe(false);
+        }
+      }),
+    );
+  });
+});
+
+/** A part of a reference: capitals, capitals and digits, or digits (`KF`, `SBF26`, `2026`). */
+const upper = (min: number, max: number) => fc.string({ unit: fc.constantFrom(...'ABCDEFGHIJKLMNOPQRSTUVWXYZ'), minLength: min, maxLength: max });
+const part = fc.oneof(upper(2, 5), fc.tuple(upper(1, 4), digits).map(([l, d]) => l + d), digits);
+/** References of many shapes, with prefixes: `KF-BK-2026-1282`, `BL-SBF26-0587`, `X-PA-2026-0901`, `AB/CD12/345`. */
+const prefixed = fc
+  .tuple(fc.oneof(upper(1, 4), fc.tuple(upper(2, 4), digits).map(([l, d]) => l + d)), fc.array(part, { minLength: 0, maxLength: 3 }), digits, fc.constantFrom('-', '/'))
+  .map(([head, middle, last, joint]) => [head, ...middle, last].join(joint))
+  .filter((ref) => (ref.match(/[A-Z]/g) ?? []).length >= 2);
+/** What may stand between references: spaces and punctuation, never a letter or digit touching one. */
+const between = fc.constantFrom(' ', ', ', ': ', ' (', ') ', '. ', '\n', ' «', '» ', '; ', ' _', '_ ', ' "', '" ', ' -- ');
+
+describe('references with prefixes, taken whole (issue 35, class 7)', () => {
+  it('finds each generated reference exactly as it stands between separators, never a piece of it', () => {
+    fc.assert(
+      fc.property(fc.array(fc.tuple(between, prefixed), { minLength: 1, maxLength: 5 }), between, (pieces, tail) => {
+        const text = pieces.map(([before, ref]) => before + ref).join('') + tail;
+        const found = findReferences(text);
+        expect(new Set(found)).toEqual(new Set(pieces.map(([, ref]) => ref)));
+      }),
+    );
+  });
+
+  it("suggests for each a pattern that matches it, and neither a wider reference holding it nor a narrower one inside it", () => {
+    fc.assert(
+      fc.property(prefixed, upper(1, 3), (ref, extra) => {
+        const text = `Booking ${ref} confirmed`;
+        const [found] = findReferences(text);
+        expect(found).toBe(ref);
+        const suggestion = compileMark(referencePattern(found!));
+        expect(suggestion.test(text)).toBe(true);
+        for (const wider of [`${extra}-${ref}`, `${extra}/${ref}`, `${ref}-${extra}`, `${ref}/${extra}7`, `9-${ref}`]) {
+          expect(suggestion.test(`Booking ${wider} confirmed`), `${ref} in ${wider}`).toBe(false);
+        }
+        const parts = ref.split(/[-/]/);
+        if (parts.length > 1) {
+          // The reference without its prefix is another shipment: its pattern does not take this one's mail.
+          const inner = ref.slice(parts[0]!.length + 1);
+          expect(compileMark(referencePattern(inner)).test(text), `${inner} inside ${ref}`).toBe(false);
         }
       }),
     );

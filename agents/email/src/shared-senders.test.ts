@@ -174,8 +174,11 @@ describe('a sender that writes about customers', () => {
     const agent = createEmailAgent();
     let definition = seed();
     // Decided by the seed's reference in the subject: the haulier is seen with Brightwell.
-    const first = agent.read(email(haulier, 'Collection booked BW-88666', 'Vehicle loaded, 17 pallets.'), pinned(definition));
+    const collection = email(haulier, 'Collection booked BW-88666', 'Vehicle loaded, 17 pallets.');
+    const first = agent.read(collection, pinned(definition));
     expect(first.settled && first.result.customer).toBe('brightwell-foods');
+    // The task completes, and the runtime tells the agent so (reading alone remembers nothing).
+    if (first.settled) agent.completed?.(collection, first.result);
     // The reference in the body: asked. Its address never told its mail apart, so it is not what is offered alone.
     const second = asked(agent.read(email(haulier, 'POD job 725877', 'Signed POD attached.\nConsignee reference: BW-89416'), pinned(definition)));
     expect(second.suggested).toMatchObject({ sender: '<traffic@swiftline-haulage\\.example>' });

@@ -30,6 +30,16 @@ const suggested = (input: EmailInput): Mark => {
 };
 
 describe('suggestMark', () => {
+  it('suggests a reference with a prefix whole, and it claims neither the reference inside it nor one wider (issue 35, class 7)', () => {
+    for (const [reference, inner] of [['KF-BK-2026-1282', 'BK-2026-1282'], ['BL-SBF26-0587', 'SBF26-0587']] as const) {
+      const mark = suggested(email({ from: { address: '', name: '' }, subject: `Booking ${reference} confirmed`, body: '' }));
+      expect(mark).toEqual({ pattern: referencePattern(reference), where: 'subject' });
+      expect(claims(mark, email({ subject: `Booking ${inner} confirmed` }))).toBe(false);
+      expect(claims(mark, email({ subject: `Booking XY-${reference} confirmed` }))).toBe(false);
+      expect(claims(mark, email({ subject: `booking-note-${reference}.pdf` }))).toBe(true);
+    }
+  });
+
   it("suggests the sender's address, escaped, in the from", () => {
     expect(suggestMark(email({}))).toEqual({ pattern: '<billing@origin\\.example>', where: 'from' });
   });

@@ -223,7 +223,7 @@ function namesOf(customers: readonly CustomerMarks[]): readonly { customer: Cust
 function referencesIn(evidence: Readonly<Record<Exclude<MessageField, 'from'>, string>>): Candidate[] {
   const found: Candidate[] = [];
   for (const where of ['subject', 'body', 'attachments'] as const) {
-    for (const reference of findReferences(evidence[where])) {
+    for (const reference of findReferences(evidence[where], MOST_CANDIDATES)) {
       if (isPostcode(reference, evidence[where])) continue;
       found.push({ mark: { pattern: referencePattern(reference), where }, text: reference });
     }

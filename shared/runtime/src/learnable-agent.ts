@@ -62,7 +62,8 @@ export interface NoneAnswer {
 /**
  * Everything an agent supplies to become a learnable A2A agent. `parse` may do I/O-free work on
  * the message; `read` and `answer` must be pure functions of their arguments — that is what lets
- * the journal replay them safely and reread run them read-only. `L` is the learnable its questions
+ * the journal replay them safely and reread and preview run them read-only (memory of completed
+ * tasks is kept in `completed`, never in them). `L` is the learnable its questions
  * teach (the declared collection's), which types a question's `suggested`.
  */
 export interface LearnableAgent<Input, Result, L extends Learnable<any> = Learnable> {
@@ -106,6 +107,18 @@ export interface LearnableAgent<Input, Result, L extends Learnable<any> = Learna
    * Required when the declaration says `admitsNone: true`. Pure.
    */
   answerNone?(input: Input, definitions: PinnedDefinitions, question: Question<ValueOf<L>>, answer: NoneAnswer): Reading<Result, ValueOf<L>>;
+  /**
+   * Optional: told that a task completed, with its input and the result it completed with. The one
+   * place an agent may keep memory of what it decided (the email agent's whom-senders-wrote-for):
+   * `read` and `answer` stay pure, so a reread, a preview or a reading that asked leaves that memory
+   * as it was, and what a later message is asked does not depend on them (SPEC §4.6). Called by the
+   * runtime once the step that settled the task is in the journal, once per task in a process (a
+   * task resumed after a restart is told again in the new process); never for a task that asks or
+   * fails. Synchronous and best effort: what it throws is logged, and the task completes all the
+   * same. Memory kept here is the process's own (each replica its own, empty after a restart), so it
+   * may steer what is asked, never a decision.
+   */
+  completed?(input: Input, result: Result): void;
   /** A short summary of the input for inboxes (sender, subject, excerpt; or headings and first rows). */
   summarize?(input: Input): Record<string, unknown>;
   /**

@@ -11,7 +11,7 @@ import type { ScratchDir } from '@learnables/testing';
 import { rpc, said, sdkClient, send, startAuthority, userData, userText } from './harness.test-support.ts';
 import type { RunningAgent } from './start-agent.ts';
 import { startLearnableAgent } from './start-agent.ts';
-import { wordAgent } from './word-agent.test-support.ts';
+import { completions, wordAgent } from './word-agent.test-support.ts';
 
 describe('a learnable agent on the runtime, over real HTTP', () => {
   let dir: ScratchDir;
@@ -227,6 +227,24 @@ describe('a learnable agent on the runtime, over real HTTP', () => {
     const reloaded = await client.getTask({ tenant: '', id: asked.id, historyLength: 10 });
     expect(reloaded.status?.state).toBe(TaskState.TASK_STATE_INPUT_REQUIRED);
     expect(said(reloaded).extension?.version).toBe(live);
+  });
+
+  it('tells the agent a task completed only when it did: decided or answered, once each; never a question, a reread or a reread message', async () => {
+    const { client } = await sdkClient(agent.url, { activate: true });
+    completions.length = 0;
+    const decided = await send(client, userText('a banana split'));
+    expect(decided.status?.state).toBe(TaskState.TASK_STATE_COMPLETED);
+    const asked = await send(client, userText('a kumquat tart'));
+    expect(asked.status?.state).toBe(TaskState.TASK_STATE_INPUT_REQUIRED);
+    expect(completions).toEqual(['a banana split → beta']);
+    // Reread by task and by message reads (and settles) without completing anything.
+    await rpc(agent.url, 'learnables/reread', { taskId: decided.id });
+    await rpc(agent.url, 'learnables/reread', { taskId: asked.id });
+    await rpc(agent.url, 'learnables/reread', { message: { messageId: 'm', role: 'ROLE_USER', parts: [{ text: 'one banana' }] } });
+    expect(completions).toEqual(['a banana split → beta']);
+    const answered = await send(client, userData({ entry: 'alpha' }, asked));
+    expect(answered.status?.state).toBe(TaskState.TASK_STATE_COMPLETED);
+    expect(completions).toEqual(['a banana split → beta', 'a kumquat tart → alpha']);
   });
 
   it('read, teach through the agent, read again: a second task settles (two tasks, not one replayed)', async () => {

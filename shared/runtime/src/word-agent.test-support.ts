@@ -21,6 +21,9 @@ function lists(definitions: PinnedDefinitions): WordList[] {
   return (definitions.get('lists')?.entries ?? []) as WordList[];
 }
 
+/** Every task the runtime told the word agent had completed, in order: `text → list`. */
+export const completions: string[] = [];
+
 export const wordAgent: LearnableAgent<WordInput, { list: string }> = {
   name: 'Word list agent',
   description: 'Says which list a text belongs to.',
@@ -67,6 +70,9 @@ export const wordAgent: LearnableAgent<WordInput, { list: string }> = {
         ...(suggestion && { suggested: { word: suggestion } }),
       },
     };
+  },
+  completed(input, result) {
+    completions.push(`${input.text} → ${result.list}`);
   },
   answer(_input, _definitions, _question, answer) {
     note('answer');

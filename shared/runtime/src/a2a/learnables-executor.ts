@@ -77,6 +77,15 @@ export async function settleTask<Input, Result>(
 ): Promise<Outcome> {
   try {
     const advanced = await advanceTask(deps, taskId, history, options);
+    // Completed, its settling step journaled: the only moment the agent may remember it (never
+    // while reading, which reread and preview do too).
+    if (advanced.reading.settled && deps.agent.completed !== undefined) {
+      try {
+        deps.agent.completed(advanced.input, advanced.reading.result);
+      } catch (error) {
+        deps.log(`task ${taskId}: the agent failed to note its completion`, error);
+      }
+    }
     const date = deps.agent.dateOf?.(advanced.input);
     deps.ledger.settleWhenStored(taskId, advanced.reading.settled ? 'done' : 'asking', date && !Number.isNaN(date.getTime()) ? date.getTime() : undefined);
     return outcomeOf(taskId, contextId, advanced, deps.agent.summarize?.(advanced.input));
