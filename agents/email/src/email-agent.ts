@@ -93,7 +93,7 @@ export function createEmailAgent(options: EmailAgentOptions = {}): LearnableAgen
           label: 'Text that gives the customer away',
           kind: 'text',
           // A client author reads this to build a pattern by hand: say what text the pattern meets.
-          help: 'A sender address, a domain or a reference, e.g. <billing@origin\\.example>. It is a regular expression (RE2) matched regardless of case: put a backslash before a dot or another special character to match it as it is. The from reads as Name <address>, so <billing@origin\\.example> matches exactly that address and not a longer one that contains it; @origin\\.example> matches the whole domain.',
+          help: 'A sender address, a domain or a reference, e.g. <billing@origin\\.example>. It is a regular expression (RE2) matched regardless of case: put a backslash before a dot or another special character to match it as it is. The from reads as <address> (a display name is no evidence: anyone can type one), so <billing@origin\\.example> matches exactly that address and not a longer one that contains it; @origin\\.example> matches the whole domain.',
         },
         {
           name: 'where',
