@@ -3,7 +3,7 @@
 // `pnpm compose`), the test loop stack and the vocabulary tests all read this list. Adding an agent
 // is a new package under agents/ and one line here; `pnpm new-agent <name>` writes both.
 import { fileURLToPath } from 'node:url';
-import { createEmailAgent, emailAgent } from '@learnables/email-agent';
+import { createEmailAgent, emailAgent, internalSendersFromEnv } from '@learnables/email-agent';
 import { seedsFolder as handlingSeeds, handlingAgent } from '@learnables/handling-agent';
 import { manifestAgent } from '@learnables/manifest-agent';
 import { seedsFolder as thresholdSeeds, thresholdAgent } from '@learnables/threshold-agent';
@@ -15,8 +15,13 @@ const exampleSeeds = fileURLToPath(new URL('../../fixtures/seeds/', import.meta.
 export const agents: readonly RegisteredAgent[] = [
   registerAgent({
     name: 'email', agent: emailAgent, seeds: exampleSeeds, port: 4201, replicas: 2,
-    // The confidence margin is the one setting an operator may tune, as EMAIL_AGENT_MARGIN.
-    fromEnv: (env) => (env('MARGIN') === undefined ? emailAgent : createEmailAgent({ margin: Number(env('MARGIN')) })),
+    // The confidence margin, as EMAIL_AGENT_MARGIN; the warehouse's own people, whose forwards alone
+    // are read as the forwarded customer's mail, as EMAIL_INTERNAL_DOMAINS / EMAIL_INTERNAL_ADDRESSES.
+    fromEnv: (env) => {
+      const internal = internalSendersFromEnv(process.env);
+      if (env('MARGIN') === undefined && internal.empty) return emailAgent;
+      return createEmailAgent({ ...(env('MARGIN') !== undefined && { margin: Number(env('MARGIN')) }), internal });
+    },
     vocabulary: ['pattern', 'patterns', 'customer', 'customers', 'northgate', 'marks', 'email'],
   }),
   registerAgent({

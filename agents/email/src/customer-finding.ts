@@ -5,8 +5,11 @@ import type { Mark } from './customer-marks.ts';
 import type { EmailInput } from './email-input.ts';
 import { findCustomer, matchMarks } from './match-marks.ts';
 import type { Verdict } from './match-marks.ts';
-import { MESSAGE_FIELDS, messageFields } from './message-fields.ts';
+import type { InternalSenders } from './internal-senders.ts';
+import { MESSAGE_FIELDS } from './message-fields.ts';
 import type { MessageField, MessageFields } from './message-fields.ts';
+import { messageModel } from './message-model.ts';
+import type { MessageModel } from './message-model.ts';
 import { STILL_UNKNOWN, readsClose, readsSettled } from './sentences.ts';
 
 export const COLLECTION = 'customers';
@@ -25,21 +28,37 @@ export function customersOf(definitions: PinnedDefinitions): PinnedDefinition<Cu
   return definitions.of(customerMarksKind);
 }
 
+/** What decides a message (issue 35): the author's own part, and whether only lessons on automated mail may. */
+export interface DecidingEvidence {
+  readonly fields: MessageFields;
+  readonly automated: boolean;
+}
+
+export function decidingEvidence(model: MessageModel): DecidingEvidence {
+  return { fields: model.own, automated: model.automated };
+}
+
+/** The verdict of the marks on a message's deciding evidence: what `read` and preview both decide by. */
+export function decideOn(customers: Definition<CustomerMarks>, evidence: DecidingEvidence, margin: number): Verdict {
+  return matchMarks(customers, evidence.fields, margin, evidence.automated ? 'taught-for-automated' : undefined);
+}
+
 /**
  * `read`'s findings in two steps, for preview (see Decider in the runtime): the evidence is the
- * message's fields as marks see them; deciding is matching the marks, without asking, suggesting or
- * remembering the sender. A change to one customer can only change the finding of a message that
- * one of its marks, old or new, matches: any other message scores nothing for that customer under
- * both versions, every other score stays, and so does the finding.
+ * author's own part of the message as marks see it (the message model, with the same internal
+ * senders as read's); deciding is matching the marks, without asking, suggesting or remembering
+ * the sender. A change to one customer can only change the finding of a message that one of its
+ * marks, old or new, matches: any other message scores nothing for that customer under both
+ * versions, every other score stays, and so does the finding.
  */
-export function customerDecider(margin: number): Decider<EmailInput, MessageFields> {
+export function customerDecider(margin: number, internal?: InternalSenders): Decider<EmailInput, DecidingEvidence> {
   return {
-    evidence: (input) => messageFields(input),
+    evidence: (input) => decidingEvidence(messageModel(input, internal)),
     // UTF-16 in memory: two bytes a character.
-    sizeOf: (fields) => 2 * (fields.from.length + fields.subject.length + fields.body.length + fields.attachments.length),
-    findings(fields, definitions) {
+    sizeOf: ({ fields }) => 2 * (fields.from.length + fields.subject.length + fields.body.length + fields.attachments.length),
+    findings(evidence, definitions) {
       const customers = customersOf(definitions);
-      return { customer: customerFinding(customers, matchMarks(customers, fields, margin), margin) };
+      return { customer: customerFinding(customers, decideOn(customers, evidence, margin), margin) };
     },
     affects(collection, before, after) {
       if (collection !== COLLECTION) return () => false;
@@ -61,7 +80,7 @@ export function customerDecider(margin: number): Decider<EmailInput, MessageFiel
         }
         tests.push({ test: (text) => regex.test(text), places });
       }
-      return (fields) => tests.some(({ test, places }) => places.some((place) => test(fields[place])));
+      return ({ fields }) => tests.some(({ test, places }) => places.some((place) => test(fields[place])));
     },
   };
 }

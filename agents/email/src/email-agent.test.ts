@@ -9,6 +9,7 @@ import type { Mark, MarkLesson } from './customer-marks.ts';
 import { createEmailAgent, emailAgent } from './email-agent.ts';
 import type { EmailResult } from './email-agent.ts';
 import type { EmailInput } from './email-input.ts';
+import { InternalSenders } from './internal-senders.ts';
 
 const customers = (...entries: [string, string, Mark[]][]) =>
   defineCollection('customers', entries.map(([key, name, marks]) => new CustomerMarks(key, name, marks)));
@@ -58,12 +59,12 @@ describe('the card', () => {
   });
 
   // A client author building a pattern by hand reads the help: it must show what the agent itself
-  // suggests for a sender, and say the from reads as `Name <address>`.
-  it('helps with the pattern as the agent suggests it, saying the from reads as Name <address>', () => {
+  // suggests for a sender, and say the from reads as `<address>` (issue 35: a display name is no evidence).
+  it('helps with the pattern as the agent suggests it, saying the from reads as <address>', () => {
     const help = emailAgent.declaration.lessonFields.find((field) => field.name === 'pattern')?.help ?? '';
     const { suggested } = asked(createEmailAgent().read(plain(), pinned(seed)));
     expect(help).toContain(`e.g. ${(suggested as { pattern: string }).pattern}.`);
-    expect(help).toContain('The from reads as Name <address>');
+    expect(help).toContain('The from reads as <address>');
     // Its domain example does what it says: every address at the domain, not a longer domain.
     const domain = /; (\S+) matches the whole domain/.exec(help)?.[1];
     expect(domain).toBe('@origin\\.example>');
@@ -135,6 +136,68 @@ describe('the how sentence, held to what the agent does', () => {
       ['origin', 'Origin Forwarding', [{ pattern: 'origin', where: 'from' }]],
     );
     expect(settled(createEmailAgent({ margin: 2 }).read(email(), pinned(withThird))).customer).toBe('northgate');
+  });
+
+  // The evidence rule (issue 35): each clause of "only the author's own part counts".
+  it('"the from is the sender\'s address alone": a mark on a display name scores nothing', () => {
+    expect(how).toContain("only the author's own part counts: the from is the sender's address alone");
+    const definition = customers(['kestrel', 'Kestrel Pharma GmbH', [{ pattern: 'Kestrel Pharma', where: 'any' }]], ['pinnacle-audio', 'Pinnacle Audio Ltd', []]);
+    expect(emailAgent.read(plain({ from: { address: 'kestrel.pharma.gmbh@gmail.example', name: 'Kestrel Pharma GmbH' } }), pinned(definition)).settled).toBe(false);
+  });
+
+  it('"a forward\'s original sender only when one of the warehouse\'s own people forwarded it"', () => {
+    expect(how).toContain("a forward's original sender only when one of the warehouse's own people forwarded it");
+    const forward = (address: string) =>
+      email({ from: { address, name: 'Ops' }, subject: 'Fwd: note', body: `Book in please.\n\n---------- Forwarded message ---------\nFrom: Northgate <logistics@northgate-motors.example>\nSubject: note\n\nThree crates.` });
+    const internal = new InternalSenders({ domains: ['warehouse.example'] });
+    expect(settled(createEmailAgent({ internal }).read(forward('ops@warehouse.example'), pinned(seed))).customer).toBe('northgate');
+    expect(createEmailAgent({ internal }).read(forward('ops@warehouse-example.example'), pinned(seed)).settled).toBe(false);
+    expect(createEmailAgent().read(forward('ops@warehouse.example'), pinned(seed)).settled).toBe(false);
+  });
+
+  it('"none when the sender\'s domain fails DMARC, SPF or DKIM"', () => {
+    expect(how).toContain("none when the sender's domain fails DMARC, SPF or DKIM");
+    const from = { address: 'anna@brightwell-foods.example', name: 'Anna' };
+    const results = (verdicts: string) => plain({ from, headerFacts: { authenticationResults: [`mx.warehouse.example; ${verdicts}`] } });
+    expect(emailAgent.read(results('dmarc=fail header.from=brightwell-foods.example'), pinned(seed)).settled).toBe(false);
+    expect(emailAgent.read(results('spf=fail smtp.mailfrom=anna@brightwell-foods.example; dkim=none'), pinned(seed)).settled).toBe(false);
+    expect(emailAgent.read(results('spf=pass smtp.mailfrom=brightwell-foods.example; dkim=fail header.d=brightwell-foods.example'), pinned(seed)).settled).toBe(true);
+    expect(emailAgent.read(results('dmarc=pass header.from=brightwell-foods.example'), pinned(seed)).settled).toBe(true);
+    // Another domain's failure says nothing of this sender.
+    expect(emailAgent.read(results('dmarc=fail header.from=elsewhere.example'), pinned(seed)).settled).toBe(true);
+  });
+
+  it('"the body is the new text without quoted history"', () => {
+    expect(how).toContain('the body is the new text without quoted history');
+    const definition = customers(['northgate', 'Northgate Motors Ltd', [{ pattern: 'NGM/2026/1142', where: 'body' }]], ['pinnacle-audio', 'Pinnacle Audio Ltd', []]);
+    const quoted = plain({ from: { address: 'desk@haulier.example', name: '' }, subject: 'Re: slots', body: 'Thursday works.\n\nOn Tue, 27 Oct 2026 at 16:02, Intake <intake@warehouse.example> wrote:\n> Bay 2 for NGM/2026/1142.' });
+    expect(emailAgent.read(quoted, pinned(definition)).settled).toBe(false);
+    const outlook = { ...quoted, body: 'Thursday works.\n\nFrom: Intake <intake@warehouse.example>\nSent: Tuesday\nSubject: slots\n\nBay 2 for NGM/2026/1142.' };
+    expect(emailAgent.read(outlook, pinned(definition)).settled).toBe(false);
+    expect(settled(emailAgent.read({ ...quoted, body: `Thursday works for NGM/2026/1142.\n${quoted.body}` }, pinned(definition))).customer).toBe('northgate');
+  });
+
+  it('"the subject and a forwarded message count only when they are the author\'s (not an automatic reply\'s, nor a forward by anyone else)"', () => {
+    expect(how).toContain("the subject and a forwarded message count only when they are the author's (not an automatic reply's, nor a forward by anyone else)");
+    const from = { address: 'desk@haulier.example', name: '' };
+    expect(emailAgent.read(plain({ from, subject: 'Automatic reply: NGM/2026/1142' }), pinned(seed)).settled).toBe(false);
+    expect(emailAgent.read(plain({ from, subject: 'FW: NGM/2026/1142', body: 'see below\n\n-----Original Message-----\nFrom: A <a@b.example>\nSubject: NGM/2026/1142\n\nhi' }), pinned(seed)).settled).toBe(false);
+    const attached = plain({ from, subject: 'see attached', attachments: [{ filename: 'fwd.eml', mediaType: 'message/rfc822', text: 'From: <a@b.example>\nSubject: x\n\nKP/2026/4410' }] });
+    const kestrel = customers(['kestrel', 'Kestrel Pharma GmbH', [{ pattern: 'KP/2026/4410', where: 'attachments' }]], ['pinnacle-audio', 'Pinnacle Audio Ltd', []]);
+    expect(emailAgent.read(attached, pinned(kestrel)).settled).toBe(false);
+    expect(settled(emailAgent.read(plain({ from, subject: 'Re: NGM/2026/1142' }), pinned(seed))).customer).toBe('northgate');
+  });
+
+  it('"on automated mail only a mark with a sender condition, or a mark of mail that is no customer\'s, scores"', () => {
+    expect(how).toContain("on automated mail (automatic replies, delivery reports, notices) only a mark with a sender condition, or a mark of mail that is no customer's, scores");
+    const auto = plain({ from: { address: 'anna@brightwell-foods.example', name: 'Anna' }, subject: 'Away', headerFacts: { autoSubmitted: 'auto-replied' } });
+    expect(emailAgent.read(auto, pinned(seed)).settled).toBe(false);
+    expect(emailAgent.read({ ...auto, headerFacts: { precedence: 'bulk' } }, pinned(seed)).settled).toBe(false);
+    expect(settled(emailAgent.read({ ...auto, headerFacts: undefined }, pinned(seed))).customer).toBe('brightwell-foods');
+    const paired = customers(['brightwell-foods', 'Brightwell Foods plc', [{ pattern: 'pallets', where: 'body', sender: '<anna@brightwell-foods\\.example>' }]], ['pinnacle-audio', 'Pinnacle Audio Ltd', []]);
+    expect(settled(emailAgent.read(auto, pinned(paired))).customer).toBe('brightwell-foods');
+    const nobody = defineCollection('customers', [new CustomerMarks('brightwell-foods', 'Brightwell Foods plc', [{ pattern: '@brightwell-foods\\.example>', where: 'from' }]), new CustomerMarks('none', 'Nobody', [{ pattern: 'pallets', where: 'body' }], true)]);
+    expect(settled(emailAgent.read(auto, pinned(nobody))).customer).toBe('none');
   });
 
   it('"if no mark matches, I ask"', () => {

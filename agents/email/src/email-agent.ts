@@ -6,12 +6,14 @@ import { MARK_PLACES, customerMarksKind } from './customer-marks.ts';
 import type { CustomerMarks, MarkLesson, MarkPlace } from './customer-marks.ts';
 import type { EmailInput } from './email-input.ts';
 import { findCustomer, matchMarks, prepareMarks } from './match-marks.ts';
-import { forwardedSender } from './forwards.ts';
-import { messageFields, messageFieldsWith, senderLine } from './message-fields.ts';
+import { InternalSenders } from './internal-senders.ts';
+import { senderLine } from './message-fields.ts';
+import { messageModel } from './message-model.ts';
+import { evidenceNotes } from './evidence-notes.ts';
 import type { MessageField } from './message-fields.ts';
 import { emailFromParts } from './parse-parts.ts';
 import { howSentence, questionFor, readsAnswered, readsNone } from './sentences.ts';
-import { COLLECTION, customerDecider, customerFinding } from './customer-finding.ts';
+import { COLLECTION, customerDecider, customerFinding, decideOn, decidingEvidence } from './customer-finding.ts';
 import { RecentSenders } from './recent-senders.ts';
 import { bodyExcerpt } from './body-excerpt.ts';
 import { suggestEvidence } from './suggest-mark.ts';
@@ -48,12 +50,18 @@ export interface EmailAgentOptions {
   readonly margin?: number;
   /** Where the agent remembers whom senders lately wrote for; each agent has its own by default. */
   readonly recent?: RecentSenders;
+  /**
+   * The warehouse's own people and mailboxes (issue 35): only their forwards are read as the
+   * forwarded customer's mail. None by default: every forward is then someone else's quoted text.
+   */
+  readonly internal?: InternalSenders;
 }
 
 export function createEmailAgent(options: EmailAgentOptions = {}): LearnableAgent<EmailInput, EmailResult, CustomerMarks> {
   const margin = options.margin ?? 1;
   // Whom each sender's messages were lately decided for, so a shared sender is not offered as a mark.
   const recent = options.recent ?? new RecentSenders();
+  const internal = options.internal ?? new InternalSenders();
   if (!Number.isInteger(margin) || margin < 1) {
     throw new RangeError(`The margin must be a whole number of points, at least 1, and ${margin} is not: with less, a tie would settle.`);
   }
@@ -85,7 +93,7 @@ export function createEmailAgent(options: EmailAgentOptions = {}): LearnableAgen
           label: 'Text that gives the customer away',
           kind: 'text',
           // A client author reads this to build a pattern by hand: say what text the pattern meets.
-          help: 'A sender address, a domain or a reference, e.g. <billing@origin\\.example>. It is a regular expression (RE2) matched regardless of case: put a backslash before a dot or another special character to match it as it is. The from reads as Name <address>, so <billing@origin\\.example> matches exactly that address and not a longer one that contains it; @origin\\.example> matches the whole domain.',
+          help: 'A sender address, a domain or a reference, e.g. <billing@origin\\.example>. It is a regular expression (RE2) matched regardless of case: put a backslash before a dot or another special character to match it as it is. The from reads as <address> (a display name is no evidence: anyone can type one), so <billing@origin\\.example> matches exactly that address and not a longer one that contains it; @origin\\.example> matches the whole domain.',
         },
         {
           name: 'where',
@@ -123,10 +131,10 @@ export function createEmailAgent(options: EmailAgentOptions = {}): LearnableAgen
 
     read(input, definitions): Reading<EmailResult, MarkLesson> {
       const customers = definitions.of(customerMarksKind);
-      // Found once: the fields' from is the forward's original sender, and a question needs both.
-      const forwarded = forwardedSender(input);
-      const fields = messageFieldsWith(input, forwarded);
-      const verdict = matchMarks(customers, fields, margin);
+      // The message as mail systems read it: only the author's own part decides (issue 35).
+      const model = messageModel(input, internal);
+      const fields = model.own;
+      const verdict = decideOn(customers, decidingEvidence(model), margin);
       // The same finding the decider gives preview (customer-finding.ts).
       const customer = customerFinding(customers, verdict, margin);
       if (verdict.kind === 'settled') {
@@ -146,14 +154,17 @@ export function createEmailAgent(options: EmailAgentOptions = {}): LearnableAgen
       }
       const contenders = verdict.kind === 'close' ? verdict.contenders : [];
       const contenderNames = contenders.map((key) => labelOf(customers, key));
-      const suggestion = suggestEvidence(input, { customers, recent }, { fields, forwarded });
+      const suggestion = suggestEvidence(input, { customers, recent }, { model });
       const suggested = suggestion?.mark;
+      // Why the message's other parts decide nothing, in plain words: what the rule left out.
+      const notes = evidenceNotes(model, customers, margin);
+      const question = [questionFor(contenderNames), ...notes, ...(suggestion?.why === undefined ? [] : [suggestion.why])].join(' ');
       return {
         settled: false,
         findings: { customer },
         question: {
           collection: COLLECTION,
-          question: suggestion?.why === undefined ? questionFor(contenderNames) : `${questionFor(contenderNames)} ${suggestion.why}`,
+          question,
           // A customer's name is a mark of that customer alone: it is the likely answer, so it comes first.
           entries: entriesFirst(customers, suggestion?.names === undefined ? contenders : [suggestion.names, ...contenders.filter((key) => key !== suggestion.names)]),
           ...(suggested === undefined ? {} : { suggested: { ...suggested } }),
@@ -203,12 +214,12 @@ export function createEmailAgent(options: EmailAgentOptions = {}): LearnableAgen
     // Whom the sender wrote for, noted only once the task completed (decided by marks or answered),
     // never while reading: a reread or a preview reads too, and must leave the next question as it was.
     completed(input, result) {
-      if (result.customer !== null) recent.saw(addressIn(messageFields(input).from), result.customer);
+      if (result.customer !== null) recent.saw(addressIn(messageModel(input, internal).own.from), result.customer);
     },
 
     // Preview reads thousands of recent messages under two versions: only the marks, and only again
     // for the messages a lesson's customer can reach.
-    decider: customerDecider(margin),
+    decider: customerDecider(margin, internal),
 
     summarize(input) {
       return { from: senderLine(input.from), subject: input.subject, excerpt: bodyExcerpt(input.body) };
@@ -223,7 +234,7 @@ function labelOf(customers: Definition<CustomerMarks>, key: string): string {
   return findCustomer(customers, key)?.label ?? key;
 }
 
-/** The address inside a from line, `Name <address>`. */
+/** The address inside a from line, `Name <address>` or `<address>`. */
 function addressIn(from: string): string {
   return /<([^<>]*)>$/.exec(from)?.[1] ?? '';
 }

@@ -13,6 +13,31 @@ export interface EmailInput {
   /** The Date header as an ISO string, when it has one that parses. */
   readonly date?: string;
   readonly messageId?: string;
+  /**
+   * What the message's own headers say about what kind of mail it is and whether its sender was
+   * authenticated, for the message model (message-model.ts). Optional: tasks journaled before it
+   * (issue 35) have none and read as a person's mail, as they did.
+   */
+  readonly headerFacts?: EmailHeaderFacts;
+}
+
+/**
+ * Header facts (issue 35), each as the header said it (trimmed, at most a few hundred characters):
+ * the message model reads them, so what counts as automated can change without re-parsing.
+ */
+export interface EmailHeaderFacts {
+  /** `Auto-Submitted` (RFC 3834), e.g. `auto-replied`, `auto-generated`; `no` is left out. */
+  readonly autoSubmitted?: string;
+  /** `Precedence`, e.g. `bulk`, `junk`, `auto_reply`, `list`. */
+  readonly precedence?: string;
+  /** The name of a header that marks an auto-reply or a bounce: `X-Autoreply`, `X-Autorespond`, `X-MS-Exchange-Message-Is-Ndr`. */
+  readonly autoReplyHeader?: string;
+  /** The `report-type` of a `multipart/report` (RFC 6522), e.g. `delivery-status` (RFC 3464). */
+  readonly reportType?: string;
+  /** A ticket system whose headers the message carries (`X-Zendesk-…`, `X-Freshdesk-…`): its name. */
+  readonly ticketSystem?: string;
+  /** The `Authentication-Results` values (RFC 8601), as the receiving servers wrote them; at most a few. */
+  readonly authenticationResults?: readonly string[];
 }
 
 export interface EmailSender {

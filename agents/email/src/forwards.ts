@@ -105,17 +105,35 @@ export function isSeparatorLine(line: string): boolean {
  * customer); failing that, the first that names anyone else.
  */
 export function forwardedSender(input: EmailInput): EmailSender | undefined {
+  return forwardOf(input)?.sender;
+}
+
+/** A forward as the message model reads it: the original sender, and where its quoted header block is. */
+export interface Forward {
+  readonly sender: EmailSender;
+  /** The block that names the original sender: in the body, or in a forwarded attachment's text. */
+  readonly block: QuotedHeaderBlock;
+  /** Which attachment holds the forward, when it came as a `message/rfc822` attachment. */
+  readonly attachment?: number;
+}
+
+/** `forwardedSender`, with where its block is (see there). */
+export function forwardOf(input: EmailInput): Forward | undefined {
   const subjectSays = hasForwardPrefix(input.subject);
   const reply = /^\s*(?:re|aw|sv|r|rif|antw|odp|vs)\s?:/i.test(input.subject) && !subjectSays;
   const head = input.body.slice(0, SEARCHED);
   const bodySays = head.split(/\r?\n/).some((line) => SEPARATOR.test(line) && FORWARD_SEPARATOR.test(line));
   let blocks = quotedHeaderBlocks(input.body, subjectSays || bodySays);
+  let attachment: number | undefined;
   if (blocks.length === 0) {
     // A message forwarded as an attachment: the attachment's text opens with its own `From:` line.
-    for (const attachment of input.attachments) {
-      if (attachment.mediaType === 'message/rfc822' && attachment.text !== undefined) {
-        blocks = quotedHeaderBlocks(attachment.text, true);
-        if (blocks.length > 0) break;
+    for (const [index, file] of input.attachments.entries()) {
+      if (file.mediaType === 'message/rfc822' && file.text !== undefined) {
+        blocks = quotedHeaderBlocks(file.text, true);
+        if (blocks.length > 0) {
+          attachment = index;
+          break;
+        }
       }
     }
   }
@@ -124,8 +142,10 @@ export function forwardedSender(input: EmailInput): EmailSender | undefined {
   if (!subjectSays && !bodySays && !startsNearTop(input.body, blocks[0]!)) return undefined;
   const own = input.from.address.toLowerCase();
   const ownDomain = domainOf(own);
-  const others = blocks.flatMap((block) => (block.sender !== undefined && block.sender.address.toLowerCase() !== own ? [block.sender] : []));
-  return others.find((sender) => domainOf(sender.address.toLowerCase()) !== ownDomain) ?? others[0];
+  const others = blocks.filter((block) => block.sender !== undefined && block.sender.address.toLowerCase() !== own);
+  const chosen = others.find((block) => domainOf(block.sender!.address.toLowerCase()) !== ownDomain) ?? others[0];
+  if (chosen === undefined) return undefined;
+  return { sender: chosen.sender!, block: chosen, ...(attachment === undefined ? {} : { attachment }) };
 }
 
 /** A block within the first few lines of the body: the clerk's note is short. */

@@ -16,3 +16,6 @@ export { RecentSenders } from './recent-senders.ts';
 export { forwardedSender } from './forwards.ts';
 export { InternalSenders, internalSendersFromEnv } from './internal-senders.ts';
 export type { InternalSendersOptions } from './internal-senders.ts';
+export { messageModel } from './message-model.ts';
+export type { MessageModel, MessageForward, MailKind } from './message-model.ts';
+export type { EmailHeaderFacts } from './email-input.ts';

@@ -7,9 +7,9 @@ import type { PinnedDefinitions } from '@learnables/runtime';
 import { checkReading, pinDefinitions } from '@learnables/runtime';
 import { CustomerMarks, compileMark, compiledMark, customerMarksKind, markLesson, setMarkCaching } from './customer-marks.ts';
 import { createEmailAgent } from './email-agent.ts';
+import { InternalSenders } from './internal-senders.ts';
 import type { EmailAttachment, EmailInput } from './email-input.ts';
-import { forwardedSender } from './forwards.ts';
-import { messageFields } from './message-fields.ts';
+import { messageModel } from './message-model.ts';
 import { parseEmail } from './parse-email.ts';
 import { RecentSenders } from './recent-senders.ts';
 import { suggestEvidence } from './suggest-mark.ts';
@@ -55,7 +55,8 @@ function outcome(run: () => unknown): string {
 function decideAll(caching: boolean, inputs: readonly { readonly label: string; readonly input: EmailInput }[], teach: boolean): string[] {
   setMarkCaching(caching);
   const recent = new RecentSenders();
-  const agent = createEmailAgent({ recent });
+  const internal = new InternalSenders({ domains: ['warehouse.example'] });
+  const agent = createEmailAgent({ recent, internal });
   const said: string[] = [];
   let definition: Definition<CustomerMarks> = seed;
   let version = 1;
@@ -67,7 +68,7 @@ function decideAll(caching: boolean, inputs: readonly { readonly label: string; 
       if (!read.settled) {
         // What the question offers is what the suggestion finds reading the message itself (read
         // leaves recent senders alone when it asks), not only what it finds from read's fields.
-        const alone = suggestEvidence(input, { customers: definitions.of(customerMarksKind), recent });
+        const alone = suggestEvidence(input, { customers: definitions.of(customerMarksKind), recent, internal });
         expect(read.question.suggested, label).toEqual(alone === undefined ? undefined : { ...alone.mark });
         if (alone?.why !== undefined) expect(read.question.question.endsWith(alone.why), label).toBe(true);
       }
@@ -146,7 +147,7 @@ describe('the caches of mark checks and compiled patterns, and read handing its 
     fc.assert(
       fc.property(message, (input) => {
         const customers = seed;
-        const read = { fields: messageFields(input), forwarded: forwardedSender(input) };
+        const read = { model: messageModel(input) };
         expect(JSON.stringify(suggestEvidence(input, { customers }, read))).toBe(JSON.stringify(suggestEvidence(input, { customers })));
       }),
       { numRuns: 300 },

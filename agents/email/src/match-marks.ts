@@ -209,12 +209,13 @@ function rememberShard(shard: Shard): void {
  * field (a mark for `any` matching any field) scores one point for its customer, once; the top
  * customer wins if it leads the next by at least `margin` points.
  */
-export function matchMarks(definition: Definition<CustomerMarks>, fields: MessageFields, margin: number): Verdict {
+export function matchMarks(definition: Definition<CustomerMarks>, fields: MessageFields, margin: number, only?: MarksAdmitted): Verdict {
   const compiled = compileMarks(definition);
   const matched = new Map<OwnedMark, MessageField>();
+  const admitted = only === 'taught-for-automated' ? taughtForAutomated(definition) : undefined;
   for (const field of MESSAGE_FIELDS) {
     forEachMatch(compiled, field, fields[field], (owner) => {
-      if (!matched.has(owner) && fromItsSender(owner, fields.from)) matched.set(owner, field);
+      if (!matched.has(owner) && fromItsSender(owner, fields.from) && (admitted === undefined || admitted(owner))) matched.set(owner, field);
     });
   }
   if (matched.size === 0) return { kind: 'unmarked' };
@@ -236,6 +237,17 @@ export function matchMarks(definition: Definition<CustomerMarks>, fields: Messag
     .sort(([a, fieldA], [b, fieldB]) => MESSAGE_FIELDS.indexOf(fieldA) - MESSAGE_FIELDS.indexOf(fieldB) || a.index - b.index)
     .map(([owner, field]) => hitOf(owner, field, fields[field]));
   return { kind: 'settled', winner: top.customer, hits, scores };
+}
+
+/**
+ * Which marks may score (issue 35). `taught-for-automated`: automated mail (auto-replies, delivery
+ * reports, notices) is nobody's unless a lesson says so, so only a mark with a sender condition (a
+ * lesson on that sender's mail) or a mark of an entry for nobody's mail scores on it.
+ */
+export type MarksAdmitted = 'taught-for-automated';
+
+function taughtForAutomated(definition: Definition<CustomerMarks>): (owner: OwnedMark) => boolean {
+  return (owner) => owner.mark.sender !== undefined || findCustomer(definition, owner.customer)?.noCustomer === true;
 }
 
 /** Every mark of `field` that matches `text`, in the shards (leaving out stale customers') and the patch. */

@@ -5,7 +5,7 @@ import RE2 from 're2';
 import { InputRefused } from '@learnables/learnable';
 import { plausibleMessageDate } from '@learnables/protocol';
 import { capText, decodeText, isTextLike } from './attachment-text.ts';
-import type { EmailAttachment, EmailInput, EmailSender } from './email-input.ts';
+import type { EmailAttachment, EmailHeaderFacts, EmailInput, EmailSender } from './email-input.ts';
 import { messageFields } from './message-fields.ts';
 
 /** The largest message read; a 25 MB mailbox limit plus room for headers and encoding. */
@@ -102,6 +102,7 @@ async function parseMime(bytes: Buffer): Promise<ParsedMail> {
 
 async function emailOf(mail: ParsedMail, depth: number, budget: PartBudget): Promise<EmailInput> {
   const date = dateOf(mail);
+  const facts = headerFactsOf(mail);
   return {
     from: senderOf(mail),
     subject: (mail.subject ?? '').trim(),
@@ -109,8 +110,57 @@ async function emailOf(mail: ParsedMail, depth: number, budget: PartBudget): Pro
     attachments: await Promise.all(mail.attachments.map((attachment) => attachmentOf(attachment, depth, budget))),
     ...(date === undefined ? {} : { date }),
     ...(mail.messageId === undefined ? {} : { messageId: mail.messageId }),
+    ...(facts === undefined ? {} : { headerFacts: facts }),
   };
 }
+
+/** How much of a header value is kept: enough for every verdict, bounded for the journal. */
+const LONGEST_FACT = 300;
+const LONGEST_AUTHENTICATION = 2000;
+const MOST_AUTHENTICATIONS = 4;
+
+/** Header lines (unfolded values) by lower-case name, in the message's order. */
+function headerValues(mail: ParsedMail, key: string, longest: number): string[] {
+  return mail.headerLines
+    .filter((header) => header.key === key)
+    .map((header) => header.line.slice(header.line.indexOf(':') + 1).replace(/\r?\n[ \t]+/g, ' ').trim().slice(0, longest));
+}
+
+/**
+ * What the headers say about the kind of mail and its sender's authentication (issue 35), or
+ * undefined when they say nothing: a person's mail journals exactly what it did before.
+ */
+function headerFactsOf(mail: ParsedMail): EmailHeaderFacts | undefined {
+  const first = (key: string) => headerValues(mail, key, LONGEST_FACT)[0];
+  const autoSubmitted = first('auto-submitted');
+  const precedence = first('precedence');
+  const autoReplyHeader = ['x-autoreply', 'x-autorespond', 'x-ms-exchange-message-is-ndr'].find((key) => first(key) !== undefined);
+  const contentType = mail.headers.get('content-type');
+  const reportType = isStructured(contentType) && contentType.value.toLowerCase() === 'multipart/report' ? contentType.params['report-type'] : undefined;
+  const keys = mail.headerLines.map((header) => header.key);
+  const mailer = (first('x-mailer') ?? '').toLowerCase();
+  const ticketSystem = keys.some((key) => key.startsWith('x-zendesk-')) || mailer.includes('zendesk')
+    ? 'Zendesk'
+    : keys.some((key) => key.startsWith('x-freshdesk') || key === 'x-fd-email')
+      ? 'Freshdesk'
+      : undefined;
+  const authenticationResults = headerValues(mail, 'authentication-results', LONGEST_AUTHENTICATION).slice(0, MOST_AUTHENTICATIONS);
+  const facts: EmailHeaderFacts = {
+    ...(autoSubmitted !== undefined && autoSubmitted.toLowerCase() !== 'no' && { autoSubmitted }),
+    ...(precedence !== undefined && { precedence }),
+    ...(autoReplyHeader !== undefined && { autoReplyHeader: HEADER_NAMES[autoReplyHeader] ?? autoReplyHeader }),
+    ...(reportType !== undefined && { reportType: reportType.slice(0, LONGEST_FACT) }),
+    ...(ticketSystem !== undefined && { ticketSystem }),
+    ...(authenticationResults.length > 0 && { authenticationResults }),
+  };
+  return Object.keys(facts).length === 0 ? undefined : facts;
+}
+
+const HEADER_NAMES: Readonly<Record<string, string>> = {
+  'x-autoreply': 'X-Autoreply',
+  'x-autorespond': 'X-Autorespond',
+  'x-ms-exchange-message-is-ndr': 'X-MS-Exchange-Message-Is-Ndr',
+};
 
 function senderOf(mail: ParsedMail): EmailSender {
   const mailboxes = (mail.from?.value ?? []).flatMap((entry): EmailAddress[] => entry.group ?? [entry]);

@@ -10,6 +10,12 @@ export function howSentence(margin: number): string {
   return (
     'Every customer mark whose pattern matches its part of the message (from, subject, body or attachments; ' +
     'a mark for any looks in all of them), ignoring case, scores one point for its customer, once; ' +
+    // The evidence rule (issue 35, SPEC §2.3.7): message-model.ts, held clause by clause in email-agent.test.ts.
+    "only the author's own part counts: the from is the sender's address alone (a forward's original sender " +
+    "only when one of the warehouse's own people forwarded it; none when the sender's domain fails DMARC, SPF or DKIM), " +
+    "the body is the new text without quoted history, and the subject and a forwarded message count only when they are the author's " +
+    "(not an automatic reply's, nor a forward by anyone else); " +
+    "on automated mail (automatic replies, delivery reports, notices) only a mark with a sender condition, or a mark of mail that is no customer's, scores; " +
     `the customer with the most points wins if it leads the next by at least ${points(margin)} (the margin); ` +
     'if no mark matches, or no customer leads by that much, I ask.'
   );

@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { CustomerMarks, compileMark } from './customer-marks.ts';
 import type { Mark } from './customer-marks.ts';
+import { InternalSenders } from './internal-senders.ts';
 import type { EmailInput } from './email-input.ts';
 import { messageFields } from './message-fields.ts';
 import { defineCollection } from '@learnables/learnable';
@@ -23,8 +24,11 @@ function claims(mark: Mark, input: EmailInput): boolean {
   return places.some((place) => compileMark(mark.pattern).test(fields[place]));
 }
 
+/** The warehouse's own people, as the fixtures and the scenario stacks have them. */
+const internal = new InternalSenders({ domains: ['warehouse.example'] });
+
 const suggested = (input: EmailInput): Mark => {
-  const mark = suggestMark(input);
+  const mark = suggestMark(input, { internal });
   if (mark === undefined) throw new Error('expected a suggestion');
   return mark;
 };
@@ -112,6 +116,18 @@ describe('suggestMark', () => {
     expect(claims(mark, forward)).toBe(true);
     const otherForward = email({ ...forward, body: 'From: Vireo <aiden.cole@vireo-bikes.example>\nframes' });
     expect(claims(mark, otherForward)).toBe(false);
+  });
+
+  it("offers neither the forwarder nor the quoted sender of a forward by someone who is not the warehouse's (issue 35)", () => {
+    const forward = email({
+      from: { address: 'accounts@brightwell-foods-uk.example', name: 'Brightwell Foods Accounts' },
+      subject: 'FW: release of held stock',
+      body: 'Please release.\n\n-----Original Message-----\nFrom: Sarah Okafor [mailto:s.okafor@brightwell-foods.example]\nSent: Tuesday\nSubject: release\n\nApproved.',
+    });
+    expect(suggestMark(forward, { internal })).toBeUndefined();
+    // Unconfigured, the warehouse's own forward is someone else's too: its clerk is never offered.
+    const ops = email({ from: { address: 'ops@warehouse.example', name: 'Ops' }, subject: 'Fwd: note', body: '---------- Forwarded message ---------\nFrom: Northgate Logistics <logistics@northgate-motors.example>\nSubject: note\n\nPlease book in.' });
+    expect(suggestMark(ops)).toBeUndefined();
   });
 
   it('falls back to a reference, not the forwarder, when a forward quotes no sender', () => {

@@ -4,11 +4,14 @@ import { LEGAL_FORM, compiledMark, markLesson, sameMark } from './customer-marks
 import type { CustomerMarks, Mark } from './customer-marks.ts';
 import type { EmailInput, EmailSender } from './email-input.ts';
 import { evidenceText } from './evidence-text.ts';
-import { forwardedSender, hasForwardPrefix } from './forwards.ts';
+import { hasForwardPrefix } from './forwards.ts';
 import { customersMatching, findCustomer } from './match-marks.ts';
 import { escapePattern, referencePattern, senderPattern } from './mark-patterns.ts';
-import { messageFields } from './message-fields.ts';
+import { senderLine } from './message-fields.ts';
 import type { MessageField, MessageFields } from './message-fields.ts';
+import { messageModel } from './message-model.ts';
+import type { MessageModel } from './message-model.ts';
+import type { InternalSenders } from './internal-senders.ts';
 import type { RecentSenders } from './recent-senders.ts';
 import { findReferences } from './references.ts';
 
@@ -16,14 +19,14 @@ import { findReferences } from './references.ts';
 export interface SuggestionContext {
   readonly customers?: Definition<CustomerMarks>;
   readonly recent?: RecentSenders;
+  /** The warehouse's own people: only their forwards are read as the original sender's (issue 35). */
+  readonly internal?: InternalSenders;
 }
 
 /** What `read` already made of the message, so a question does not read it again. */
 export interface ReadMessage {
-  /** `messageFields(input)`. */
-  readonly fields: MessageFields;
-  /** `forwardedSender(input)`. */
-  readonly forwarded: EmailSender | undefined;
+  /** `messageModel(input, internal)`: suggestions are drawn from the author's own part only. */
+  readonly model: MessageModel;
 }
 
 /** A mark to offer, and, when it is not the plain sender, why this one (for the question's text). */
@@ -68,17 +71,24 @@ export const MOST_CANDIDATES = 64;
  *   and that matches the message it came from.
  */
 export function suggestEvidence(input: EmailInput, context: SuggestionContext = {}, read?: ReadMessage): Suggestion | undefined {
-  const forwarded = read === undefined ? forwardedSender(input) : read.forwarded;
-  const fields = read?.fields ?? messageFields(input);
+  const model = read?.model ?? messageModel(input, context.internal);
+  // The author's own part (issue 35): what a taught mark would decide on. Quoted history, a forward
+  // by an outsider and an echoed subject are never drawn from (they name other customers).
+  const fields = model.own;
+  const forwarded = model.forward?.internal === true ? model.forward.original : undefined;
   const evidence: Readonly<Record<Exclude<MessageField, 'from'>, string>> = {
     subject: fields.subject,
-    body: evidenceText(input.body),
+    body: evidenceText(fields.body),
     attachments: fields.attachments,
   };
   const sender: EmailSender | undefined =
-    forwarded ?? (hasForwardPrefix(input.subject) || input.from.address === '' ? undefined : input.from);
+    fields.from === ''
+      ? undefined
+      : forwarded ?? (hasForwardPrefix(input.subject) && model.forward === undefined ? undefined : input.from);
   const customers = customersOf(context.customers);
-  const usable = (mark: Mark) => isAccepted(mark) && matchesIn(mark, fields) && heldBy(mark, customers) === undefined;
+  // Automated mail is decided only by a mark with a sender condition: nothing else is worth teaching.
+  const usable = (mark: Mark) =>
+    (!model.automated || mark.sender !== undefined) && isAccepted(mark) && matchesIn(mark, fields) && heldBy(mark, customers) === undefined;
 
   // Only the first usable candidate is offered; each costs a compile and a pass over the message, so
   // look no further than the first few (a CSV of 40,000 references cost 40,000 passes: 70 s).
@@ -92,7 +102,12 @@ export function suggestEvidence(input: EmailInput, context: SuggestionContext = 
   if (sender !== undefined) {
     const senderMark: Mark = { pattern: senderPattern(sender.address), where: 'from' };
     const names = namesIn(evidence, customers);
-    const shared = sharedBecause(sender, senderMark, fields.from, context.customers, context.recent) ?? namesCustomers(sender, names);
+    const shared =
+      (model.automated ? { kind: 'automated' as const, sentence: `${sender.address} sends automated mail` } : undefined) ??
+      // A forward by someone outside: its sender forwards what others wrote, perhaps for several customers.
+      (model.forward !== undefined && !model.forward.internal ? { kind: 'forwards' as const, sentence: `${sender.address} forwards mail that others wrote` } : undefined) ??
+      sharedBecause(sender, senderMark, senderLine(sender), context.customers, context.recent) ??
+      namesCustomers(sender, names);
     if (shared === undefined && usable(senderMark)) {
       return forwarded === undefined
         ? { mark: senderMark }
@@ -122,7 +137,7 @@ export function suggestEvidence(input: EmailInput, context: SuggestionContext = 
         ...(first.customer !== undefined && { names: first.customer }),
       };
     }
-    if ((shared?.kind === 'automated' || shared?.kind === 'told-otherwise') && usable(senderMark)) {
+    if (!model.automated && (shared?.kind === 'automated' || shared?.kind === 'told-otherwise') && usable(senderMark)) {
       return { mark: senderMark, why: `${shared.sentence}; teach it only if it writes for this customer alone.` };
     }
     return undefined;
@@ -137,7 +152,7 @@ export function suggestMark(input: EmailInput, context: SuggestionContext = {}):
 }
 
 interface Shared {
-  readonly kind: 'held' | 'seen' | 'told-otherwise' | 'automated' | 'names';
+  readonly kind: 'held' | 'seen' | 'told-otherwise' | 'automated' | 'names' | 'forwards';
   readonly sentence: string;
 }
 

@@ -7,12 +7,13 @@ import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Authority, authorityService, loadSeeds, openStore } from '@learnables/authority';
-import { createEmailAgent } from '@learnables/email-agent';
+import { InternalSenders, createEmailAgent } from '@learnables/email-agent';
 import { manifestAgent } from '@learnables/manifest-agent';
 import type { RunningAgent } from '@learnables/runtime';
 import { startLearnableAgent } from '@learnables/runtime';
 import { LOCAL_DEV_TOKEN, repoRoot } from '../config.ts';
 import { learnableKinds } from '../registry.ts';
+import { TRAP_CASTS } from './trap-cast.ts';
 
 export interface ScenarioStack {
   readonly authorityUrl: string;
@@ -26,7 +27,13 @@ export interface ScenarioStack {
   close(): Promise<void>;
 }
 
-export async function startScenarioStack(options: { seedsDir?: string; token?: string } = {}): Promise<ScenarioStack> {
+/**
+ * The warehouses the streams are written for, whose own people forward customers' mail (issue 35):
+ * the fixtures' and the six-week scenario's `warehouse.example`, and each trap cast's.
+ */
+export const SCENARIO_WAREHOUSES: readonly string[] = ['warehouse.example', ...Object.values(TRAP_CASTS).map((cast) => cast.warehouse.domain)];
+
+export async function startScenarioStack(options: { seedsDir?: string; token?: string; internalDomains?: readonly string[] } = {}): Promise<ScenarioStack> {
   const token = options.token ?? LOCAL_DEV_TOKEN;
   const dataDir = mkdtempSync(join(tmpdir(), 'learnables-scenario-'));
   const logged: string[] = [];
@@ -53,7 +60,8 @@ export async function startScenarioStack(options: { seedsDir?: string; token?: s
     });
     // An agent of its own: what it remembers of senders (whom they lately wrote for) is per running
     // agent, and two stacks in one process (learning on and off, side by side) must not share it.
-    const email: RunningAgent = await startLearnableAgent(createEmailAgent(), agentOptions('email-agent.db'));
+    const internal = new InternalSenders({ domains: options.internalDomains ?? SCENARIO_WAREHOUSES });
+    const email: RunningAgent = await startLearnableAgent(createEmailAgent({ internal }), agentOptions('email-agent.db'));
     opened.unshift(email);
     const manifest: RunningAgent = await startLearnableAgent(manifestAgent, agentOptions('manifest-agent.db'));
     opened.unshift(manifest);

@@ -1,0 +1,249 @@
+import type { EmailInput, EmailSender } from './email-input.ts';
+import { forwardOf, hasForwardPrefix, isSeparatorLine, quotedHeaderBlocks } from './forwards.ts';
+import { InternalSenders } from './internal-senders.ts';
+import { messageFieldsWith } from './message-fields.ts';
+import type { MessageFields } from './message-fields.ts';
+
+/**
+ * The message as mail systems read it (issue 35): whose new text it is, what is quoted history,
+ * what was forwarded and by whom, and what kind of mail it is. Marks decide only on the author's
+ * own part (`own`); everything else (`all`) may be shown and explained, never decide alone.
+ *
+ * Hand-written rather than a library's: the reply parsers on the registry (email-reply-parser,
+ * planer, talonjs, email-forward-parser) split a plain-text body into fragments with backtracking
+ * JavaScript patterns over the whole body and know nothing of who forwarded what; this reads the
+ * same quoted header blocks forwards.ts already finds, line by line over the body's head, and the
+ * RFC 3834 / RFC 3464 / RFC 8601 headers the parser kept (`EmailInput.headerFacts`).
+ */
+
+/** What kind of mail it is. `list` is a list's post (RFC 2919 `List-Id`, `Precedence: list`). */
+export type MailKind = 'person' | 'auto-reply' | 'delivery-report' | 'list' | 'notice';
+
+export interface MessageForward {
+  /** Who forwarded it: the message's own sender. */
+  readonly by: EmailSender;
+  /** The sender its quoted header block names. */
+  readonly original: EmailSender;
+  /** Whether `by` is one of the warehouse's own people, who alone forward on a customer's behalf. */
+  readonly internal: boolean;
+}
+
+export interface MessageModel {
+  readonly kind: MailKind;
+  /** Auto-replies, delivery reports and notices: nobody's unless a lesson says so. */
+  readonly automated: boolean;
+  /** Why it is automated, in the operator's words (for the question). */
+  readonly kindBecause?: string;
+  /** Whose new text this is: the sender, or a forward's original sender when the warehouse forwarded it. */
+  readonly author: EmailSender;
+  readonly forward?: MessageForward;
+  /** Set when the receiving server reports a failing DMARC (or aligned SPF/DKIM) for the From domain: why. */
+  readonly unverified?: string;
+  /** The author's own part, as marks see it: what an unasked decision may rest on. */
+  readonly own: MessageFields;
+  /** Every part, as marks saw the message before the model (quoted history and forwards included). */
+  readonly all: MessageFields;
+}
+
+const NO_ONE = new InternalSenders();
+
+/** The model of one message; `internal` says who the warehouse's own people are. */
+export function messageModel(input: EmailInput, internal: InternalSenders = NO_ONE): MessageModel {
+  const forward = forwardOf(input);
+  const all = messageFieldsWith(input, forward?.sender);
+  const automated = automatedBecause(input);
+  const unverified = failedAuthentication(input);
+  const kind: MailKind = automated?.kind ?? (/^list$/i.test(input.headerFacts?.precedence ?? '') ? 'list' : 'person');
+  // A forward counts as the warehouse's only from its own people, and only when their domain is not failing authentication.
+  const trusted = forward !== undefined && automated === undefined && unverified === undefined && internal.has(input.from.address);
+  const forwarded: MessageForward | undefined =
+    forward === undefined || automated !== undefined ? undefined : { by: input.from, original: forward.sender, internal: trusted };
+  const author = trusted ? forward.sender : input.from;
+
+  let body: string;
+  if (trusted && forward.attachment === undefined) {
+    const lines = input.body.split(/\r?\n/);
+    const note = authorsLines(lines.slice(0, forward.block.firstLine));
+    const quotedBlock = /^\s*>/.test(lines[forward.block.firstLine] ?? '') || /^\s*>/.test(lines[forward.block.endLine - 1] ?? '');
+    const original = lines.slice(forward.block.endLine).map((line) => (quotedBlock ? line.replace(/^\s*> ?/, '') : line));
+    body = [...note, ...authorsLines(original)].join('\n');
+  } else {
+    body = authorsLines(input.body.split(/\r?\n/)).join('\n');
+  }
+  const attachments = input.attachments.flatMap((file, index) => {
+    // A forwarded message is the author's only when the warehouse forwarded it (the forward itself).
+    if (file.mediaType === 'message/rfc822' && !(trusted && forward.attachment === index)) return [file.filename];
+    return file.text === undefined ? [file.filename] : [file.filename, file.text];
+  });
+  const subject =
+    automated !== undefined && automated.kind !== 'notice'
+      ? '' // an auto-reply or a bounce repeats the subject of the message it answers
+      : forward !== undefined && !trusted && hasForwardPrefix(input.subject)
+        ? '' // the forwarded original's subject, forwarded by someone outside
+        : input.subject;
+  const own: MessageFields = {
+    // The address only: a display name is a claim anyone can type (a free-mail address named "Kestrel Pharma GmbH").
+    from: unverified !== undefined || author.address === '' ? '' : `<${author.address}>`,
+    subject,
+    body,
+    attachments: attachments.join('\n'),
+  };
+  return {
+    kind,
+    automated: automated !== undefined,
+    ...(automated === undefined ? {} : { kindBecause: automated.because }),
+    author,
+    ...(forwarded === undefined ? {} : { forward: forwarded }),
+    ...(unverified === undefined ? {} : { unverified }),
+    own,
+    all,
+  };
+}
+
+/** How far into a body quoted history is looked for; past it, every line counts as the author's. */
+const SEARCHED = 64 * 1024;
+
+/**
+ * A body's lines without its quoted history: `>` lines and their attribution (`On … wrote:`), and
+ * everything from a separator (`-----Original Message-----`, Outlook's rule) or a quoted header
+ * block naming a sender (`From: … Sent: … Subject: …`) down, which is how top-posting mail
+ * programs quote the message they answer.
+ */
+function authorsLines(lines: readonly string[]): string[] {
+  const text = lines.join('\n');
+  const head = text.length > SEARCHED ? text.slice(0, SEARCHED) : text;
+  let cut = lines.length;
+  for (const block of quotedHeaderBlocks(head)) {
+    if (block.sender !== undefined) {
+      cut = block.firstLine;
+      break;
+    }
+  }
+  const kept: string[] = [];
+  let searched = 0;
+  for (let i = 0; i < cut; i += 1) {
+    const line = lines[i] ?? '';
+    searched += line.length + 1;
+    if (searched > SEARCHED) {
+      kept.push(...lines.slice(i, cut));
+      break;
+    }
+    if (isSeparatorLine(line) && line.trim() !== '') break;
+    if (QUOTED_LINE.test(line)) continue;
+    if (ATTRIBUTION.test(line) || (ATTRIBUTION_START.test(line) && ATTRIBUTION.test(`${line} ${lines[i + 1] ?? ''}`))) {
+      const next = nextNonBlank(lines, i + 1);
+      // `On … wrote:` with `>` lines under it quotes only those; without them (HTML turned into text), all that follows.
+      if (next !== undefined && QUOTED_LINE.test(lines[next] ?? '')) continue;
+      if (ATTRIBUTION_START.test(line)) break;
+    }
+    kept.push(line);
+  }
+  return kept;
+}
+
+const QUOTED_LINE = /^\s*>/;
+/** `On Tue, 27 Oct 2026 at 16:02, Intake <intake@…> wrote:` in the languages mail programs write it. */
+const ATTRIBUTION = /^.{0,300}\b(?:wrote|writes|schrieb|a écrit|ha scritto|escribió|schreef|skrev|napisał|pisze|escreveu|kirjoitti)\s*:\s*$/iu;
+const ATTRIBUTION_START = /^\s*(?:on|am|le|il|el|op|den|d\.|w dniu|em|the)\s+\S/iu;
+
+function nextNonBlank(lines: readonly string[], from: number): number | undefined {
+  for (let i = from; i < lines.length && i < from + 3; i += 1) if ((lines[i] ?? '').trim() !== '') return i;
+  return undefined;
+}
+
+// ---------------------------------------------------------------------------------------------
+// What kind of mail.
+
+interface Automated {
+  readonly kind: 'auto-reply' | 'delivery-report' | 'notice';
+  readonly because: string;
+}
+
+/** Subjects of delivery reports, as MTAs write them (Postfix, Exim, Exchange, Gmail, Sendmail, qmail, translations). */
+const BOUNCE_SUBJECT =
+  /^\s*(?:undeliverable|undelivered mail returned to sender|delivery status notification|mail delivery failed|returned mail\b|failure notice|delivery failure|mail delivery failure|undeliverable mail|unzustellbar|nicht zustellbar|non remis|non recapitabile|no se puede entregar|onbestelbaar|kan inte levereras)/iu;
+/** Subjects of auto-replies, in the languages mail programs write them. */
+const AUTO_REPLY_SUBJECT =
+  /^\s*(?:automatic reply|auto(?:matic)?[- ]?(?:reply|response)|autoreply|out of (?:the )?office|abwesenheitsnotiz|automatische antwort|réponse automatique|absence du bureau|risposta automatica|fuori sede|respuesta automática|fuera de la oficina|automatisch antwoord|afwezig|autosvar|frånvaro|automaattinen vastaus|odpowiedź automatyczna)\b/iu;
+/** What a ticket system's acknowledgement says in its first lines. */
+const ACKNOWLEDGEMENT = /\b(?:has been received|have received your|we received your|ticket (?:has been )?(?:created|opened)|request received|ticket received|this is an automated)\b/iu;
+const DAEMON = /^(?:mailer-daemon|postmaster|mail-daemon|mailerdaemon)$/i;
+
+function automatedBecause(input: EmailInput): Automated | undefined {
+  const facts = input.headerFacts;
+  const local = input.from.address.slice(0, Math.max(0, input.from.address.lastIndexOf('@')));
+  const subject = input.subject;
+  if (facts?.reportType?.toLowerCase() === 'delivery-status') {
+    return { kind: 'delivery-report', because: `This is a delivery report (a bounce: a multipart/report of delivery status) from ${input.from.address || 'a mail server'}` };
+  }
+  if (facts?.autoReplyHeader === 'X-MS-Exchange-Message-Is-Ndr' || DAEMON.test(local) || BOUNCE_SUBJECT.test(subject)) {
+    return { kind: 'delivery-report', because: `This is a delivery report (a bounce) from ${input.from.address || 'a mail server'}` };
+  }
+  const auto = (facts?.autoSubmitted ?? '').toLowerCase();
+  const precedence = (facts?.precedence ?? '').toLowerCase();
+  if (AUTO_REPLY_SUBJECT.test(subject)) return { kind: 'auto-reply', because: `This is an automatic reply (its subject begins "${subject.slice(0, 40).trim()}")` };
+  if (auto.startsWith('auto-replied')) return { kind: 'auto-reply', because: 'This is an automatic reply (its Auto-Submitted header says auto-replied)' };
+  if (facts?.autoReplyHeader !== undefined) return { kind: 'auto-reply', because: `This is an automatic reply (it carries the ${facts.autoReplyHeader} header)` };
+  if (precedence === 'auto_reply') return { kind: 'auto-reply', because: 'This is an automatic reply (its Precedence header says auto_reply)' };
+  if (facts?.ticketSystem !== undefined && (auto !== '' || ACKNOWLEDGEMENT.test(input.body.slice(0, 1000)) || ACKNOWLEDGEMENT.test(subject))) {
+    return { kind: 'auto-reply', because: `This is an automatic reply from a ticket system (${facts.ticketSystem}) acknowledging a message` };
+  }
+  if (auto !== '') return { kind: 'notice', because: `This is an automated message (its Auto-Submitted header says ${auto.split(/[;\s]/)[0]})` };
+  if (precedence === 'bulk' || precedence === 'junk') return { kind: 'notice', because: `This is an automated message (its Precedence header says ${precedence})` };
+  return undefined;
+}
+
+// ---------------------------------------------------------------------------------------------
+// Authentication-Results (RFC 8601): only failures are believed. Anyone may write the header, but
+// a forged "fail" only makes the agent ask, and a "pass" is never needed to decide.
+
+interface Result {
+  readonly method: string;
+  readonly result: string;
+  readonly props: ReadonlyMap<string, string>;
+}
+
+function failedAuthentication(input: EmailInput): string | undefined {
+  const headers = input.headerFacts?.authenticationResults;
+  if (headers === undefined || headers.length === 0) return undefined;
+  const fromDomain = input.from.address.slice(input.from.address.lastIndexOf('@') + 1).toLowerCase();
+  if (fromDomain === '') return undefined;
+  for (const header of headers) {
+    const results = resultsOf(header);
+    const server = header.split(';')[0]?.trim() ?? 'the receiving server';
+    const aligned = (domain: string | undefined) => domain !== undefined && domain !== '' && (domain === fromDomain || fromDomain.endsWith(`.${domain}`) || domain.endsWith(`.${fromDomain}`));
+    const domainOf = (value: string | undefined) => value?.slice(value.lastIndexOf('@') + 1).toLowerCase();
+    const dmarc = results.filter((r) => r.method === 'dmarc' && (r.props.get('header.from') === undefined || aligned(r.props.get('header.from')?.toLowerCase())));
+    if (dmarc.some((r) => r.result === 'fail')) return failure(fromDomain, 'DMARC fail', server);
+    if (dmarc.some((r) => r.result === 'pass')) continue;
+    const spf = results.filter((r) => r.method === 'spf' && aligned(domainOf(r.props.get('smtp.mailfrom'))));
+    const dkim = results.filter((r) => r.method === 'dkim' && aligned(domainOf(r.props.get('header.d') ?? r.props.get('header.i'))));
+    if ([...spf, ...dkim].some((r) => r.result === 'pass')) continue;
+    if (spf.some((r) => r.result === 'fail')) return failure(fromDomain, 'SPF fail', server);
+    if (dkim.some((r) => r.result === 'fail')) return failure(fromDomain, 'DKIM fail', server);
+  }
+  return undefined;
+}
+
+function failure(domain: string, what: string, server: string): string {
+  return `The sender's domain ${domain} failed its authentication check (${what}, as ${server.slice(0, 80)} reports), so the sender may be forged and decides nothing`;
+}
+
+/** `spf=fail (comment) smtp.mailfrom=a.example; dmarc=fail header.from=b.example` → results with their properties. */
+function resultsOf(header: string): Result[] {
+  const plain = header.replace(/\([^()]*\)/g, ' ');
+  return plain
+    .split(';')
+    .slice(1)
+    .flatMap((part): Result[] => {
+      const words = part.trim().split(/\s+/).filter((word) => word !== '');
+      const first = /^([a-z0-9-]+)=([a-z0-9_-]+)$/i.exec(words[0] ?? '');
+      if (first === null) return [];
+      const props = new Map<string, string>();
+      for (const word of words.slice(1)) {
+        const at = word.indexOf('=');
+        if (at > 0) props.set(word.slice(0, at).toLowerCase(), word.slice(at + 1).replace(/^"|"$/g, ''));
+      }
+      return [{ method: first[1]!.toLowerCase(), result: first[2]!.toLowerCase(), props }];
+    });
+}
