@@ -78,9 +78,11 @@ describe("the console's API", () => {
     expect((await api('GET', '/session', undefined, {})).body).toEqual({ operator: null });
     const signed = await api('POST', '/session', { name: '  Dana Smith ', password: passwordOf('Dana Smith') }, {});
     expect(signed.body).toEqual({ operator: 'Dana Smith' });
-    const cookie = signed.headers.get('set-cookie')!;
+    const [cookie, browser] = signed.headers.getSetCookie();
     expect(cookie).toMatch(/^learnables-session=v1\.[\w-]+\.[\w-]+; Max-Age=43200; Path=\/; Expires=[^;]+; HttpOnly; SameSite=Strict$/);
-    expect((await api('GET', '/session', undefined, { cookie: cookie.split(';')[0]! })).body).toEqual({ operator: 'Dana Smith' });
+    // The browser is known for the name from now on (sign-in-limits.ts): sent to the sign-in only.
+    expect(browser).toMatch(/^learnables-browser=b1\.[\w-]+\.[\w-]+; Max-Age=7776000; Path=\/api\/session; Expires=[^;]+; HttpOnly; SameSite=Strict$/);
+    expect((await api('GET', '/session', undefined, { cookie: cookie!.split(';')[0]! })).body).toEqual({ operator: 'Dana Smith' });
     expect((await api('POST', '/session', { name: ' ', password: 'x' }, {})).body).toMatchObject({ error: 'malformed', field: 'name' });
     expect((await api('POST', '/session', { name: 'dana' }, {})).body).toMatchObject({ error: 'malformed', field: 'password' });
 

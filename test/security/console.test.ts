@@ -1,4 +1,4 @@
-// The console's attack surface (and the authority's Host check), one finding of issue 15 per case.
+// The console's attack surface (and the authority's Host check), one finding of issue 15 or 34 per case.
 // Each case failed on the code before its fix; SECURITY.md says what each one guards.
 import { createHmac } from 'node:crypto';
 import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';

@@ -34,8 +34,8 @@ export function jsonErrors(log: (message: string, error?: unknown) => void) {
       answer(400, 'malformed', `The request is not valid JSON: ${reason}; nothing was done.`);
     } else if (known.type === 'charset.unsupported' || known.type === 'encoding.unsupported') {
       answer(415, 'unsupported-media-type', 'The console reads bodies as UTF-8, not compressed or in another character set; nothing was done.');
-    } else if (error instanceof URIError || (status === 400 && known.type === undefined)) {
-      // Express's router throws on a malformed percent-encoding in a path part it decodes (`%E0%A4%A`).
+    } else if (error instanceof URIError) {
+      // Express's router throws this (status 400) on a malformed percent-encoding in a path part it decodes (`%E0%A4%A`).
       answer(400, 'malformed', `The address ${req.method} ${req.path.length > 200 ? `${req.path.slice(0, 200)}…` : req.path} is not well formed (a broken %-encoding?); nothing was done.`);
     } else if (status >= 400 && status < 500) {
       answer(status, 'malformed', 'The console cannot take that request as it was sent; nothing was done.');
