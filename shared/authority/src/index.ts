@@ -3,6 +3,7 @@ export type { AuthorityOptions, VersionedDefinition, RollbackRequest, RollbackOu
 export { UnknownVersion, BadRequest, NothingActive } from './errors.ts';
 export { openStore } from './store/open-store.ts';
 export { reusingStatements } from './store/reusing-statements.ts';
+export { privateSqliteFile } from './store/private-file.ts';
 export { lz4Option } from './store/postgres-compression.ts';
 export { SqlStore } from './store/sql-store.ts';
 export type { Activation, ActivationKind, DefinitionStore, StoredEntry, VersionRecord } from './store/definition-store.ts';
