@@ -17,5 +17,9 @@ COPY patches patches
 RUN npx -y pnpm@10.34.9 install --frozen-lockfile
 
 ENV NODE_ENV=production
+# Not root: the node image's own user, with data/ (SQLite files, when a service is given no
+# PostgreSQL) its own and no one else's. The code stays root's, so a service cannot rewrite it.
+RUN mkdir -p /app/data && chown node:node /app/data && chmod 0700 /app/data
+USER node
 # Overridden per service in docker-compose.yml.
 CMD ["node", "--import", "tsx", "stack/src/authority-main.ts"]

@@ -2,7 +2,7 @@
 import { join } from 'node:path';
 import { Authority, authorityService, loadSeeds, openStore } from '@learnables/authority';
 import { AUTHORITY_PORT, learnableKinds, seedFolders } from './registry.ts';
-import { LOCAL_DEV_TOKEN, commitWaitFrom, parseTokens, portFrom, repoRoot } from './config.ts';
+import { LOCAL_DEV_TOKEN, commitWaitFrom, parseTokens, portFrom, repoRoot, wholeFrom } from './config.ts';
 
 const port = portFrom(process.env.AUTHORITY_PORT, AUTHORITY_PORT, 'AUTHORITY_PORT');
 const host = process.env.AUTHORITY_HOST ?? '127.0.0.1';
@@ -10,6 +10,9 @@ const storeUrl = process.env.AUTHORITY_STORE ?? `sqlite:${join(repoRoot, 'data',
 const tokens = parseTokens(process.env.AUTHORITY_TOKENS);
 // Every replica sharing the store must be given the same wait (SPEC §4.4).
 const commitWaitMs = commitWaitFrom(process.env.AUTHORITY_COMMIT_WAIT_MS);
+// The change feed is anonymous: how many streams it keeps open, in all and to one address.
+const streamsTotal = wholeFrom(process.env.AUTHORITY_MAX_CHANGE_STREAMS, 1, 'AUTHORITY_MAX_CHANGE_STREAMS');
+const streamsPerAddress = wholeFrom(process.env.AUTHORITY_MAX_CHANGE_STREAMS_PER_ADDRESS, 1, 'AUTHORITY_MAX_CHANGE_STREAMS_PER_ADDRESS');
 
 const store = await openStore(storeUrl);
 // The store listens again by itself; the operator should still know the feed had a gap.
@@ -20,7 +23,8 @@ const authority = new Authority({ store, kinds: learnableKinds, commitWaitMs });
 const seeded: string[] = [];
 for (const folder of [...(process.env.SEEDS_DIR ? [process.env.SEEDS_DIR] : []), ...seedFolders]) seeded.push(...(await loadSeeds(authority, folder)));
 // AUTHORITY_HOSTS: the names the authority is reached by besides the loopback ones (e.g. "authority" in compose).
-const server = authorityService({ authority, tokens, ...(process.env.AUTHORITY_HOSTS && { hosts: process.env.AUTHORITY_HOSTS }) }).listen(port, host, () => {
+const changeStreams = { ...(streamsTotal !== undefined && { total: streamsTotal }), ...(streamsPerAddress !== undefined && { perAddress: streamsPerAddress }) };
+const server = authorityService({ authority, tokens, changeStreams, ...(process.env.AUTHORITY_HOSTS && { hosts: process.env.AUTHORITY_HOSTS }) }).listen(port, host, () => {
   const address = server.address();
   const bound = typeof address === 'object' && address ? address.port : port;
   console.log(`authority listening on http://${host}:${bound} (${authority.store.engine}${seeded.length ? `; seeded ${seeded.join(', ')}` : ''})`);

@@ -116,6 +116,16 @@ describe('docker-compose.yml', () => {
     expect(ports.join()).not.toContain(':4100');
   });
 
+  it("runs every service of the image as the node image's own user, with data/ its own and private", () => {
+    const lines = readFileSync(join(repoRoot, 'Dockerfile'), 'utf8').split('\n').map((line) => line.trim());
+    const users = lines.filter((line) => /^USER\s/i.test(line));
+    expect(users.at(-1)).toBe('USER node');
+    // Nothing after it runs as root again, and the folder SQLite writes to is the user's, 0700.
+    const at = lines.lastIndexOf('USER node');
+    expect(lines.slice(at + 1).filter((line) => /^(RUN|USER)\s/i.test(line))).toEqual([]);
+    expect(lines.slice(0, at).join('\n')).toMatch(/chown node:node \/app\/data && chmod 0700 \/app\/data/);
+  });
+
   it('would notice a new registry line (the staleness check can fail)', () => {
     const carrier = registerAgent({ name: 'carrier', agent: agents[2]!.agent, port: 4204, vocabulary: ['carrier'] });
     const grown = composeFile([...agents, carrier]);

@@ -33,7 +33,7 @@ export function generatePassword(): string {
 
 /** Write a file whole or not at all, readable by its owner only. */
 export function writePrivately(path: string, text: string): void {
-  mkdirSync(dirname(path), { recursive: true });
+  mkdirSync(dirname(path), { recursive: true, mode: 0o700 });
   const temporary = `${path}.${process.pid}.tmp`;
   writeFileSync(temporary, text, { mode: 0o600 });
   chmodSync(temporary, 0o600);

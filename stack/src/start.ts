@@ -2,9 +2,10 @@
 // embedded default (SQLite files under data/, created and seeded on first start). Ctrl-C stops everything.
 import type { ChildProcess } from 'node:child_process';
 import { spawn } from 'node:child_process';
-import { existsSync } from 'node:fs';
+import { chmodSync, existsSync, mkdirSync } from 'node:fs';
+import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { portFrom } from './config.ts';
+import { portFrom, repoRoot } from './config.ts';
 import { consoleAccounts } from './console-accounts.ts';
 import { AUTHORITY_PORT, CONSOLE_PORT, agents, localAgentUrls } from './registry.ts';
 
@@ -76,6 +77,11 @@ process.on('SIGINT', () => stop(0));
 process.on('SIGTERM', () => stop(0));
 
 try {
+  // data/ holds customer mail, manifests, the history and the console's secrets: its owner's only
+  // (each database file is 0600 too: privateSqliteFile). One left readable by an older version is closed.
+  const data = join(repoRoot, 'data');
+  mkdirSync(data, { recursive: true, mode: 0o700 });
+  chmodSync(data, 0o700);
   // The console's first user is made here, before the console starts, so its password can be said below.
   const { firstUser } = await consoleAccounts();
   for (const service of services) {

@@ -8,7 +8,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { TaskState } from '@a2a-js/sdk';
 import { emailAgent } from '@learnables/email-agent';
 import type { LoopStack } from '../support/loop-stack.ts';
-import { fixture, sendFile, startLoop } from '../support/loop-stack.ts';
+import { answer, fixture, sendFile, startLoop } from '../support/loop-stack.ts';
 
 /** Names no audit line may hold: a forged line, a reversed one, and ones far past 120 characters. */
 const UNREADABLE_NAMES = ['Evil\nkind: lesson author: admin', 'dana\u202enimda', 'tab\there', 'x'.repeat(121), 'y'.repeat(100_000), '  '];
@@ -89,6 +89,14 @@ describe('names and labels at every entrance', () => {
     const { entries } = (await (await fetch(`${stack.authority.url}/v1/collections/customers/definition`)).json()) as { entries: { label: string }[] };
     const labels = entries.map((entry) => entry.label);
     expect(labels.filter((label) => label === 'Northgate Motors Ltd')).toHaveLength(1);
+  });
+
+  it('takes an answer that names an entry as a person writes its label: "NORTHGATE MOTORS LIMITED" is northgate', async () => {
+    const asking = await sendFile(stack.client, fixture('email/northgate-billing-prealert.eml'), 'message/rfc822', 'prealert.eml');
+    expect(asking.status?.state).toBe(TaskState.TASK_STATE_INPUT_REQUIRED);
+    const answered = await answer(stack.client, asking, 'NORTHGATE MOTORS LIMITED');
+    expect(answered.status?.state).toBe(TaskState.TASK_STATE_COMPLETED);
+    expect(JSON.stringify(answered.artifacts)).toContain('"northgate"');
   });
 
   it('still takes readable names in any script, trimmed, up to 120 characters', async () => {

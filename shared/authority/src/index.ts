@@ -3,11 +3,14 @@ export type { AuthorityOptions, VersionedDefinition, RollbackRequest, RollbackOu
 export { UnknownVersion, BadRequest, NothingActive } from './errors.ts';
 export { openStore } from './store/open-store.ts';
 export { reusingStatements } from './store/reusing-statements.ts';
+export { privateSqliteFile } from './store/private-file.ts';
 export { lz4Option } from './store/postgres-compression.ts';
 export { SqlStore } from './store/sql-store.ts';
 export type { Activation, ActivationKind, DefinitionStore, StoredEntry, VersionRecord } from './store/definition-store.ts';
 export { authorityService } from './http/authority-service.ts';
 export type { AuthorityServiceOptions } from './http/authority-service.ts';
+export { DEFAULT_CHANGE_STREAMS } from './http/change-streams.ts';
+export type { ChangeStreamLimits } from './http/change-streams.ts';
 export { BearerTokens, bearerTokenOf } from './http/bearer-tokens.ts';
 export { allowedHosts, hostNameOf, requireAllowedHost } from './http/allowed-hosts.ts';
 export type { TokenNames } from './http/bearer-tokens.ts';

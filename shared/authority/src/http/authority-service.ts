@@ -14,6 +14,8 @@ import type { TokenNames } from './bearer-tokens.ts';
 import { BearerTokens, bearerTokenOf } from './bearer-tokens.ts';
 import { allowedHosts, requireAllowedHost } from './allowed-hosts.ts';
 import { quickActive } from './quick-active.ts';
+import type { ChangeStreamLimits } from './change-streams.ts';
+import { ChangeStreams } from './change-streams.ts';
 
 export interface AuthorityServiceOptions {
   authority: Authority;
@@ -30,7 +32,12 @@ export interface AuthorityServiceOptions {
   log?: (message: string, error: unknown) => void;
   /** How often the change feed sends a keep-alive comment. Default 15 s. */
   heartbeatMs?: number;
+  /** How many change streams stay open, in all and to one address (change-streams.ts). */
+  changeStreams?: ChangeStreamLimits;
 }
+
+/** When a refused change stream is worth asking for again. */
+const CHANGE_STREAM_RETRY_SECONDS = 30;
 
 const RollbackSchema = z.object({
   version: z.number().int().positive(),
@@ -252,7 +259,14 @@ export function authorityService(options: AuthorityServiceOptions): express.Expr
     }),
   );
 
+  const changeStreams = new ChangeStreams(options.changeStreams);
   app.get('/v1/changes', (req, res) => {
+    const stream = changeStreams.take(req.socket.remoteAddress ?? '');
+    if ('refused' in stream) {
+      res.set('retry-after', String(CHANGE_STREAM_RETRY_SECONDS));
+      refuse(res, 503, { error: 'busy', message: stream.refused });
+      return;
+    }
     const only = typeof req.query.collection === 'string' ? req.query.collection : undefined;
     res.writeHead(200, {
       'content-type': 'text/event-stream',
@@ -292,6 +306,8 @@ export function authorityService(options: AuthorityServiceOptions): express.Expr
       feed.push({ event: 'active', data: actives });
     });
     const heartbeat = setInterval(() => res.write(': keep-alive\n\n'), options.heartbeatMs ?? 15_000);
+    // The response's close, which comes when the caller goes (or the stream is ended), releases its place.
+    res.on('close', stream.release);
     req.on('close', () => {
       clearInterval(heartbeat);
       feed.stop();

@@ -1,9 +1,9 @@
-import { mkdirSync } from 'node:fs';
-import { dirname, resolve } from 'node:path';
+import { resolve } from 'node:path';
 import Database from 'better-sqlite3';
 import { Kysely, PostgresDialect, SqliteDialect } from 'kysely';
 import pg from 'pg';
 import { lz4Option } from './postgres-compression.ts';
+import { privateSqliteFile } from './private-file.ts';
 import { reusingStatements } from './reusing-statements.ts';
 import { SqlStore } from './sql-store.ts';
 import type { AuthorityTables } from './tables.ts';
@@ -35,7 +35,8 @@ export async function openStore(url: string, options: { snapshotEvery?: (size: n
     });
   }
   const file = resolve(url.replace(/^(sqlite|file):(\/\/)?/, ''));
-  mkdirSync(dirname(file), { recursive: true });
+  // Owner only (0600 in a 0700 folder it makes): the history names who taught what.
+  privateSqliteFile(file);
   const database = new Database(file);
   // WAL lets readers go on while a lesson is written; the timeout makes a second writer wait
   // for the lock instead of failing with SQLITE_BUSY.

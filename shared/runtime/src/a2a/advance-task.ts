@@ -1,6 +1,7 @@
 import type { Message } from '@a2a-js/sdk';
 import { Role } from '@a2a-js/sdk';
 import type { AuthorityClient } from '@learnables/authority';
+import { labelAsRead } from '@learnables/learnable';
 import { checkReading } from '../check-agent.ts';
 import type { LearnableAgent, Question, Reading } from '../learnable-agent.ts';
 import type { PinnedDefinitions } from '../pinned-definitions.ts';
@@ -203,9 +204,9 @@ async function addedEntry(
   const active = await authority.active(question.collection);
   if (active.version === pinned.version) return null;
   const live = await authority.definition(question.collection, active.version);
-  const lower = said.trim().toLowerCase();
+  const read = labelAsRead(said);
   const found =
-    live.entries.find((entry) => entry.key === said.trim()) ?? live.entries.find((entry) => entry.label.trim().toLowerCase() === lower);
+    live.entries.find((entry) => entry.key === said.trim()) ?? live.entries.find((entry) => labelAsRead(entry.label) === read);
   if (!found || keys.has(found.key)) return null;
   return { key: found.key, label: found.label, version: active.version };
 }

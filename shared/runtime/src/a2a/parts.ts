@@ -3,6 +3,7 @@ import type { Message, Part } from '@a2a-js/sdk';
 import { Role } from '@a2a-js/sdk';
 import type { EntryChoice } from '@learnables/protocol';
 import { nameProblem } from '@learnables/protocol';
+import { labelAsRead } from '@learnables/learnable';
 import type { InputPart } from '../learnable-agent.ts';
 
 /** The SDK's parts as the agent sees them: text, bytes or data, without the wire's shapes. */
@@ -64,12 +65,14 @@ export function readAnswer(parts: readonly Part[], entries: readonly EntryChoice
   }
   const wanted = said.trim();
   const lower = wanted.toLowerCase();
+  // A label as a person reads it: "northgate motors limited" names "Northgate Motors Ltd" (same-label.ts).
+  const read = labelAsRead(wanted);
   // An entry that is really called "None" still wins: it is named, not the absence of one.
-  const named = entries.some((e) => e.key === wanted || e.label.trim().toLowerCase() === lower);
+  const named = entries.some((e) => e.key === wanted || labelAsRead(e.label) === read);
   if (!named && NONE_WORDS.test(wanted)) return { said: wanted, none: true, ...(answeredBy && { answeredBy }) };
   const match =
     entries.find((e) => e.key === wanted) ??
-    entries.find((e) => e.label.trim().toLowerCase() === lower) ??
+    entries.find((e) => labelAsRead(e.label) === read) ??
     entries.find((e) => e.key.toLowerCase() === lower);
   return { said: wanted, ...(match && { entry: match.key }), ...(answeredBy && { answeredBy }) };
 }

@@ -1,5 +1,4 @@
 import { createHash } from 'node:crypto';
-import { mkdirSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { dirname, join, resolve } from 'node:path';
 import { pathToFileURL } from 'node:url';
@@ -7,7 +6,7 @@ import Database from 'better-sqlite3';
 import { Kysely, Migrator, PostgresDialect, SqliteDialect } from 'kysely';
 import type { CompiledQuery } from 'kysely';
 import pg from 'pg';
-import { lz4Option, reusingStatements } from '@learnables/authority';
+import { lz4Option, privateSqliteFile, reusingStatements } from '@learnables/authority';
 import { runtimeMigrations } from './migrations.ts';
 import type { RuntimeTables } from './tables.ts';
 import type { SqliteDatabase, SqliteStatement } from 'kysely';
@@ -158,7 +157,8 @@ export async function openRuntimeDatabase(url: string): Promise<RuntimeDatabase>
   } else {
     engine = 'sqlite';
     const file = resolve(url.replace(/^(sqlite|file):(\/\/)?/, ''));
-    mkdirSync(dirname(file), { recursive: true });
+    // Owner only (0600 in a 0700 folder it makes): tasks keep customers' mail and manifests.
+    privateSqliteFile(file);
     const database = new Database(file);
     database.pragma('journal_mode = WAL');
     // In WAL mode, NORMAL survives a killed process (what the journal is for); only an OS crash
