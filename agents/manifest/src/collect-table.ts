@@ -155,9 +155,10 @@ export function columnName(column: number): string {
 }
 
 /**
- * At least the characters a row takes in the journal's JSON: brackets, and for each cell its
- * text with JSON's escapes, quotes and a comma (a number's digits and a comma; `null,`). Counted
- * by the thread that reads the sheet, so what reaches the event loop is bounded already.
+ * The characters a row takes in the journal's JSON, with the comma after it: brackets, and for
+ * each cell its text with JSON's escapes, quotes and a comma (a number's digits and a comma;
+ * `null,`). Counted by the thread that reads the sheet, so what reaches the event loop is bounded
+ * already.
  */
 export function keptLength(cells: readonly Cell[]): number {
   let length = 2;

@@ -1,13 +1,7 @@
 import { readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { unzipParts, zipParts } from '@learnables/testing';
-
-/** Column letters for a 1-based column number: 1 → A, 16384 → XFD. */
-export function columnName(column: number): string {
-  let name = '';
-  for (let n = column; n > 0; n = Math.floor((n - 1) / 26)) name = String.fromCharCode(65 + ((n - 1) % 26)) + name;
-  return name;
-}
+import { columnName } from './collect-table.ts';
 
 const escapeXml = (text: string) => text.replace(/&/g, '&amp;').replace(/</g, '&lt;');
 
