@@ -148,3 +148,10 @@ describe('stored tasks', () => {
 });
 
 void CustomerMarks;
+
+describe('a bounce’s returned message is not the author’s', () => {
+  it('nothing is suggested from the headers of the message that bounced', async () => {
+    const question = asked(await read('evidence/bounce-exchange-ndr-tidewater.eml'));
+    expect(JSON.stringify(question.suggested ?? {})).not.toMatch(/TWP2026131/);
+  });
+});

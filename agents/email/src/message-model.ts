@@ -72,7 +72,10 @@ export function messageModel(input: EmailInput, internal: InternalSenders = NO_O
   }
   const attachments = input.attachments.flatMap((file, index) => {
     // A forwarded message is the author's only when the warehouse forwarded it (the forward itself).
-    if (file.mediaType === 'message/rfc822' && !(trusted && forward.attachment === index)) return [file.filename];
+    // A returned message's headers (a bounce's text/rfc822-headers) are the message that bounced, never the author's.
+    if (file.mediaType === 'text/rfc822-headers' || file.mediaType.startsWith('message/')) {
+      if (!(trusted && forward.attachment === index)) return [file.filename];
+    }
     return file.text === undefined ? [file.filename] : [file.filename, file.text];
   });
   const subject =
@@ -143,7 +146,8 @@ function authorsLines(lines: readonly string[]): string[] {
 
 const QUOTED_LINE = /^\s*>/;
 /** `On Tue, 27 Oct 2026 at 16:02, Intake <intake@…> wrote:` in the languages mail programs write it. */
-const ATTRIBUTION = /^.{0,300}\b(?:wrote|writes|schrieb|a écrit|ha scritto|escribió|schreef|skrev|napisał|pisze|escreveu|kirjoitti)\s*:\s*$/iu;
+// German and Dutch put the name after the verb (`Am … schrieb Intake:`).
+const ATTRIBUTION = /^.{0,300}\b(?:wrote|writes|schrieb|a écrit|ha scritto|escribió|schreef|skrev|napisał|pisze|escreveu|kirjoitti)(?:\s[^:]{0,120})?\s*:\s*$/iu;
 const ATTRIBUTION_START = /^\s*(?:on|am|le|il|el|op|den|d\.|w dniu|em|the)\s+\S/iu;
 
 function nextNonBlank(lines: readonly string[], from: number): number | undefined {
