@@ -68,7 +68,7 @@ export function messageModel(input: EmailInput, internal: InternalSenders = NO_O
     const original = lines.slice(forward.block.endLine).map((line) => (quotedBlock ? line.replace(/^\s*> ?/, '') : line));
     body = [...note, ...authorsLines(original)].join('\n');
   } else {
-    body = authorsLines(input.body.split(/\r?\n/)).join('\n');
+    body = authorsLines(input.body.split(/\r?\n/), input.body).join('\n');
   }
   const attachments = input.attachments.flatMap((file, index) => {
     // A forwarded message is the author's only when the warehouse forwarded it (the forward itself).
@@ -112,11 +112,13 @@ const SEARCHED = 64 * 1024;
  * block naming a sender (`From: … Sent: … Subject: …`) down, which is how top-posting mail
  * programs quote the message they answer.
  */
-function authorsLines(lines: readonly string[]): string[] {
-  const text = lines.join('\n');
+function authorsLines(lines: readonly string[], whole?: string): string[] {
+  // `whole`: the text the lines were split from (by /\r?\n/), when the caller has it.
+  const text = whole ?? lines.join('\n');
   const head = text.length > SEARCHED ? text.slice(0, SEARCHED) : text;
   let cut = lines.length;
-  for (const block of quotedHeaderBlocks(head)) {
+  // Most bodies name no sender on a line of their own: skip reading them for header blocks at all.
+  for (const block of SENDER_LINE.test(head) ? quotedHeaderBlocks(head) : []) {
     if (block.sender !== undefined) {
       cut = block.firstLine;
       break;
@@ -145,6 +147,8 @@ function authorsLines(lines: readonly string[]): string[] {
 }
 
 const QUOTED_LINE = /^\s*>/;
+/** A line that may open a quoted header block (forwards.ts's sender labels), anywhere in a text. */
+const SENDER_LINE = /^[>\s]*\**(?:from|von|de|da|van|från|fra|od|remitente|absender)\s?\**\s?:/imu;
 /** `On Tue, 27 Oct 2026 at 16:02, Intake <intake@…> wrote:` in the languages mail programs write it. */
 // German and Dutch put the name after the verb (`Am … schrieb Intake:`).
 const ATTRIBUTION = /^.{0,300}\b(?:wrote|writes|schrieb|a écrit|ha scritto|escribió|schreef|skrev|napisał|pisze|escreveu|kirjoitti)(?:\s[^:]{0,120})?\s*:\s*$/iu;
