@@ -1,5 +1,5 @@
 import type { EmailInput, EmailSender } from './email-input.ts';
-import { forwardOf, hasForwardPrefix, isSeparatorLine, quotedHeaderBlocks } from './forwards.ts';
+import { FORWARD_SEARCHED, forwardOf, hasForwardPrefix, isSeparatorLine, quotedHeaderBlocks } from './forwards.ts';
 import { InternalSenders } from './internal-senders.ts';
 import { messageFieldsWith } from './message-fields.ts';
 import type { MessageFields } from './message-fields.ts';
@@ -49,7 +49,10 @@ const NO_ONE = new InternalSenders();
 
 /** The model of one message; `internal` says who the warehouse's own people are. */
 export function messageModel(input: EmailInput, internal: InternalSenders = NO_ONE): MessageModel {
-  const forward = forwardOf(input);
+  // The body split once, for the forward, the quoted history and the new text alike.
+  const lines = linesOf(input.body);
+  const headLines = input.body.length > FORWARD_SEARCHED ? linesOf(input.body.slice(0, FORWARD_SEARCHED)) : lines;
+  const forward = forwardOf(input, headLines);
   const all = messageFieldsWith(input, forward?.sender);
   const automated = automatedBecause(input);
   const unverified = failedAuthentication(input);
@@ -62,13 +65,12 @@ export function messageModel(input: EmailInput, internal: InternalSenders = NO_O
 
   let body: string;
   if (trusted && forward.attachment === undefined) {
-    const lines = input.body.split(/\r?\n/);
     const note = authorsLines(lines.slice(0, forward.block.firstLine));
     const quotedBlock = /^\s*>/.test(lines[forward.block.firstLine] ?? '') || /^\s*>/.test(lines[forward.block.endLine - 1] ?? '');
     const original = lines.slice(forward.block.endLine).map((line) => (quotedBlock ? line.replace(/^\s*> ?/, '') : line));
     body = [...note, ...authorsLines(original)].join('\n');
   } else {
-    body = authorsLines(input.body.split(/\r?\n/), input.body).join('\n');
+    body = authorsLines(lines, input.body, headLines).join('\n');
   }
   const attachments = input.attachments.flatMap((file, index) => {
     // A forwarded message is the author's only when the warehouse forwarded it (the forward itself).
@@ -112,13 +114,13 @@ const SEARCHED = 64 * 1024;
  * block naming a sender (`From: … Sent: … Subject: …`) down, which is how top-posting mail
  * programs quote the message they answer.
  */
-function authorsLines(lines: readonly string[], whole?: string): string[] {
-  // `whole`: the text the lines were split from (by /\r?\n/), when the caller has it.
+function authorsLines(lines: readonly string[], whole?: string, headLines?: readonly string[]): string[] {
+  // `whole`: the text the lines were split from (by /\r?\n/), when the caller has it, and `headLines` its head's.
   const text = whole ?? lines.join('\n');
   const head = text.length > SEARCHED ? text.slice(0, SEARCHED) : text;
   let cut = lines.length;
   // Most bodies name no sender on a line of their own: skip reading them for header blocks at all.
-  for (const block of SENDER_LINE.test(head) ? quotedHeaderBlocks(head) : []) {
+  for (const block of mayHoldSenderLine(lines) ? quotedHeaderBlocks(head, false, headLines) : []) {
     if (block.sender !== undefined) {
       cut = block.firstLine;
       break;
@@ -135,7 +137,10 @@ function authorsLines(lines: readonly string[], whole?: string): string[] {
     }
     if (isSeparatorLine(line) && line.trim() !== '') break;
     if (QUOTED_LINE.test(line)) continue;
-    if (ATTRIBUTION.test(line) || (ATTRIBUTION_START.test(line) && ATTRIBUTION.test(`${line} ${lines[i + 1] ?? ''}`))) {
+    // An attribution ends with a colon (on this line or, wrapped, the next): a plain look before the patterns.
+    const colon = endsWithColon(line);
+    if ((colon || endsWithColon(lines[i + 1] ?? '')) && (
+      (colon && ATTRIBUTION.test(line)) || (ATTRIBUTION_START.test(line) && ATTRIBUTION.test(`${line} ${lines[i + 1] ?? ''}`)))) {
       const next = nextNonBlank(lines, i + 1);
       // `On … wrote:` with `>` lines under it quotes only those; without them (HTML turned into text), all that follows.
       if (next !== undefined && QUOTED_LINE.test(lines[next] ?? '')) continue;
@@ -147,12 +152,38 @@ function authorsLines(lines: readonly string[], whole?: string): string[] {
 }
 
 const QUOTED_LINE = /^\s*>/;
-/** A line that may open a quoted header block (forwards.ts's sender labels), anywhere in a text. */
-const SENDER_LINE = /^[>\s]*\**(?:from|von|de|da|van|från|fra|od|remitente|absender)\s?\**\s?:/imu;
+/** A line that may open a quoted header block (forwards.ts's sender labels). */
+const SENDER_LINE = /^[>\s]*\**(?:from|von|de|da|van|från|fra|od|remitente|absender)\s?\**\s?:/iu;
+
+/** Whether a line of the body's head may open a quoted header block: one anchored look a line. */
+function mayHoldSenderLine(lines: readonly string[]): boolean {
+  let searched = 0;
+  for (const line of lines) {
+    if (SENDER_LINE.test(line)) return true;
+    searched += line.length + 1;
+    if (searched > SEARCHED) return false;
+  }
+  return false;
+}
+
+/** Lines of a text, as `split(/\r?\n/)` gives them, without a regular expression when there is no CR (several times faster). */
+export function linesOf(text: string): string[] {
+  return text.includes('\r') ? text.split(/\r?\n/) : text.split('\n');
+}
 /** `On Tue, 27 Oct 2026 at 16:02, Intake <intake@…> wrote:` in the languages mail programs write it. */
 // German and Dutch put the name after the verb (`Am … schrieb Intake:`).
 const ATTRIBUTION = /^.{0,300}\b(?:wrote|writes|schrieb|a écrit|ha scritto|escribió|schreef|skrev|napisał|pisze|escreveu|kirjoitti)(?:\s[^:]{0,120})?\s*:\s*$/iu;
 const ATTRIBUTION_START = /^\s*(?:on|am|le|il|el|op|den|d\.|w dniu|em|the)\s+\S/iu;
+
+/** `line.trimEnd().endsWith(':')`, without copying the line. */
+function endsWithColon(line: string): boolean {
+  for (let i = line.length - 1; i >= 0; i -= 1) {
+    const code = line.charCodeAt(i);
+    if (code === 0x3a) return true;
+    if (code !== 0x20 && code !== 0x09 && code !== 0x0d && code !== 0xa0) return false;
+  }
+  return false;
+}
 
 function nextNonBlank(lines: readonly string[], from: number): number | undefined {
   for (let i = from; i < lines.length && i < from + 3; i += 1) if ((lines[i] ?? '').trim() !== '') return i;
