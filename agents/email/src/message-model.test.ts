@@ -102,3 +102,14 @@ describe('the kind of mail, from its headers and subject', () => {
     expect((await parseEmail(await readFile(new URL('northgate-billing-prealert.eml', fixtures)))).headerFacts).toBeUndefined();
   });
 });
+
+describe('bounded by the body’s head', () => {
+  it('past the first 64 KB every line is the author’s, and nothing before it is lost', () => {
+    const line = 'Pallet 4 of 9, shrink-wrapped and labelled for the chilled bay.';
+    const long = Array.from({ length: 2000 }, () => line).join('\n');
+    const body = `Hello,\n${long}\nNGM/2026/1142 at the end.`;
+    expect(messageModel(email({ body })).own.body).toBe(body);
+    const quotedEarly = `Thursday works.\n\nOn Mon, Intake wrote:\n> KP/2026/4410\n${long}`;
+    expect(messageModel(email({ body: quotedEarly })).own.body).not.toContain('KP/2026/4410');
+  });
+});

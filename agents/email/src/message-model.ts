@@ -50,8 +50,8 @@ const NO_ONE = new InternalSenders();
 /** The model of one message; `internal` says who the warehouse's own people are. */
 export function messageModel(input: EmailInput, internal: InternalSenders = NO_ONE): MessageModel {
   // The body split once, for the forward, the quoted history and the new text alike.
-  const lines = linesOf(input.body);
-  const headLines = input.body.length > FORWARD_SEARCHED ? linesOf(input.body.slice(0, FORWARD_SEARCHED)) : lines;
+  // (Only its head: past FORWARD_SEARCHED nothing is looked for, and a 1 MiB body is 80,000 lines.)
+  const headLines = linesOf(input.body.length > FORWARD_SEARCHED ? input.body.slice(0, FORWARD_SEARCHED) : input.body);
   const forward = forwardOf(input, headLines);
   const all = messageFieldsWith(input, forward?.sender);
   const automated = automatedBecause(input);
@@ -65,12 +65,16 @@ export function messageModel(input: EmailInput, internal: InternalSenders = NO_O
 
   let body: string;
   if (trusted && forward.attachment === undefined) {
-    const note = authorsLines(lines.slice(0, forward.block.firstLine));
+    const lines = linesOf(input.body);
+    const note = authorsLines(lines.slice(0, forward.block.firstLine)).kept;
     const quotedBlock = /^\s*>/.test(lines[forward.block.firstLine] ?? '') || /^\s*>/.test(lines[forward.block.endLine - 1] ?? '');
     const original = lines.slice(forward.block.endLine).map((line) => (quotedBlock ? line.replace(/^\s*> ?/, '') : line));
-    body = [...note, ...authorsLines(original)].join('\n');
+    body = [...note, ...authorsLines(original).kept].join('\n');
   } else {
-    body = authorsLines(lines, input.body, headLines).join('\n');
+    const head = input.body.length > FORWARD_SEARCHED ? input.body.slice(0, FORWARD_SEARCHED) : input.body;
+    const { kept, whole } = authorsLines(headLines, head, headLines);
+    // Past the searched head every line is the author's: the rest of the body as it is (its first piece ends the head's last line).
+    body = whole && head.length < input.body.length ? `${kept.join('\n')}${input.body.slice(head.length)}` : kept.join('\n');
   }
   const attachments = input.attachments.flatMap((file, index) => {
     // A forwarded message is the author's only when the warehouse forwarded it (the forward itself).
@@ -114,7 +118,7 @@ const SEARCHED = 64 * 1024;
  * block naming a sender (`From: … Sent: … Subject: …`) down, which is how top-posting mail
  * programs quote the message they answer.
  */
-function authorsLines(lines: readonly string[], whole?: string, headLines?: readonly string[]): string[] {
+function authorsLines(lines: readonly string[], whole?: string, headLines?: readonly string[]): { kept: string[]; whole: boolean } {
   // `whole`: the text the lines were split from (by /\r?\n/), when the caller has it, and `headLines` its head's.
   const text = whole ?? lines.join('\n');
   const head = text.length > SEARCHED ? text.slice(0, SEARCHED) : text;
@@ -133,9 +137,9 @@ function authorsLines(lines: readonly string[], whole?: string, headLines?: read
     searched += line.length + 1;
     if (searched > SEARCHED) {
       kept.push(...lines.slice(i, cut));
-      break;
+      return { kept, whole: cut === lines.length };
     }
-    if (isSeparatorLine(line) && line.trim() !== '') break;
+    if (isSeparatorLine(line) && line.trim() !== '') return { kept, whole: false };
     if (QUOTED_LINE.test(line)) continue;
     // An attribution ends with a colon (on this line or, wrapped, the next): a plain look before the patterns.
     const colon = endsWithColon(line);
@@ -144,11 +148,11 @@ function authorsLines(lines: readonly string[], whole?: string, headLines?: read
       const next = nextNonBlank(lines, i + 1);
       // `On … wrote:` with `>` lines under it quotes only those; without them (HTML turned into text), all that follows.
       if (next !== undefined && QUOTED_LINE.test(lines[next] ?? '')) continue;
-      if (ATTRIBUTION_START.test(line)) break;
+      if (ATTRIBUTION_START.test(line)) return { kept, whole: false };
     }
     kept.push(line);
   }
-  return kept;
+  return { kept, whole: cut === lines.length };
 }
 
 const QUOTED_LINE = /^\s*>/;
