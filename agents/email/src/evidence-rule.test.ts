@@ -2,8 +2,8 @@
 // part of the message. Each fixture under fixtures/email/evidence is mail written outside the
 // project that today's marks would decide wrongly: quoted history, automated mail, forged forwards,
 // a spoofed display name, a sender whose domain fails DMARC. Each must ask, and say why. Written
-// before the fix: on the code before (8dfe681) every one of these fixtures was decided without asking
-// (13 of them wrongly) and 20 of the first 22 tests here failed (the two that passed: preview agreeing
+// before the fix: on the code before (8dfe681) 13 of these 15 fixtures were decided wrongly without
+// asking (one asked but suggested another customer's name) and 20 of the first 22 tests here failed (the two that passed: preview agreeing
 // with read, and an old journaled input reading).
 import { readFile } from 'node:fs/promises';
 import { beforeAll, describe, expect, it } from 'vitest';
