@@ -8,6 +8,11 @@
  * way it looked for customers already holding the sender until 2026-12-01, each customer's from
  * marks compiled and tried in turn (which it did on top of the rest).
  *
+ * And classification from the EmailInput as `read` does it, fields and marks, with the message
+ * model of issue 35 (`messageModel` + `decideOn`: the author's own part, the kind of mail, the
+ * forward's sender) against the fields before it (`messageFields` + `matchMarks`), in interleaved
+ * rounds in the same minutes; a third of the messages are replies quoting an earlier message.
+ *
  *   npx tsx agents/email/bench/classify.ts     (or: pnpm --filter @learnables/email-agent bench)
  */
 import { cpus, loadavg } from 'node:os';
@@ -22,7 +27,10 @@ import { compileMarks, matchMarks } from '../src/match-marks.ts';
 import { suggestEvidence } from '../src/suggest-mark.ts';
 import type { EmailInput } from '../src/email-input.ts';
 import { RecentSenders } from '../src/recent-senders.ts';
-import { MESSAGE_FIELDS } from '../src/message-fields.ts';
+import { MESSAGE_FIELDS, messageFields } from '../src/message-fields.ts';
+import { decideOn, decidingEvidence } from '../src/customer-finding.ts';
+import { InternalSenders } from '../src/internal-senders.ts';
+import { messageModel } from '../src/message-model.ts';
 import type { MessageField, MessageFields } from '../src/message-fields.ts';
 
 const SIZES = [1_000, 10_000, 50_000];
@@ -115,6 +123,34 @@ function questionsFor(customerCount: number, count: number): EmailInput[] {
   });
 }
 
+/** The same messages as EmailInput, as parse-email gives them; every third a reply quoting the warehouse, every seventh a forward by it. */
+function inputsFor(fields: readonly MessageFields[]): EmailInput[] {
+  return fields.map((message, m) => {
+    const address = /<([^>]*)>/.exec(message.from)?.[1] ?? '';
+    const quoted = m % 3 === 0 ? `\n\nOn Mon, 26 Oct 2026 at 16:40, Intake <intake@warehouse.example> wrote:\n> ${FILLER}\n> Bay 4, ref ${reference(m + 7)}.\n` : '';
+    const forwarded = m % 7 === 0 ? `Please book in.\n\n---------- Forwarded message ---------\nFrom: Someone <${address}>\nDate: Mon, 26 Oct 2026\nSubject: ${message.subject}\nTo: <ops@warehouse.example>\n\n` : '';
+    return {
+      from: m % 7 === 0 ? { address: 'ops@warehouse.example', name: 'Ops' } : { address, name: 'Someone' },
+      subject: m % 7 === 0 ? `Fwd: ${message.subject}` : message.subject,
+      body: `${forwarded}${message.body}${quoted}`,
+      attachments: [{ filename: message.attachments, mediaType: 'application/pdf' }],
+    };
+  });
+}
+
+/** The median of interleaved rounds of two ways, µs a message each. */
+function interleaved(a: () => void, b: () => void, perRound: number, rounds = 7): [number, number] {
+  const [as, bs]: [number[], number[]] = [[], []];
+  for (let round = 0; round < rounds; round++) {
+    as.push(microseconds(a, perRound));
+    bs.push(microseconds(b, perRound));
+  }
+  const median = (values: number[]) => values.sort((x, y) => x - y)[Math.floor(values.length / 2)] as number;
+  return [median(as), median(bs)];
+}
+
+const internal = new InternalSenders({ domains: ['warehouse.example'] });
+const modelRows: string[] = [];
 const SUGGESTIONS = 40;
 /** The old search costs a compile per mark: a few messages are enough to time it. */
 const OLD_SUGGESTIONS = 5;
@@ -151,6 +187,19 @@ for (const size of SIZES) {
   rows.push(
     `| ${size.toLocaleString('en')} | ${compileMs.toFixed(0)} ms | ${setUs.toFixed(1)} µs | ${(loopUs / 1000).toFixed(2)} ms | ${(loopUs / setUs).toFixed(0)}× | ${settled} of ${MESSAGES} |`,
   );
+  const inputs = inputsFor(messages);
+  let b = 0;
+  let w = 0;
+  const [beforeUs, withModelUs] = interleaved(
+    () => matchMarks(definition, messageFields(inputs[b++ % inputs.length] as EmailInput), MARGIN),
+    () => decideOn(definition, decidingEvidence(messageModel(inputs[w++ % inputs.length] as EmailInput, internal)), MARGIN),
+    MESSAGES * 2,
+  );
+  const modelSettled = inputs.filter((input) => decideOn(definition, decidingEvidence(messageModel(input, internal)), MARGIN).kind === 'settled').length;
+  const beforeSettled = inputs.filter((input) => matchMarks(definition, messageFields(input), MARGIN).kind === 'settled').length;
+  modelRows.push(
+    `| ${size.toLocaleString('en')} | ${beforeUs.toFixed(1)} µs | ${withModelUs.toFixed(1)} µs | ${(withModelUs / beforeUs).toFixed(2)}× | ${beforeSettled} → ${modelSettled} of ${MESSAGES} |`,
+  );
   const questions = questionsFor(size / 2, SUGGESTIONS);
   const recent = new RecentSenders();
   for (const input of questions) {
@@ -176,3 +225,8 @@ console.log(`\nA question's suggestion (${SUGGESTIONS} messages whose sender is 
 console.log('| marks | suggestion, per message (sets + index of marks) | old search for the sender\'s holders alone, per message | old ÷ new |');
 console.log('|---:|---:|---:|---:|');
 for (const row of suggestionRows) console.log(row);
+
+console.log(`\nClassifying from the EmailInput (${MESSAGES} messages, a third of them replies quoting an earlier message with another reference, a seventh forwarded by the warehouse): the fields and marks before the message model against the message model and its evidence rule; medians of 7 interleaved rounds:\n`);
+console.log('| marks | fields + marks, before | message model + marks | model ÷ before | settled, before → with the model |');
+console.log('|---:|---:|---:|---:|---:|');
+for (const row of modelRows) console.log(row);

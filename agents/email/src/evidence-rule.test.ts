@@ -1,7 +1,10 @@
 // The evidence rule (issue 35, SPEC §2.3.7): an unasked decision needs evidence in the author's own
 // part of the message. Each fixture under fixtures/email/evidence is mail written outside the
 // project that today's marks would decide wrongly: quoted history, automated mail, forged forwards,
-// a spoofed display name, a sender whose domain fails DMARC. Each must ask, and say why.
+// a spoofed display name, a sender whose domain fails DMARC. Each must ask, and say why. Written
+// before the fix: on the code before (8dfe681) 13 of these 15 fixtures were decided wrongly without
+// asking (one asked but suggested another customer's name) and 20 of the first 22 tests here failed (the two that passed: preview agreeing
+// with read, and an old journaled input reading).
 import { readFile } from 'node:fs/promises';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { absorbLesson, defineCollection } from '@learnables/learnable';
@@ -148,3 +151,10 @@ describe('stored tasks', () => {
 });
 
 void CustomerMarks;
+
+describe('a bounce’s returned message is not the author’s', () => {
+  it('nothing is suggested from the headers of the message that bounced', async () => {
+    const question = asked(await read('evidence/bounce-exchange-ndr-tidewater.eml'));
+    expect(JSON.stringify(question.suggested ?? {})).not.toMatch(/TWP2026131/);
+  });
+});

@@ -17,6 +17,7 @@ import type { EmailInput, EmailSender } from './email-input.ts';
 
 /** How far into a body a quoted header block is looked for. */
 const SEARCHED = 64 * 1024;
+export const FORWARD_SEARCHED = SEARCHED;
 /** How many lines after a sender line may still belong to its header block. */
 const BLOCK_LINES = 6;
 
@@ -66,8 +67,9 @@ export function hasForwardPrefix(subject: string): boolean {
  * another header line (`Sent:`, `Betreff:` …), or a sender line right after a separator; a lone
  * `From:` line counts only where the message already says it is a forward (`loneSenderLine`).
  */
-export function quotedHeaderBlocks(text: string, loneSenderLine = false): QuotedHeaderBlock[] {
-  const lines = text.slice(0, SEARCHED).split(/\r?\n/);
+export function quotedHeaderBlocks(text: string, loneSenderLine = false, headLines?: readonly string[]): QuotedHeaderBlock[] {
+  // `headLines`: the caller's own split of the text's first SEARCHED characters, so it is split once.
+  const lines = headLines ?? text.slice(0, SEARCHED).split(/\r?\n/);
   const blocks: QuotedHeaderBlock[] = [];
   for (let i = 0; i < lines.length; i += 1) {
     const sender = SENDER_LABEL.exec(lines[i] ?? '');
@@ -117,13 +119,16 @@ export interface Forward {
   readonly attachment?: number;
 }
 
-/** `forwardedSender`, with where its block is (see there). */
-export function forwardOf(input: EmailInput): Forward | undefined {
+/**
+ * `forwardedSender`, with where its block is (see there). `headLines`: the body's first
+ * `FORWARD_SEARCHED` characters split in lines, when the caller has them (the message model).
+ */
+export function forwardOf(input: EmailInput, headLines?: readonly string[]): Forward | undefined {
   const subjectSays = hasForwardPrefix(input.subject);
   const reply = /^\s*(?:re|aw|sv|r|rif|antw|odp|vs)\s?:/i.test(input.subject) && !subjectSays;
-  const head = input.body.slice(0, SEARCHED);
-  const bodySays = head.split(/\r?\n/).some((line) => SEPARATOR.test(line) && FORWARD_SEPARATOR.test(line));
-  let blocks = quotedHeaderBlocks(input.body, subjectSays || bodySays);
+  const lines = headLines ?? input.body.slice(0, SEARCHED).split(/\r?\n/);
+  const bodySays = lines.some((line) => SEPARATOR.test(line) && FORWARD_SEPARATOR.test(line));
+  let blocks = quotedHeaderBlocks(input.body, subjectSays || bodySays, lines);
   let attachment: number | undefined;
   if (blocks.length === 0) {
     // A message forwarded as an attachment: the attachment's text opens with its own `From:` line.
