@@ -18,6 +18,8 @@ const XLSX = 'application/vnd.openxmlformats-officedocument.spreadsheetml.sheet'
 interface Case {
   readonly name: string;
   readonly input: string;
+  /** What is sent before /healthz is watched (the tasks a preview reads). */
+  setup?(stack: LoopStack): Promise<void>;
   run(stack: LoopStack): Promise<string>;
 }
 
@@ -76,7 +78,36 @@ const CASES: readonly Case[] = [
       return send(stack, fixture('email/northgate-parry-pallet-query.eml'), 'message/rfc822', 'parry.eml');
     },
   },
+  {
+    name: 'preview over 8 widest sheets',
+    input: 'one preview, then three at once, after 8 sheets of 256 headings × 5,000 rows (issue 34: 2.1 s and 5.5 s stalls before the budget)',
+    async setup(stack) {
+      const sheet = widestSheet();
+      for (let at = 0; at < 8; at++) await send(stack, sheet, XLSX, `widest-${at}.xlsx`);
+    },
+    async run(stack) {
+      const one = await previewSheets(stack);
+      const three = await Promise.all([previewSheets(stack), previewSheets(stack), previewSheets(stack)]);
+      return `tried ${one}; three at once: ${three.join(', ')}`;
+    },
+  },
 ];
+
+/** A preview of a lesson on the manifest agent, over JSON-RPC with the console's token: its status, tried of recent, or its refusal. */
+const previewSheets = async (stack: LoopStack): Promise<string> => {
+  const response = await fetch(`${stack.agent.url}/a2a/jsonrpc`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json', 'A2A-Version': '1.0', authorization: 'Bearer console-token' },
+    body: JSON.stringify({
+      jsonrpc: '2.0',
+      id: 1,
+      method: 'learnables/preview',
+      params: { lesson: { collection: 'mappings', entry: 'weight', value: { column: 'Heading 7' }, taughtBy: 'bench', reason: 'a preview over heavy sheets' } },
+    }),
+  });
+  const body = (await response.json()) as { result?: { tried?: number; recent?: number; budget?: string }; error?: { data?: { error?: string } } };
+  return body.result ? `${body.result.tried}/${body.result.recent}${body.result.budget ? ` (${body.result.budget})` : ''}` : (body.error?.data?.error ?? 'failed');
+};
 
 const percentile = (values: readonly number[], p: number): number => {
   const sorted = [...values].sort((a, b) => a - b);
@@ -88,6 +119,7 @@ async function runCase(name: string): Promise<void> {
   const chosen = CASES.find((one) => one.name === name);
   if (chosen === undefined) throw new Error(`no case "${name}"`);
   const stack = name.includes('sheet') ? await startLoop(manifestAgent) : await startLoop(emailAgent);
+  await chosen.setup?.(stack);
   const latencies: number[] = [];
   let polling = true;
   let failed = 0;
