@@ -95,8 +95,10 @@ export async function previewLesson<Input, Result>(
   const moved: { taskId: string; name: string; was: Finding; will: Finding }[] = [];
   let examined = 0;
   let tried = 0;
+  let tooLarge = 0;
   for await (const tried_ of readings) {
     tried += 1;
+    if (tried_.tooLarge) tooLarge += 1;
     if (tried_.readings === undefined) continue;
     const { before, after } = tried_.readings;
     examined += 1;
@@ -136,6 +138,7 @@ export async function previewLesson<Input, Result>(
     examples,
     recent: taskIds.length,
     tried,
+    ...(tooLarge > 0 && { tooLarge }),
     ...(spend.ended !== undefined && { budget: spend.ended }),
   };
 }
@@ -193,6 +196,8 @@ type Findings = Readonly<Record<string, Finding>>;
 interface Tried {
   readonly taskId: string;
   readonly readings?: { readonly before: Findings; readonly after: Findings };
+  /** Its recorded input is larger than a preview reads (`inputBytes`): not read. */
+  readonly tooLarge?: true;
 }
 
 /**
@@ -206,19 +211,22 @@ async function* recordedInputs(
   taskIds: readonly string[],
   spend: PreviewSpend,
   wanted: (taskId: string) => boolean = () => true,
-): AsyncGenerator<{ taskId: string; input: unknown }> {
+): AsyncGenerator<{ taskId: string; input: unknown; tooLarge?: true }> {
   const sizes = await journal.sizesFor(taskIds.filter(wanted), 'parse');
   let at = 0;
   while (at < taskIds.length) {
     if (!(await spend.pace())) return;
     const chunk: string[] = [];
     const reading: string[] = [];
+    const large = new Set<string>();
     let bytes = 0;
     let ending = false;
     for (let next = at; next < taskIds.length && chunk.length < 1000; next++) {
       const taskId = taskIds[next]!;
       const size = sizes.get(taskId);
-      if (size !== undefined) {
+      if (size !== undefined && size > spend.inputBytes) {
+        large.add(taskId);
+      } else if (size !== undefined) {
         if (reading.length > 0 && bytes + size > CHUNK_BYTES) break;
         if (!spend.take(size)) {
           ending = true;
@@ -230,7 +238,7 @@ async function* recordedInputs(
       chunk.push(taskId);
     }
     const inputs = reading.length === 0 ? new Map<string, unknown>() : await journal.recordedFor(reading, 'parse');
-    for (const taskId of chunk) yield { taskId, input: inputs.get(taskId) };
+    for (const taskId of chunk) yield large.has(taskId) ? { taskId, input: undefined, tooLarge: true } : { taskId, input: inputs.get(taskId) };
     if (ending) return;
     at += chunk.length;
   }
@@ -249,9 +257,13 @@ async function* readTwice<Input, Result>(
   changed: boolean,
   spend: PreviewSpend,
 ): AsyncGenerator<Tried> {
-  for await (const { taskId, input } of recordedInputs(journal, taskIds, spend)) {
+  for await (const { taskId, input, tooLarge } of recordedInputs(journal, taskIds, spend)) {
     // Each input is read whole, then the loop is given back once a slice is used up.
     if (!(await spend.pace())) return;
+    if (tooLarge) {
+      yield { taskId, tooLarge };
+      continue;
+    }
     if (input === undefined) {
       yield { taskId };
       continue;
@@ -293,10 +305,14 @@ async function* decideFast<Input, Result>(
 
   // Evidence: kept, or read from the journal (within the budget) and kept.
   const missing = new Set(taskIds.filter((taskId) => memory.evidence(taskId) === undefined));
-  for await (const { taskId, input } of recordedInputs(deps.journal, taskIds, spend, (id) => missing.has(id))) {
+  for await (const { taskId, input, tooLarge } of recordedInputs(deps.journal, taskIds, spend, (id) => missing.has(id))) {
     if (!(await spend.pace())) return;
     let found: unknown;
     if (missing.has(taskId)) {
+      if (tooLarge) {
+        yield { taskId, tooLarge };
+        continue;
+      }
       if (input === undefined) {
         yield { taskId };
         continue;
