@@ -79,11 +79,16 @@ const CASES: readonly Case[] = [
     },
   },
   {
-    name: 'preview over 8 widest sheets',
-    input: 'one preview, then three at once, after 8 sheets of 256 headings × 5,000 rows (issue 34: 2.1 s and 5.5 s stalls before the budget)',
+    name: 'preview over heavy sheets',
+    input: 'one preview, then three at once, after 16 CSV sheets of 256 headings × 550 rows (1.6 MB journaled each) and one of 3,500 rows (10 MB)',
     async setup(stack) {
-      const sheet = widestSheet();
-      for (let at = 0; at < 8; at++) await send(stack, sheet, XLSX, `widest-${at}.xlsx`);
+      const csv = (rows: number) =>
+        Buffer.from(
+          [['Waybill', 'Weight (kg)', 'Pieces', ...Array.from({ length: 253 }, (_, at) => `Heading ${at + 4}`)].join(','), ...Array.from({ length: rows }, (_, row) => ['176-12345675', '12.5', '3', ...Array.from({ length: 253 }, (_, at) => `r${row}c${at}`)].join(','))].join('\n'),
+        );
+      await send(stack, csv(3_500), 'text/csv', 'heaviest.csv');
+      const sheet = csv(550);
+      for (let at = 0; at < 16; at++) await send(stack, sheet, 'text/csv', `heavy-${at}.csv`);
     },
     async run(stack) {
       const one = await previewSheets(stack);
@@ -105,8 +110,9 @@ const previewSheets = async (stack: LoopStack): Promise<string> => {
       params: { lesson: { collection: 'mappings', entry: 'weight', value: { column: 'Heading 7' }, taughtBy: 'bench', reason: 'a preview over heavy sheets' } },
     }),
   });
-  const body = (await response.json()) as { result?: { tried?: number; recent?: number; budget?: string }; error?: { data?: { error?: string } } };
-  return body.result ? `${body.result.tried}/${body.result.recent}${body.result.budget ? ` (${body.result.budget})` : ''}` : (body.error?.data?.error ?? 'failed');
+  const body = (await response.json()) as { result?: { tried?: number; recent?: number; budget?: string; tooLarge?: number }; error?: { data?: { error?: string } } };
+  const result = body.result;
+  return result ? `${result.tried}/${result.recent}${result.tooLarge ? `, ${result.tooLarge} too large` : ''}${result.budget ? ` (${result.budget})` : ''}` : (body.error?.data?.error ?? 'failed');
 };
 
 const percentile = (values: readonly number[], p: number): number => {

@@ -68,6 +68,8 @@ export function previewView(result: PreviewResult, words: PreviewWords): HTMLEle
         { class: 'preview-partial' },
         `${words.agentName} tried the lesson on the latest ${plural(result.tried!, 'message', 'messages')} of the ${result.recent} it received recently; a preview stops after a few seconds, so the older ones were not tried.`,
       ),
+    (result.tooLarge ?? 0) > 0 &&
+      h('p', { class: 'preview-partial' }, `${plural(result.tooLarge!, 'recent message was', 'recent messages were')} too large to try it on here, so ${result.tooLarge === 1 ? 'it is' : 'they are'} not counted below.`),
     examined === 0
       ? h('p', {}, `${words.agentName} has no recent messages to try it on, so nothing can be compared yet.`)
       : [
