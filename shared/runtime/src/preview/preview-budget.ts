@@ -26,8 +26,8 @@ export const DEFAULT_PREVIEW_BUDGET: Required<PreviewBudget> = { milliseconds: 5
 
 /** Work done between two turns of the event loop, at most (one input's reading can take longer). */
 const SLICE_MS = 10;
-/** The journal is read this many bytes at a time (one larger input alone). */
-export const CHUNK_BYTES = 4 * 1024 * 1024;
+/** The journal is read this many bytes at a time (one larger input alone): one slice's work. */
+export const CHUNK_BYTES = 1024 * 1024;
 
 /** Which budget ended a preview early. */
 export type BudgetEnded = 'time' | 'bytes';

@@ -351,7 +351,7 @@ async function* decideFast<Input, Result>(
 /**
  * Fill preview's memory ahead of the first preview, off the request path: the evidence of this
  * agent's recent tasks (the same window a preview reads, of every scope) and their findings under
- * the live definitions, read from the journal a few MB at a time with the event loop given back
+ * the live definitions, read from the journal about 1 MB at a time with the event loop given back
  * every few milliseconds. A preview that comes meanwhile does what is left itself; either way the memory holds
  * what a preview would have put there (the same Decider calls), so answers do not change — only
  * the first preview's wait (1.4–2.2 s cold at 5,000 tasks and 10,000 marks). Resolves with how
