@@ -304,7 +304,14 @@ async function* decideFast<Input, Result>(
   const lessonReaches = change === undefined ? () => false : (reachedBy([change]) ?? (() => true));
 
   // Evidence: kept, or read from the journal (within the budget) and kept.
-  const missing = new Set(taskIds.filter((taskId) => memory.evidence(taskId) === undefined));
+  // What is kept now is held here for this preview: keeping the inputs read meanwhile may push it out.
+  const kept = new Map<string, unknown>();
+  const missing = new Set<string>();
+  for (const taskId of taskIds) {
+    const known = memory.evidence(taskId);
+    if (known === undefined) missing.add(taskId);
+    else kept.set(taskId, known.evidence);
+  }
   for await (const { taskId, input, tooLarge } of recordedInputs(deps.journal, taskIds, spend, (id) => missing.has(id))) {
     if (!(await spend.pace())) return;
     let found: unknown;
@@ -326,12 +333,7 @@ async function* decideFast<Input, Result>(
         continue;
       }
     } else {
-      const kept = memory.evidence(taskId);
-      if (kept === undefined) {
-        yield { taskId };
-        continue;
-      }
-      found = kept.evidence;
+      found = kept.get(taskId);
     }
     let before: Findings;
     let after: Findings;
