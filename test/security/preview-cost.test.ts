@@ -1,6 +1,6 @@
 // What a preview costs the agent it runs on (issue 34, finding 2): after heavy sheets, one preview
 // read every recent task's input in one go and held the manifest agent's event loop 2.1 s (three at
-// once 5.5 s). Now it reads within its budget, a few MB at a time, giving the loop back every few
+// once 5.5 s). Now it reads within its budget, about 1 MB at a time, giving the loop back every few
 // milliseconds: the longest the loop is held is one input's reading (at most 2 MiB), not all of them. The threshold
 // is generous (a shared 2-core machine); the measured numbers are in BENCHMARKS.md.
 import { monitorEventLoopDelay } from 'node:perf_hooks';
