@@ -157,9 +157,9 @@ async function saidOf(deps: Pick<PreviewDeps<unknown, unknown>, 'journal' | 'cor
   };
   for (const [taskId, { asked, answered }] of await deps.journal.answersFor(taskIds)) {
     const before = findingsOf(asked);
-    for (const [name, finding] of Object.entries(findingsOf(answered))) {
+    for (const [name, finding] of findingsOf(answered)) {
       // Only what the question was about: a finding settled already was the rules', not the person's.
-      if (finding?.settled !== true || before[name]?.settled !== false) continue;
+      if (finding.settled !== true || before.get(name)?.settled !== false) continue;
       put(taskId, name, typeof finding.winner === 'string' ? { by: 'answer', entry: finding.winner } : { by: 'answer', none: true });
     }
   }
@@ -171,11 +171,11 @@ async function saidOf(deps: Pick<PreviewDeps<unknown, unknown>, 'journal' | 'cor
   return out;
 }
 
-/** A recorded reading's findings, or none (a journal row is data, read as such). */
-function findingsOf(reading: unknown): Record<string, { settled?: unknown; winner?: unknown } | undefined> {
+/** A recorded reading's findings by name, or none (a journal row is data, read as such: names are Map keys). */
+function findingsOf(reading: unknown): Map<string, { settled?: unknown; winner?: unknown }> {
   const findings = (reading as { findings?: unknown } | null | undefined)?.findings;
-  if (typeof findings !== 'object' || findings === null) return {};
-  return Object.fromEntries(Object.entries(findings as Record<string, unknown>).filter(([, f]) => typeof f === 'object' && f !== null)) as Record<string, { settled?: unknown; winner?: unknown }>;
+  if (typeof findings !== 'object' || findings === null) return new Map();
+  return new Map(Object.entries(findings as Record<string, unknown>).filter((entry): entry is [string, { settled?: unknown; winner?: unknown }] => typeof entry[1] === 'object' && entry[1] !== null));
 }
 
 /**
