@@ -140,6 +140,8 @@ describe('preview, the quick way and the plain way, over the email agent', () =>
     authority,
     journal: stack.agent.journal,
     ledger: stack.agent.ledger,
+    // Both ways try every recent task: the comparison is of what they decide, not of a budget's end.
+    budget: { milliseconds: Number.POSITIVE_INFINITY },
     ...(memory && { memory }),
   });
   const plain = (params: unknown) => previewLesson(deps(), params, scope);

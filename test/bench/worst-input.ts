@@ -23,6 +23,8 @@ interface Case {
    * event loop, and building a 92 MB workbook is not the agent's stall) and say how to send it.
    */
   prepare(): (stack: LoopStack) => Promise<string>;
+  /** What is sent before /healthz is watched (the tasks a preview reads). */
+  setup?(stack: LoopStack): Promise<void>;
 }
 
 /** A message:send body of one file part, as a client would send it. */
@@ -108,7 +110,42 @@ const CASES: readonly Case[] = [
       return post(stack, bodyOf(fixture('email/northgate-parry-pallet-query.eml'), 'message/rfc822', 'parry.eml'));
     },
   },
+  {
+    name: 'preview over heavy sheets',
+    input: 'one preview, then three at once, after 16 CSV sheets of 256 headings × 550 rows (1.6 MB journaled each) and one of 3,500 rows (10 MB)',
+    async setup(stack) {
+      const csv = (rows: number) =>
+        Buffer.from(
+          [['Waybill', 'Weight (kg)', 'Pieces', ...Array.from({ length: 253 }, (_, at) => `Heading ${at + 4}`)].join(','), ...Array.from({ length: rows }, (_, row) => ['176-12345675', '12.5', '3', ...Array.from({ length: 253 }, (_, at) => `r${row}c${at}`)].join(','))].join('\n'),
+        );
+      await post(stack, bodyOf(csv(3_500), 'text/csv', 'heaviest.csv'));
+      const sheet = csv(550);
+      for (let at = 0; at < 16; at++) await post(stack, bodyOf(sheet, 'text/csv', `heavy-${at}.csv`));
+    },
+    prepare: () => async (stack) => {
+      const one = await previewSheets(stack);
+      const three = await Promise.all([previewSheets(stack), previewSheets(stack), previewSheets(stack)]);
+      return `tried ${one}; three at once: ${three.join(', ')}`;
+    },
+  },
 ];
+
+/** A preview of a lesson on the manifest agent, over JSON-RPC with the console's token: its status, tried of recent, or its refusal. */
+const previewSheets = async (stack: LoopStack): Promise<string> => {
+  const response = await fetch(`${stack.agent.url}/a2a/jsonrpc`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json', 'A2A-Version': '1.0', authorization: 'Bearer console-token' },
+    body: JSON.stringify({
+      jsonrpc: '2.0',
+      id: 1,
+      method: 'learnables/preview',
+      params: { lesson: { collection: 'mappings', entry: 'weight', value: { column: 'Heading 7' }, taughtBy: 'bench', reason: 'a preview over heavy sheets' } },
+    }),
+  });
+  const body = (await response.json()) as { result?: { tried?: number; recent?: number; budget?: string; tooLarge?: number }; error?: { data?: { error?: string } } };
+  const result = body.result;
+  return result ? `${result.tried}/${result.recent}${result.tooLarge ? `, ${result.tooLarge} too large` : ''}${result.budget ? ` (${result.budget})` : ''}` : (body.error?.data?.error ?? 'failed');
+};
 
 const percentile = (values: readonly number[], p: number): number => {
   const sorted = [...values].sort((a, b) => a - b);
@@ -121,6 +158,7 @@ async function runCase(name: string): Promise<void> {
   if (chosen === undefined) throw new Error(`no case "${name}"`);
   const run = chosen.prepare();
   const stack = name.includes('sheet') ? await startLoop(manifestAgent) : await startLoop(emailAgent);
+  await chosen.setup?.(stack);
   const latencies: number[] = [];
   let polling = true;
   let failed = 0;

@@ -116,7 +116,11 @@ describe('the console, through a browser: settle every question, undo one mistak
     expect(await form().locator('.preview-box').textContent()).toBe('');
     await form().getByRole('button', { name: 'Check what this lesson would do' }).click();
     await preview.waitFor();
-    expect(await preview.getAttribute('class')).toContain('notice-info');
+    // A message from this sender was answered "none of these" (above): what the clerk said is the truth
+    // a lesson is held to (SPEC §6.5), so claiming it for Northgate warns, with the example.
+    const second = (await preview.textContent()) ?? '';
+    expect(second, second).toMatch(/someone answered or corrected \(as another customer, or none of these\) would go to Northgate Motors Ltd, against what they said\..*Answered: none of these\./);
+    expect(await preview.getAttribute('class')).toContain('notice-warning');
     await form().getByRole('button', { name: 'Confirm: answer and remember' }).click();
     await page.locator('.show-back').waitFor();
     expect((await history())[0]).toMatchObject({ kind: 'lesson', entry: 'northgate', author: 'dana' });

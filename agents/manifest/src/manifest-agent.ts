@@ -4,7 +4,7 @@ import type { ColumnMapping } from './column-mapping.ts';
 import { columnMappingKind } from './column-mapping.ts';
 import type { ManifestResult } from './manifest-result.ts';
 import { parseManifest } from './parse-parts.ts';
-import { COLLECTION, readManifest } from './read-manifest.ts';
+import { COLLECTION, manifestFindings, readManifest } from './read-manifest.ts';
 import type { ReadLimits, SheetInput } from './sheet-input.ts';
 import { XLSX_MEDIA_TYPE } from './sniff-format.ts';
 import { dateInFileName } from './file-date.ts';
@@ -58,6 +58,13 @@ export function createManifestAgent(options: ManifestAgentOptions = {}): Learnab
     // The same, in the runtime's parse threads: a wide workbook takes exceljs seconds.
     parseModule: { url: new URL('./parse-parts.ts', import.meta.url), name: 'parseManifest', options: options.limits },
     read: (input, pinned) => readManifest(input, pinned.of(columnMappingKind).entries),
+    // Preview decides recent sheets by their findings alone: the sheet itself is the evidence (its
+    // headings, and the rows the form check reads), and no result or question is built for it.
+    decider: {
+      evidence: (input: SheetInput) => input,
+      sizeOf: (input: SheetInput) => sizeOfSheet(input),
+      findings: (input: SheetInput, pinned) => manifestFindings(input, pinned.of(columnMappingKind).entries),
+    },
     answer: (input, pinned, question, answer) => answerManifest(input, pinned.of(columnMappingKind).entries, question, answer),
     dateOf: (input) => dateInFileName(input.filename),
     summarize: (input) => ({ filename: input.filename, headings: input.headings, firstRows: input.rows.slice(0, 3) }),
@@ -65,3 +72,11 @@ export function createManifestAgent(options: ManifestAgentOptions = {}): Learnab
 }
 
 export const manifestAgent = createManifestAgent();
+
+/** About how many bytes a sheet holds in memory: its cells' characters twice (UTF-16), and a slot each. */
+function sizeOfSheet(input: SheetInput): number {
+  let bytes = input.filename.length * 2;
+  for (const heading of input.headings) bytes += heading.length * 2 + 16;
+  for (const row of input.rows) for (const cell of row) bytes += (typeof cell === 'string' ? cell.length * 2 : 8) + 16;
+  return bytes;
+}

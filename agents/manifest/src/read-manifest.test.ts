@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { ColumnMapping } from './column-mapping.ts';
 import { FIELDS, expected, fixture, goodFiles, questionOf, resultOf, seedDefinition, teach } from './fixtures.test-support.ts';
 import { mapColumns } from './map-columns.ts';
-import { readManifest } from './read-manifest.ts';
+import { manifestFindings, readManifest } from './read-manifest.ts';
 import { readSheet } from './read-sheet.ts';
 import type { SheetInput } from './sheet-input.ts';
 
@@ -122,5 +122,22 @@ describe('a lesson, through absorbLesson', () => {
     const afterLesson = expected['09-air-waybill-no-second.xlsx']?.afterLesson as { readonly asks: null; readonly waybill: string };
     expect(result.columns.waybill).toBe(afterLesson.waybill);
     expect(result.rows.map((row) => row.waybill)).toEqual(expected['09-air-waybill-no-second.xlsx']?.waybills);
+  });
+});
+
+describe('manifestFindings, what preview decides recent sheets by', () => {
+  it.each(goodFiles)('%s: exactly the findings readManifest gives, under the seed and after a lesson', async (file) => {
+    const input = await read(file);
+    expect(manifestFindings(input, seed.entries)).toEqual(readManifest(input, seed.entries).findings);
+    // Each heading taught as the weight's, where the learnable takes it: a column moves, or a form check fails.
+    for (const heading of input.headings.slice(0, 4)) {
+      let taught;
+      try {
+        taught = teach(seed, 'weight', heading).definition;
+      } catch {
+        continue;
+      }
+      expect(manifestFindings(input, taught.entries), heading).toEqual(readManifest(input, taught.entries).findings);
+    }
   });
 });

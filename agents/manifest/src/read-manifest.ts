@@ -72,6 +72,18 @@ export function readManifest(input: SheetInput, mappings: readonly ColumnMapping
   return { settled: true, findings, result: resultOf(input, mappings, columns) };
 }
 
+/**
+ * `readManifest`'s findings alone, without its question or result (which read every row: a wide
+ * sheet's result is most of its reading). What preview decides recent sheets by (the agent's
+ * Decider): for every input and mappings, exactly `readManifest(input, mappings).findings`.
+ */
+export function manifestFindings(input: SheetInput, mappings: readonly ColumnMapping[]): Record<string, Finding> {
+  const placed = place(input, mappings, new Map());
+  const findings: Record<string, Finding> = {};
+  for (const field of mappings) findings[field.key] = findingFor(field, placed, false, input);
+  return findings;
+}
+
 function findingFor(field: ColumnMapping, { columns, fits, misfits }: Placed, answered: boolean, input: SheetInput): Finding {
   const misfit = misfits.get(field.key);
   if (misfit !== undefined) {

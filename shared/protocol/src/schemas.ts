@@ -400,6 +400,12 @@ export const PreviewResultSchema = z.object({
     .nonnegative()
     .optional()
     .meta({ description: 'How many of them, newest first, were tried before the budget ended; `recent` when every one was.' }),
+  tooLarge: z
+    .number()
+    .int()
+    .nonnegative()
+    .optional()
+    .meta({ description: 'Of those tried, the tasks whose recorded input is larger than one preview reads: not read (and not in `examined`).' }),
   budget: z
     .enum(['time', 'bytes'])
     .optional()

@@ -43,7 +43,7 @@ import { MethodRefused } from './method-refused.ts';
 
 export { MethodRefused };
 
-const JSON_RPC_CODE: Record<number, number> = { 400: -32602, 401: -32001, 403: -32001, 404: -32602, 413: -32600, 422: -32602, 429: -32603, 500: -32603, 502: -32603, 503: -32603 };
+const JSON_RPC_CODE: Record<number, number> = { 400: -32602, 401: -32001, 403: -32001, 404: -32602, 413: -32600, 422: -32602, 429: -32000, 500: -32603, 502: -32603, 503: -32603 };
 
 export interface ExtensionMethodsDeps<Input, Result> {
   readonly agent: LearnableAgent<Input, Result>;

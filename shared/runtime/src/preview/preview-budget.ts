@@ -10,18 +10,24 @@ export interface PreviewBudget {
   readonly milliseconds?: number;
   /** Bytes of recorded input one preview takes from the journal (kept evidence costs none). Default 64 MiB. */
   readonly bytes?: number;
+  /**
+   * The largest recorded input one preview reads, in bytes. Reading an input is one piece of work on
+   * the event loop (a 10 MB sheet's JSON alone held it ~1 s on a busy 2-core machine), so a larger one
+   * is not read: it is counted as too large (`tooLarge`). Default 2 MiB.
+   */
+  readonly inputBytes?: number;
   /** Previews of one caller (tenant and user) running at once. Default 1. */
   readonly perCaller?: number;
   /** Previews running at once on this agent, of all callers. Default 2. */
   readonly overall?: number;
 }
 
-export const DEFAULT_PREVIEW_BUDGET: Required<PreviewBudget> = { milliseconds: 5_000, bytes: 64 * 1024 * 1024, perCaller: 1, overall: 2 };
+export const DEFAULT_PREVIEW_BUDGET: Required<PreviewBudget> = { milliseconds: 5_000, bytes: 64 * 1024 * 1024, inputBytes: 2 * 1024 * 1024, perCaller: 1, overall: 2 };
 
 /** Work done between two turns of the event loop, at most (one input's reading can take longer). */
 const SLICE_MS = 10;
-/** The journal is read this many bytes at a time (one larger input alone). */
-export const CHUNK_BYTES = 4 * 1024 * 1024;
+/** The journal is read this many bytes at a time (one larger input alone): one slice's work. */
+export const CHUNK_BYTES = 1024 * 1024;
 
 /** Which budget ended a preview early. */
 export type BudgetEnded = 'time' | 'bytes';
@@ -34,11 +40,14 @@ export class PreviewSpend {
   private readonly deadline: number;
   private sliceStarted = performance.now();
   private bytesLeft: number;
+  /** The largest input read. */
+  readonly inputBytes: number;
   ended: BudgetEnded | undefined;
 
   constructor(budget: Required<PreviewBudget>) {
     this.deadline = performance.now() + budget.milliseconds;
     this.bytesLeft = budget.bytes;
+    this.inputBytes = budget.inputBytes;
   }
 
   /**

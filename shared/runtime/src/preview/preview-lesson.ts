@@ -95,8 +95,10 @@ export async function previewLesson<Input, Result>(
   const moved: { taskId: string; name: string; was: Finding; will: Finding }[] = [];
   let examined = 0;
   let tried = 0;
+  let tooLarge = 0;
   for await (const tried_ of readings) {
     tried += 1;
+    if (tried_.tooLarge) tooLarge += 1;
     if (tried_.readings === undefined) continue;
     const { before, after } = tried_.readings;
     examined += 1;
@@ -136,6 +138,7 @@ export async function previewLesson<Input, Result>(
     examples,
     recent: taskIds.length,
     tried,
+    ...(tooLarge > 0 && { tooLarge }),
     ...(spend.ended !== undefined && { budget: spend.ended }),
   };
 }
@@ -154,9 +157,9 @@ async function saidOf(deps: Pick<PreviewDeps<unknown, unknown>, 'journal' | 'cor
   };
   for (const [taskId, { asked, answered }] of await deps.journal.answersFor(taskIds)) {
     const before = findingsOf(asked);
-    for (const [name, finding] of Object.entries(findingsOf(answered))) {
+    for (const [name, finding] of findingsOf(answered)) {
       // Only what the question was about: a finding settled already was the rules', not the person's.
-      if (finding?.settled !== true || before[name]?.settled !== false) continue;
+      if (finding.settled !== true || before.get(name)?.settled !== false) continue;
       put(taskId, name, typeof finding.winner === 'string' ? { by: 'answer', entry: finding.winner } : { by: 'answer', none: true });
     }
   }
@@ -168,11 +171,11 @@ async function saidOf(deps: Pick<PreviewDeps<unknown, unknown>, 'journal' | 'cor
   return out;
 }
 
-/** A recorded reading's findings, or none (a journal row is data, read as such). */
-function findingsOf(reading: unknown): Record<string, { settled?: unknown; winner?: unknown } | undefined> {
+/** A recorded reading's findings by name, or none (a journal row is data, read as such: names are Map keys). */
+function findingsOf(reading: unknown): Map<string, { settled?: unknown; winner?: unknown }> {
   const findings = (reading as { findings?: unknown } | null | undefined)?.findings;
-  if (typeof findings !== 'object' || findings === null) return {};
-  return Object.fromEntries(Object.entries(findings as Record<string, unknown>).filter(([, f]) => typeof f === 'object' && f !== null)) as Record<string, { settled?: unknown; winner?: unknown }>;
+  if (typeof findings !== 'object' || findings === null) return new Map();
+  return new Map(Object.entries(findings as Record<string, unknown>).filter((entry): entry is [string, { settled?: unknown; winner?: unknown }] => typeof entry[1] === 'object' && entry[1] !== null));
 }
 
 /**
@@ -193,6 +196,8 @@ type Findings = Readonly<Record<string, Finding>>;
 interface Tried {
   readonly taskId: string;
   readonly readings?: { readonly before: Findings; readonly after: Findings };
+  /** Its recorded input is larger than a preview reads (`inputBytes`): not read. */
+  readonly tooLarge?: true;
 }
 
 /**
@@ -206,19 +211,22 @@ async function* recordedInputs(
   taskIds: readonly string[],
   spend: PreviewSpend,
   wanted: (taskId: string) => boolean = () => true,
-): AsyncGenerator<{ taskId: string; input: unknown }> {
+): AsyncGenerator<{ taskId: string; input: unknown; tooLarge?: true }> {
   const sizes = await journal.sizesFor(taskIds.filter(wanted), 'parse');
   let at = 0;
   while (at < taskIds.length) {
     if (!(await spend.pace())) return;
     const chunk: string[] = [];
     const reading: string[] = [];
+    const large = new Set<string>();
     let bytes = 0;
     let ending = false;
     for (let next = at; next < taskIds.length && chunk.length < 1000; next++) {
       const taskId = taskIds[next]!;
       const size = sizes.get(taskId);
-      if (size !== undefined) {
+      if (size !== undefined && size > spend.inputBytes) {
+        large.add(taskId);
+      } else if (size !== undefined) {
         if (reading.length > 0 && bytes + size > CHUNK_BYTES) break;
         if (!spend.take(size)) {
           ending = true;
@@ -230,7 +238,7 @@ async function* recordedInputs(
       chunk.push(taskId);
     }
     const inputs = reading.length === 0 ? new Map<string, unknown>() : await journal.recordedFor(reading, 'parse');
-    for (const taskId of chunk) yield { taskId, input: inputs.get(taskId) };
+    for (const taskId of chunk) yield large.has(taskId) ? { taskId, input: undefined, tooLarge: true } : { taskId, input: inputs.get(taskId) };
     if (ending) return;
     at += chunk.length;
   }
@@ -249,9 +257,13 @@ async function* readTwice<Input, Result>(
   changed: boolean,
   spend: PreviewSpend,
 ): AsyncGenerator<Tried> {
-  for await (const { taskId, input } of recordedInputs(journal, taskIds, spend)) {
+  for await (const { taskId, input, tooLarge } of recordedInputs(journal, taskIds, spend)) {
     // Each input is read whole, then the loop is given back once a slice is used up.
     if (!(await spend.pace())) return;
+    if (tooLarge) {
+      yield { taskId, tooLarge };
+      continue;
+    }
     if (input === undefined) {
       yield { taskId };
       continue;
@@ -292,11 +304,22 @@ async function* decideFast<Input, Result>(
   const lessonReaches = change === undefined ? () => false : (reachedBy([change]) ?? (() => true));
 
   // Evidence: kept, or read from the journal (within the budget) and kept.
-  const missing = new Set(taskIds.filter((taskId) => memory.evidence(taskId) === undefined));
-  for await (const { taskId, input } of recordedInputs(deps.journal, taskIds, spend, (id) => missing.has(id))) {
+  // What is kept now is held here for this preview: keeping the inputs read meanwhile may push it out.
+  const kept = new Map<string, unknown>();
+  const missing = new Set<string>();
+  for (const taskId of taskIds) {
+    const known = memory.evidence(taskId);
+    if (known === undefined) missing.add(taskId);
+    else kept.set(taskId, known.evidence);
+  }
+  for await (const { taskId, input, tooLarge } of recordedInputs(deps.journal, taskIds, spend, (id) => missing.has(id))) {
     if (!(await spend.pace())) return;
     let found: unknown;
     if (missing.has(taskId)) {
+      if (tooLarge) {
+        yield { taskId, tooLarge };
+        continue;
+      }
       if (input === undefined) {
         yield { taskId };
         continue;
@@ -310,12 +333,7 @@ async function* decideFast<Input, Result>(
         continue;
       }
     } else {
-      const kept = memory.evidence(taskId);
-      if (kept === undefined) {
-        yield { taskId };
-        continue;
-      }
-      found = kept.evidence;
+      found = kept.get(taskId);
     }
     let before: Findings;
     let after: Findings;
@@ -335,7 +353,7 @@ async function* decideFast<Input, Result>(
 /**
  * Fill preview's memory ahead of the first preview, off the request path: the evidence of this
  * agent's recent tasks (the same window a preview reads, of every scope) and their findings under
- * the live definitions, read from the journal a few MB at a time with the event loop given back
+ * the live definitions, read from the journal about 1 MB at a time with the event loop given back
  * every few milliseconds. A preview that comes meanwhile does what is left itself; either way the memory holds
  * what a preview would have put there (the same Decider calls), so answers do not change — only
  * the first preview's wait (1.4–2.2 s cold at 5,000 tasks and 10,000 marks). Resolves with how

@@ -16,8 +16,12 @@ const plural = (count: number, one: string, many: string) => (count === 1 ? `1 $
 /** How many examples of one effect are shown; the counts say how many there are. */
 const SHOWN = 5;
 
-function examples(list: readonly PreviewExample[], words: PreviewWords, effect: PreviewExample['effect']): HTMLElement | undefined {
-  const chosen = list.filter((example) => example.effect === effect).slice(0, SHOWN);
+/** What a person said of a message, in words. */
+const saidWords = (said: NonNullable<PreviewExample['said']>, words: PreviewWords): string =>
+  `${said.by === 'answer' ? 'Answered' : 'Corrected to'}: ${said.none === true || said.entry === undefined ? 'none of these' : words.labelOf(said.entry)}.`;
+
+function examples(list: readonly PreviewExample[], words: PreviewWords, effect: PreviewExample['effect'], which: (example: PreviewExample) => boolean = () => true): HTMLElement | undefined {
+  const chosen = list.filter((example) => example.effect === effect && which(example)).slice(0, SHOWN);
   if (chosen.length === 0) return undefined;
   return h(
     'ul',
@@ -31,6 +35,7 @@ function examples(list: readonly PreviewExample[], words: PreviewWords, effect: 
         example.now.reads,
         h('span', { class: 'muted' }, ' With the lesson: '),
         example.after.reads,
+        example.said && h('span', { class: 'muted' }, ` ${saidWords(example.said, words)}`),
       ),
     ),
   );
@@ -43,9 +48,12 @@ function examples(list: readonly PreviewExample[], words: PreviewWords, effect: 
  */
 export function previewView(result: PreviewResult, words: PreviewWords): HTMLElement {
   const { counts, examined } = result;
-  const taken = counts.changes;
+  // Messages a person answered or corrected otherwise are said apart: what they said is the truth.
+  const against = counts.against ?? 0;
+  const taken = counts.changes - against;
   const unsettled = counts.unsettles;
-  const warn = taken > 0 || unsettled > 0;
+  const warn = taken > 0 || unsettled > 0 || against > 0;
+  const partial = result.tried !== undefined && result.recent !== undefined && result.tried < result.recent;
   const target = words.labelOf(result.entry);
   if (!result.changed) {
     return h('div', { class: 'notice notice-info preview', role: 'status' }, h('p', {}, `${words.agentName} already knows this; the lesson would change nothing.`), h('p', { class: 'muted' }, result.audit));
@@ -54,6 +62,14 @@ export function previewView(result: PreviewResult, words: PreviewWords): HTMLEle
     'div',
     { class: `notice ${warn ? 'notice-warning' : 'notice-info'} preview`, role: 'status' },
     h('p', {}, h('strong', {}, 'What this lesson would do: '), result.audit, '.'),
+    partial &&
+      h(
+        'p',
+        { class: 'preview-partial' },
+        `${words.agentName} tried the lesson on the latest ${plural(result.tried!, 'message', 'messages')} of the ${result.recent} it received recently; a preview stops after a few seconds, so the older ones were not tried.`,
+      ),
+    (result.tooLarge ?? 0) > 0 &&
+      h('p', { class: 'preview-partial' }, `${plural(result.tooLarge!, 'recent message was', 'recent messages were')} too large to try it on here, so ${result.tooLarge === 1 ? 'it is' : 'they are'} not counted below.`),
     examined === 0
       ? h('p', {}, `${words.agentName} has no recent messages to try it on, so nothing can be compared yet.`)
       : [
@@ -61,11 +77,18 @@ export function previewView(result: PreviewResult, words: PreviewWords): HTMLEle
           h(
             'ul',
             { class: 'preview-counts' },
-            taken > 0 && h('li', { class: 'preview-takes' }, h('strong', {}, `${plural(taken, 'message', 'messages')} decided for another ${words.entryWord} would go to ${target} instead.`), examples(result.examples, words, 'changes')),
+            against > 0 &&
+              h(
+                'li',
+                { class: 'preview-against' },
+                h('strong', {}, `${plural(against, 'message', 'messages')} someone answered or corrected (as another ${words.entryWord}, or none of these) would go to ${target}, against what they said.`),
+                examples(result.examples, words, 'changes', (example) => example.said !== undefined),
+              ),
+            taken > 0 && h('li', { class: 'preview-takes' }, h('strong', {}, `${plural(taken, 'message', 'messages')} decided for another ${words.entryWord} would go to ${target} instead.`), examples(result.examples, words, 'changes', (example) => example.said === undefined)),
             unsettled > 0 && h('li', { class: 'preview-unsettles' }, h('strong', {}, `${plural(unsettled, 'message', 'messages')} decided now would no longer be decided; ${words.agentName} would ask about them.`), examples(result.examples, words, 'unsettles')),
             counts.settles > 0 && h('li', {}, `${plural(counts.settles, 'message', 'messages')} it could not decide would be decided.`, examples(result.examples, words, 'settles')),
             counts.stillOpen > 0 && h('li', {}, `${plural(counts.stillOpen, 'message', 'messages')} it could not decide would still be asked about.`),
-            taken + unsettled + counts.settles + counts.stillOpen === 0 && h('li', {}, 'None of them would be read differently.'),
+            counts.changes + unsettled + counts.settles + counts.stillOpen === 0 && h('li', {}, 'None of them would be read differently.'),
           ),
         ],
     warn && h('p', {}, `If that is not what you meant, change the lesson above; otherwise confirm.`),
