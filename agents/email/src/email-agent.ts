@@ -12,6 +12,7 @@ import type { MessageField } from './message-fields.ts';
 import { emailFromParts } from './parse-parts.ts';
 import { howSentence, questionFor, readsAnswered, readsNone } from './sentences.ts';
 import { COLLECTION, customerDecider, customerFinding } from './customer-finding.ts';
+import { InternalSenders } from './internal-senders.ts';
 import { RecentSenders } from './recent-senders.ts';
 import { bodyExcerpt } from './body-excerpt.ts';
 import { suggestEvidence } from './suggest-mark.ts';
@@ -48,12 +49,18 @@ export interface EmailAgentOptions {
   readonly margin?: number;
   /** Where the agent remembers whom senders lately wrote for; each agent has its own by default. */
   readonly recent?: RecentSenders;
+  /**
+   * The warehouse's own people and mailboxes (issue 35): none of their addresses is offered as a
+   * customer's mark. None by default.
+   */
+  readonly internal?: InternalSenders;
 }
 
 export function createEmailAgent(options: EmailAgentOptions = {}): LearnableAgent<EmailInput, EmailResult, CustomerMarks> {
   const margin = options.margin ?? 1;
   // Whom each sender's messages were lately decided for, so a shared sender is not offered as a mark.
   const recent = options.recent ?? new RecentSenders();
+  const internal = options.internal ?? new InternalSenders();
   if (!Number.isInteger(margin) || margin < 1) {
     throw new RangeError(`The margin must be a whole number of points, at least 1, and ${margin} is not: with less, a tie would settle.`);
   }
@@ -146,7 +153,7 @@ export function createEmailAgent(options: EmailAgentOptions = {}): LearnableAgen
       }
       const contenders = verdict.kind === 'close' ? verdict.contenders : [];
       const contenderNames = contenders.map((key) => labelOf(customers, key));
-      const suggestion = suggestEvidence(input, { customers, recent }, { fields, forwarded });
+      const suggestion = suggestEvidence(input, { customers, recent, internal }, { fields, forwarded });
       const suggested = suggestion?.mark;
       return {
         settled: false,
