@@ -490,34 +490,38 @@ export function checkSeedMarks(entries: readonly CustomerMarks[]): void {
  * that takes a reference written in another's format (`\bBK-\d{4}-\d{4}` takes `KF-BK-0000-0000`
  * of `KF-BK-\d{4}-\d{4}`, the same shape issued by both), in a place they share. It would claim the
  * other's mail, or tie with it for ever. Each mark simple enough to write a text for (`exampleOf`)
- * is tried, in a sentence, against sets of the seed's marks (as `marksNamingOthers` does), so
- * 50,000 marks cost their examples times a few sets, not every pair.
+ * is tried, in a sentence, against the seed's formats (few), so 50,000 marks cost a pass each, not
+ * every pair.
  */
 function sharedFormats(entries: readonly CustomerMarks[]): string[] {
-  const owned: { readonly mark: Mark; readonly entry: CustomerMarks; readonly example: string | undefined }[] = [];
+  // Only a format (a pattern with `\d` or a digit class) takes what it was not written from: a whole
+  // reference is one shipment. So every mark's example is tried against the formats alone, in sets
+  // of at most PIECE patterns (a seed of 50,000 whole references and a few formats: a pass each).
+  const formats: { readonly mark: Mark; readonly entry: CustomerMarks }[] = [];
+  const examples: { readonly mark: Mark; readonly entry: CustomerMarks; readonly example: string; readonly sentence: string }[] = [];
   for (const entry of entries) {
     for (const mark of entry.marks) {
       if (mark.where === 'from' || mark.sender !== undefined) continue;
+      if (FORMAT.test(mark.pattern)) formats.push({ mark, entry });
       const example = exampleOf(mark.pattern);
-      // A reference's format: a text with a digit, which the mark itself takes where it stands.
-      const sentence = example === undefined ? undefined : `Ref ${example} today`;
-      owned.push({ mark, entry, example: sentence !== undefined && /\d/.test(example!) && safeMatches(mark.pattern, sentence) ? example : undefined });
+      // A reference: a text with a digit, which the mark itself takes where it stands.
+      if (example === undefined || !/\d/.test(example)) continue;
+      const sentence = `Ref ${example} today`;
+      if (safeMatches(mark.pattern, sentence)) examples.push({ mark, entry, example, sentence });
     }
   }
   const problems: string[] = [];
   const reported = new Set<string>();
-  for (let start = 0; start < owned.length; start += NAME_CHECK_SET_SIZE) {
-    const chunk = owned.slice(start, start + NAME_CHECK_SET_SIZE);
-    const characters = chunk.reduce((total, { mark }) => total + mark.pattern.length, 0);
+  for (let start = 0; start < formats.length; start += FORMAT_SET_SIZE) {
+    const chunk = formats.slice(start, start + FORMAT_SET_SIZE);
     let set: InstanceType<typeof RE2.Set>;
     try {
-      set = new RE2.Set(chunk.map(({ mark }) => mark.pattern), 'iu', { maxMem: Math.max(8 * 1024 * 1024, characters * 2048) });
+      set = new RE2.Set(chunk.map(({ mark }) => mark.pattern), 'iu');
     } catch {
       continue;
     }
-    for (const { entry, mark, example } of owned) {
-      if (example === undefined) continue;
-      for (const hit of set.match(`Ref ${example} today`)) {
+    for (const { mark, entry, example, sentence } of examples) {
+      for (const hit of set.match(sentence)) {
         const other = chunk[hit]!;
         // The same mark twice is the tie reported above.
         if (other.entry.key === entry.key || !sharePlace(other.mark.where, mark.where) || sameMark(other.mark, mark)) continue;
@@ -532,6 +536,11 @@ function sharedFormats(entries: readonly CustomerMarks[]): string[] {
   }
   return problems;
 }
+
+/** A pattern written for a shape of references, not one: it has `\d` or a class of digits. */
+const FORMAT = /\\d|\[(?:\d-\d|\\d)/;
+/** How many formats one set of the shared-format check holds. */
+const FORMAT_SET_SIZE = 256;
 
 function sharePlace(a: MarkPlace, b: MarkPlace): boolean {
   return a === b || a === 'any' || b === 'any';
