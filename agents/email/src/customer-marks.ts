@@ -7,6 +7,7 @@ import { MESSAGE_FIELDS } from './message-fields.ts';
 import type { MessageFields } from './message-fields.ts';
 import { NOISE_MESSAGES, PROBE_MESSAGES } from './probe-messages.ts';
 import { RecentCache } from './recent-cache.ts';
+import { exampleOf } from './mark-examples.ts';
 
 /** The parts of a message a mark can look in; `any` is all of them at once. */
 export const MARK_PLACES = ['from', 'subject', 'body', 'attachments', 'any'] as const;
@@ -480,7 +481,77 @@ export function checkSeedMarks(entries: readonly CustomerMarks[]): void {
       if (holder !== undefined) problems.push(`'${mark.pattern}' is a mark of both ${entry.key} and ${holder.key}, so their messages would tie for ever`);
     }
   }
+  problems.push(...sharedFormats(entries));
   if (problems.length > 0) throw new Error(`The customers seed breaks the rules lessons follow: ${problems.join('; ')}.`);
+}
+
+/**
+ * Reference formats two customers' seed marks share (issue 35, class 6): a mark of one customer
+ * that takes a reference written in another's format (`\bBK-\d{4}-\d{4}` takes `KF-BK-0000-0000`
+ * of `KF-BK-\d{4}-\d{4}`, the same shape issued by both), in a place they share. It would claim the
+ * other's mail, or tie with it for ever. Each mark simple enough to write a text for (`exampleOf`)
+ * is tried, in a sentence, against the seed's formats (few), so 50,000 marks cost a pass each, not
+ * every pair.
+ */
+function sharedFormats(entries: readonly CustomerMarks[]): string[] {
+  // Only a format (a pattern with `\d` or a digit class) takes what it was not written from: a whole
+  // reference is one shipment. So every mark's example is tried against the formats alone, in sets
+  // of at most PIECE patterns (a seed of 50,000 whole references and a few formats: a pass each).
+  const formats: { readonly mark: Mark; readonly entry: CustomerMarks }[] = [];
+  const examples: { readonly mark: Mark; readonly entry: CustomerMarks; readonly example: string; readonly sentence: string }[] = [];
+  for (const entry of entries) {
+    for (const mark of entry.marks) {
+      if (mark.where === 'from' || mark.sender !== undefined) continue;
+      if (FORMAT.test(mark.pattern)) formats.push({ mark, entry });
+      const example = exampleOf(mark.pattern);
+      // A reference: a text with a digit, which the mark itself takes where it stands.
+      if (example === undefined || !/\d/.test(example)) continue;
+      const sentence = `Ref ${example} today`;
+      if (safeMatches(mark.pattern, sentence)) examples.push({ mark, entry, example, sentence });
+    }
+  }
+  const problems: string[] = [];
+  const reported = new Set<string>();
+  for (let start = 0; start < formats.length; start += FORMAT_SET_SIZE) {
+    const chunk = formats.slice(start, start + FORMAT_SET_SIZE);
+    let set: InstanceType<typeof RE2.Set>;
+    try {
+      set = new RE2.Set(chunk.map(({ mark }) => mark.pattern), 'iu');
+    } catch {
+      continue;
+    }
+    for (const { mark, entry, example, sentence } of examples) {
+      for (const hit of set.match(sentence)) {
+        const other = chunk[hit]!;
+        // The same mark twice is the tie reported above.
+        if (other.entry.key === entry.key || !sharePlace(other.mark.where, mark.where) || sameMark(other.mark, mark)) continue;
+        const pair = `${other.entry.key}\u0000${other.mark.pattern}\u0000${entry.key}`;
+        if (reported.has(pair)) continue;
+        reported.add(pair);
+        problems.push(
+          `${other.entry.key}'s mark '${other.mark.pattern}' also takes ${example}, a reference in ${entry.key}'s format ('${mark.pattern}'), so it would claim ${entry.key}'s mail or tie with it for ever; customers that share a reference format are told apart by the sender or by whole references, so narrow one of the marks`,
+        );
+      }
+    }
+  }
+  return problems;
+}
+
+/** A pattern written for a shape of references, not one: it has `\d` or a class of digits. */
+const FORMAT = /\\d|\[(?:\d-\d|\\d)/;
+/** How many formats one set of the shared-format check holds. */
+const FORMAT_SET_SIZE = 256;
+
+function sharePlace(a: MarkPlace, b: MarkPlace): boolean {
+  return a === b || a === 'any' || b === 'any';
+}
+
+function safeMatches(pattern: string, text: string): boolean {
+  try {
+    return compileMark(pattern).test(text);
+  } catch {
+    return false;
+  }
 }
 
 /** Marks by their pattern, each with its entry and the entry's place, in the seed's order. */

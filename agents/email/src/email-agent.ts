@@ -52,7 +52,8 @@ export interface EmailAgentOptions {
   readonly recent?: RecentSenders;
   /**
    * The warehouse's own people and mailboxes (issue 35): only their forwards are read as the
-   * forwarded customer's mail. None by default: every forward is then someone else's quoted text.
+   * forwarded customer's mail, and none of their addresses is offered as a customer's mark. None by
+   * default: every forward is then someone else's quoted text.
    */
   readonly internal?: InternalSenders;
 }
@@ -154,7 +155,7 @@ export function createEmailAgent(options: EmailAgentOptions = {}): LearnableAgen
       }
       const contenders = verdict.kind === 'close' ? verdict.contenders : [];
       const contenderNames = contenders.map((key) => labelOf(customers, key));
-      const suggestion = suggestEvidence(input, { customers, recent }, { model });
+      const suggestion = suggestEvidence(input, { customers, recent, internal }, { model });
       const suggested = suggestion?.mark;
       // Why the message's other parts decide nothing, in plain words: what the rule left out.
       const notes = evidenceNotes(model, customers, margin);

@@ -14,11 +14,29 @@ export interface EmailInput {
   readonly date?: string;
   readonly messageId?: string;
   /**
+   * What the headers say about who the sender is (issue 35, class 5): a mailing list or group that
+   * posts for its members, and the mailbox replies go to. Optional: tasks journaled before it have
+   * none and read as they did.
+   */
+  readonly senderFacts?: EmailSenderFacts;
+  /**
    * What the message's own headers say about what kind of mail it is and whether its sender was
    * authenticated, for the message model (message-model.ts). Optional: tasks journaled before it
    * (issue 35) have none and read as a person's mail, as they did.
    */
   readonly headerFacts?: EmailHeaderFacts;
+}
+
+/** Sender facts (issue 35, class 5), each as its header said it, trimmed and at most 320 characters. */
+export interface EmailSenderFacts {
+  /** The id of `List-Id` (RFC 2919), inside its angle brackets: `ops.googlegroups.com`. */
+  readonly listId?: string;
+  /** The address of `List-Post` (RFC 2369), without `mailto:`. */
+  readonly listPost?: string;
+  /** Present when the message carries any RFC 2369 `List-*` header (`List-Unsubscribe`, …). */
+  readonly listHeaders?: true;
+  /** The first mailbox of `Reply-To`, when it is another than the sender's. */
+  readonly replyTo?: EmailSender;
 }
 
 /**

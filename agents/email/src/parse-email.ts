@@ -5,7 +5,7 @@ import RE2 from 're2';
 import { InputRefused } from '@learnables/learnable';
 import { plausibleMessageDate } from '@learnables/protocol';
 import { capText, decodeText, isTextLike } from './attachment-text.ts';
-import type { EmailAttachment, EmailHeaderFacts, EmailInput, EmailSender } from './email-input.ts';
+import type { EmailAttachment, EmailHeaderFacts, EmailInput, EmailSender, EmailSenderFacts } from './email-input.ts';
 import { messageFields } from './message-fields.ts';
 
 /** The largest message read; a 25 MB mailbox limit plus room for headers and encoding. */
@@ -111,6 +111,7 @@ async function emailOf(mail: ParsedMail, depth: number, budget: PartBudget): Pro
     ...(date === undefined ? {} : { date }),
     ...(mail.messageId === undefined ? {} : { messageId: mail.messageId }),
     ...(facts === undefined ? {} : { headerFacts: facts }),
+    ...senderFactsOf(mail),
   };
 }
 
@@ -161,6 +162,32 @@ const HEADER_NAMES: Readonly<Record<string, string>> = {
   'x-autorespond': 'X-Autorespond',
   'x-ms-exchange-message-is-ndr': 'X-MS-Exchange-Message-Is-Ndr',
 };
+
+
+/** A header's value as it was written, unfolded, trimmed and bounded (`senderFacts`' fields). */
+function headerText(mail: ParsedMail, key: string): string | undefined {
+  const line = mail.headerLines.find((header) => header.key === key)?.line;
+  return line === undefined ? undefined : line.slice(line.indexOf(':') + 1).replace(/\r?\n[ \t]+/g, ' ').trim().slice(0, 320);
+}
+
+/** What the headers say about who the sender is: a list or group posting for its members (issue 35). */
+function senderFactsOf(mail: ParsedMail): { senderFacts?: EmailSenderFacts } {
+  const listId = headerText(mail, 'list-id');
+  const id = listId === undefined ? undefined : (/<([^<>]+)>/.exec(listId)?.[1] ?? listId).trim().toLowerCase();
+  const post = headerText(mail, 'list-post');
+  const postAddress = post === undefined ? undefined : /<mailto:([^<>?\s]+)/i.exec(post)?.[1]?.toLowerCase();
+  const listHeaders = mail.headerLines.some((header) => /^list-(?:id|post|help|subscribe|unsubscribe|owner|archive)$/.test(header.key));
+  const from = senderOf(mail).address.toLowerCase();
+  const replyMailbox = (mail.replyTo?.value ?? []).flatMap((entry): EmailAddress[] => entry.group ?? [entry]).find((mailbox) => (mailbox.address ?? '') !== '');
+  const replyTo = replyMailbox !== undefined && replyMailbox.address!.toLowerCase() !== from ? { address: replyMailbox.address!.slice(0, 320), name: (replyMailbox.name ?? '').slice(0, 320) } : undefined;
+  const facts: EmailSenderFacts = {
+    ...(id !== undefined && id !== '' && { listId: id }),
+    ...(postAddress !== undefined && { listPost: postAddress }),
+    ...(listHeaders && { listHeaders: true as const }),
+    ...(replyTo !== undefined && { replyTo }),
+  };
+  return Object.keys(facts).length === 0 ? {} : { senderFacts: facts };
+}
 
 function senderOf(mail: ParsedMail): EmailSender {
   const mailboxes = (mail.from?.value ?? []).flatMap((entry): EmailAddress[] => entry.group ?? [entry]);

@@ -13,13 +13,14 @@ import { messageModel } from './message-model.ts';
 import type { MessageModel } from './message-model.ts';
 import type { InternalSenders } from './internal-senders.ts';
 import type { RecentSenders } from './recent-senders.ts';
+import { senderKind } from './sender-kinds.ts';
 import { findReferences } from './references.ts';
 
 /** What the agent knows besides the message: the entries' marks, and whom senders wrote for lately. */
 export interface SuggestionContext {
   readonly customers?: Definition<CustomerMarks>;
   readonly recent?: RecentSenders;
-  /** The warehouse's own people: only their forwards are read as the original sender's (issue 35). */
+  /** The warehouse's own people: only their forwards are read as the original sender's, and none of their addresses is ever a customer's mark (issue 35). */
   readonly internal?: InternalSenders;
 }
 
@@ -99,6 +100,18 @@ export function suggestEvidence(input: EmailInput, context: SuggestionContext = 
     }
     return narrowest;
   };
+  // A list's or group's address, an SRS rewriting and the warehouse's own are no customer's: not
+  // offered, alone or as the sender of a pair (issue 35, class 5); what the message says may be.
+  const kind = sender === undefined ? undefined : senderKind(input, sender, context.internal);
+  if (kind !== undefined && kind.kind !== 'free-mail') {
+    const first = firstNarrower();
+    if (first === undefined) return undefined;
+    return {
+      mark: first.mark,
+      why: `${kind.sentence}, so I suggest ${first.text} from the ${first.mark.where} instead, which tells this message apart.`,
+      ...(first.customer !== undefined && { names: first.customer }),
+    };
+  }
   if (sender !== undefined) {
     const senderMark: Mark = { pattern: senderPattern(sender.address), where: 'from' };
     const names = namesIn(evidence, customers);
@@ -109,9 +122,10 @@ export function suggestEvidence(input: EmailInput, context: SuggestionContext = 
       sharedBecause(sender, senderMark, senderLine(sender), context.customers, context.recent) ??
       namesCustomers(sender, names);
     if (shared === undefined && usable(senderMark)) {
-      return forwarded === undefined
-        ? { mark: senderMark }
-        : { mark: senderMark, why: `This is a forward: I suggest the original sender ${sender.address}, not ${input.from.address || 'the forwarder'}.` };
+      if (forwarded !== undefined) return { mark: senderMark, why: `This is a forward: I suggest the original sender ${sender.address}, not ${input.from.address || 'the forwarder'}.` };
+      // A free-mail address is one person's, never its domain, which is everyone's.
+      if (kind?.kind === 'free-mail') return { mark: senderMark, why: `${sender.address} is a free-mail address, so I suggest this person's own address, never all of ${kind.domain}.` };
+      return { mark: senderMark };
     }
     // The pair is narrower than either half: the name or reference counts only on this sender's mail.
     // A customer's name from this sender counts wherever the message has it (a statement names the
