@@ -46,7 +46,7 @@ describe('email agent: a message date no message can have', () => {
     const arrived = Date.UTC(2026, 9, 14, 9);
     await stack.agent.database.db
       .insertInto('learnables_tasks')
-      .values([-8.64e15, 8.64e15, Number.MAX_SAFE_INTEGER, arrived + 3 * DAY].map((messageAt, at) => ({
+      .values([-8.64e15, 8.64e15, Number.MAX_SAFE_INTEGER, arrived + 400 * DAY].map((messageAt, at) => ({
         task_id: `old-${at}`,
         agent: stack.agent.ledger.agent,
         tenant: '',

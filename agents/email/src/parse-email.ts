@@ -206,7 +206,7 @@ function bodyOf(mail: ParsedMail): string {
 
 /**
  * mailparser puts the current time in place of a Date it cannot read; we would rather have none. A
- * Date before 1970 or more than a day after the message arrived is none too (plausibleMessageDate):
+ * Date before 1970 or more than a year after the message arrived is none too (plausibleMessageDate):
  * the message counts on the day it arrived.
  */
 function dateOf(mail: ParsedMail): string | undefined {

@@ -1,5 +1,5 @@
 export { LEARNABLES_URI, EXTENSIONS_HEADER, LEARNABLES_METHODS } from './uri.ts';
-export { plausibleMessageDate } from './message-date.ts';
+export { MESSAGE_DATE_AHEAD_MS, plausibleMessageDate } from './message-date.ts';
 export {
   LessonFieldSchema,
   MethodNamesSchema,

@@ -1,6 +1,6 @@
 import type { CompiledQuery, Kysely } from 'kysely';
 import { sql } from 'kysely';
-import { plausibleMessageDate } from '@learnables/protocol';
+import { MESSAGE_DATE_AHEAD_MS, plausibleMessageDate } from '@learnables/protocol';
 import { compiledOnce } from './compiled-once.ts';
 import type { RuntimeDatabase } from './open-database.ts';
 import type { RuntimeTables } from './tables.ts';
@@ -139,7 +139,7 @@ export class TaskLedger {
    * (replaying its journal) instead of staying "working" in the store with nobody to finish it.
    */
   settleWhenStored(taskId: string, state: RestingState, messageAt?: number): void {
-    // A date no message can have (before 1970, days ahead: plausibleMessageDate) is not recorded;
+    // A date no message can have (before 1970, over a year ahead: plausibleMessageDate) is not recorded;
     // the task counts on the day it arrived, as one without a date does.
     this.resting.set(taskId, { state, messageAt: messageAt !== undefined && plausibleMessageDate(messageAt) ? messageAt : undefined });
   }
@@ -237,7 +237,7 @@ export class TaskLedger {
    */
   async byPeriod(by: 'day' | 'week', corrected: ReadonlySet<string> = new Set()): Promise<PeriodCount[]> {
     // Literals, not parameters: the expression is grouped by, and must read the same in both places.
-    const day = sql<number>`(case when message_at >= 0 and message_at <= created_at + ${sql.lit(DAY)} then message_at else created_at end) / ${sql.lit(DAY)}`;
+    const day = sql<number>`(case when message_at >= 0 and message_at <= created_at + ${sql.lit(MESSAGE_DATE_AHEAD_MS)} then message_at else created_at end) / ${sql.lit(DAY)}`;
     const rows = await this.db
       .selectFrom('learnables_tasks')
       .select((eb) => [day.as('day'), eb.fn.countAll().as('messages'), eb.fn.sum<number>('asked').as('questions')])
