@@ -3,14 +3,19 @@
 // learning on and then off, writes data/scenario/results-on.json, results-off.json and the chart
 // (docs/scenario with --update-docs), and prints both tables. Then the same for the trap scenario
 // (fixtures/trap-scenario, replayed by the trusting operator), into data/trap-scenario
-// (docs/trap-scenario with --update-docs). Options: --weeks N, --quiet, --verbose, --no-write,
-// --update-docs.
-import { relative } from 'node:path';
+// (docs/trap-scenario with --update-docs). Then the mixed stream of issue 35, generated into a
+// temporary folder (make-mixed-stream.ts) and replayed by the same operator, into data/mixed-stream
+// (docs/trap-scenario/mixed-stream with --update-docs), with its wrong decisions listed one a line.
+// Options: --weeks N, --quiet, --verbose, --no-write, --update-docs.
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join, relative } from 'node:path';
 import { parseArgs } from './args.ts';
 import { compareScenario } from './compare-scenario.ts';
 import { progressPrinter } from './progress.ts';
-import { formatComparison, formatSummary, formatTable, resultsDir, trapResultsDir, writeResults } from './report.ts';
-import { trapReplay } from './trap-replay.ts';
+import { writeMixedStream } from './make-mixed-stream.ts';
+import { formatComparison, formatEvidenceQuestions, formatSummary, formatTable, formatWrongDecisions, mixedResultsDir, resultsDir, trapResultsDir, writeResults } from './report.ts';
+import { mixedReplay, trapReplay } from './trap-replay.ts';
 import { repoRoot } from '../config.ts';
 
 let args;
@@ -29,6 +34,10 @@ const printers = {
 const trapPrinters = {
   on: progressPrinter({ quiet: args.quiet, verbose: args.verbose, prefix: '[trap, learning on]  ' }),
   off: progressPrinter({ quiet: args.quiet, verbose: args.verbose, prefix: '[trap, learning off] ' }),
+};
+const mixedPrinters = {
+  on: progressPrinter({ quiet: args.quiet, verbose: args.verbose, prefix: '[mixed, learning on]  ' }),
+  off: progressPrinter({ quiet: args.quiet, verbose: args.verbose, prefix: '[mixed, learning off] ' }),
 };
 const started = performance.now();
 const weeks = args.weeks !== undefined ? { weeks: args.weeks } : {};
@@ -52,6 +61,26 @@ if (args.write) {
   const { chart } = writeResults(trap.on, trapResultsDir(args));
   console.log(`\nWrote ${relative(repoRoot, chart)}, results-on.json and results-off.json (${((performance.now() - started) / 1000).toFixed(1)} s in all).`);
 }
-const agrees = on.check.agrees && off.check.agrees && trap.on.check.agrees && trap.off.check.agrees;
+// The mixed stream of issue 35: generated afresh (never committed), replayed by the same operator.
+const mixedDir = mkdtempSync(join(tmpdir(), 'learnables-mixed-'));
+let mixed;
+try {
+  writeMixedStream(mixedDir);
+  mixed = await compareScenario({ ...weeks, ...mixedReplay(mixedDir), onProgress: (learning, event) => mixedPrinters[learning](event) });
+} finally {
+  rmSync(mixedDir, { recursive: true, force: true });
+}
+console.log('\nThe mixed stream of issue 35, replayed by the same operator:');
+for (const result of [mixed.on, mixed.off]) console.log(`\n${formatTable(result)}\n\n${formatSummary(result)}`);
+console.log(`\n${formatComparison(mixed.on, mixed.off)}`);
+const evidence = formatEvidenceQuestions(mixed.on);
+if (evidence !== '') console.log(`\n${evidence}`);
+console.log(`\n${formatWrongDecisions(mixed.on)}`);
+if (args.write) {
+  writeResults(mixed.off, mixedResultsDir(args));
+  const { chart } = writeResults(mixed.on, mixedResultsDir(args));
+  console.log(`\nWrote ${relative(repoRoot, chart)}, results-on.json and results-off.json (${((performance.now() - started) / 1000).toFixed(1)} s in all).`);
+}
+const agrees = on.check.agrees && off.check.agrees && trap.on.check.agrees && trap.off.check.agrees && mixed.on.check.agrees && mixed.off.check.agrees;
 if (!agrees) console.error('\nThe replay and the agents do not count the same numbers; see the check lines above.');
 process.exit(agrees ? 0 : 1);

@@ -495,6 +495,7 @@ function plan(random: Random): Planned[] {
   const add = (at: Date, week: number, write: (r: Random) => Written) => planned.push({ at, week, write });
   const bookings: Booking[] = [];
   const confirmations: { b: Booking; q: Quoted }[] = [];
+  let autoReplies = 0;
   for (let week = 1; week <= WEEKS; week++) {
     for (const customer of CUSTOMERS) {
       if (customer.arrives > week) continue;
@@ -532,7 +533,8 @@ function plan(random: Random): Planned[] {
         const q = confirmation(customer, ref, b.author, later(at, between(random, 1, 4)), subject, random);
         confirmations.push({ b, q });
         if (person.away?.includes(week)) {
-          const style = pick(random, ['rfc3834', 'rfc3834', 'x-autoreply', 'subject-only'] as const);
+          // Each mail system marks its auto-replies its own way: the styles in turn, so every one is in the stream.
+          const style = (['rfc3834', 'x-autoreply', 'rfc3834', 'subject-only'] as const)[autoReplies++ % 4]!;
           add(later(q.at, 0.1), week, (r) => writeAutoReply(person, q, r, style));
         } else if (random() < 0.32) {
           const replier = writers.find((p) => p.address === person.address && !p.srs) ?? writers.find((p) => !p.srs && !p.viaList) ?? person;
@@ -692,6 +694,15 @@ export function describeMixedStream(stream: Stream): string {
     classes.set(name, row);
   }
   const lines = [...classes].sort(([a], [b]) => a.localeCompare(b)).map(([name, row]) => `| ${name} | ${row.join(' | ')} | ${row.reduce((s, n) => s + n, 0)} |`);
+  // Classes 6 and 7 are in the references themselves, whoever writes them.
+  const byCustomer = (label: string, keys: readonly string[]) => {
+    const row = [0, 0, 0, 0, 0, 0];
+    for (const m of stream.messages) if (keys.includes(m.truth.entry)) row[m.week - 1]! += 1;
+    lines.push(`| ${label} | ${row.join(' | ')} | ${row.reduce((s, n) => s + n, 0)} |`);
+  };
+  byCustomer("class 6: Quayside's `QS/2027/4…`, the shape of Quarry Stone's seed mark (all Quayside's mail)", ['quayside-spirits']);
+  byCustomer('class 6: `PO-` and six digits, issued by both Marigold and Palmera (all their mail)', ['marigold-cosmetics', 'palmera-apparel']);
+  byCustomer('class 7: prefixed references `KF-BK-2027-12…`, `BL-SBF27-0…`, `HB-BK-2027-12…` (all their mail)', ['kaufhaus-falkner', 'sint-baafs-foods', 'hendrix-bloembollen']);
   const nobody = stream.messages.filter((m) => m.agent === 'email' && m.truth.none).length;
   return `| class | w1 | w2 | w3 | w4 | w5 | w6 | all |\n|---|---|---|---|---|---|---|---|\n${lines.join('\n')}\n\n${stream.messages.length} messages, ${nobody} of them nobody's.`;
 }

@@ -15,6 +15,10 @@ export const resultsDir = (args: { readonly updateDocs: boolean }): string => (a
 export const TRAP_DOCS_DIR = join(repoRoot, 'docs', 'trap-scenario');
 export const TRAP_RUN_DIR = join(repoRoot, 'data', 'trap-scenario');
 export const trapResultsDir = (args: { readonly updateDocs: boolean }): string => (args.updateDocs ? TRAP_DOCS_DIR : TRAP_RUN_DIR);
+/** The mixed stream of issue 35: data/mixed-stream, or docs/trap-scenario/mixed-stream when asked. */
+export const MIXED_DOCS_DIR = join(repoRoot, 'docs', 'trap-scenario', 'mixed-stream');
+export const MIXED_RUN_DIR = join(repoRoot, 'data', 'mixed-stream');
+export const mixedResultsDir = (args: { readonly updateDocs: boolean }): string => (args.updateDocs ? MIXED_DOCS_DIR : MIXED_RUN_DIR);
 export const CHART_FILE = 'questions-per-100.svg';
 
 const pad = (text: string | number, width: number) => String(text).padStart(width);
