@@ -374,7 +374,10 @@ function writeForgedForward(victim: MixedPerson, lookalike: Mailbox, ref: string
     at: new Date(at.getTime() - 2 * DAY_MS),
     text: `Dear partner,\n\nplease note our new bank details for all open invoices, including ${ref}: IBAN GB${between(random, 10, 99)} MIDL ${between(random, 1000, 9999)} ${between(random, 1000, 9999)} ${between(random, 1000, 9999)}.\n\n${victim.name}\n${victim.company}`,
   };
-  const note = `Please see the request below from ${victim.company} and process the payment today, the account is blocked otherwise.\n\nRegards\n${lookalike.name}`;
+  // The impostor's own words name no customer: the customer is only in the forged quoted block (class 3).
+  // (A look-alike that names the customer in its own words is evidence by the issue's rule, and would
+  // need a look-alike-domain rule the issue does not ask for.)
+  const note = `Please see the request below and process the payment today, the account is blocked otherwise.\n\nRegards\n${lookalike.name}`;
   const e: Envelope = { from: lookalike, to: INTAKE, subject: `FW: ${forged.subject}`, at, zone: 'uk', messageId: messageIdFor('outlook', lookalike.address, random), extra: [], relay: `mail.${lookalike.address.split('@')[1]}` };
   return {
     bytes: assemble(headerLines('outlook', e, random), { kind: 'text', text: forwardBody('outlook', 'en', note, forged, lookalike, at), html: true }, random),

@@ -109,7 +109,7 @@ export function formatWrongDecisions(result: ScenarioResult): string {
   const wrong = result.correctedDecisions.filter((d) => !d.asked && d.agent === 'email');
   if (wrong.length === 0) return 'No email decided without asking was wrong.';
   const lines = wrong.map((d) => {
-    const marks = (d.marks ?? []).map((m) => `'${m.pattern}' in the ${m.where}${m.foundIn && m.foundIn !== m.where ? ` (found in the ${m.foundIn})` : ''}`).join(' + ');
+    const marks = (d.marks ?? []).map((m) => `'${m.pattern}' in the ${m.where}${m.sender ? ` of mail from '${m.sender}'` : ''}${m.foundIn && m.foundIn !== m.where ? ` (found in the ${m.foundIn})` : ''}`).join(' + ');
     return `week ${d.week}  ${d.file.replace(/^email\//, '')}  ${d.decided ?? 'no customer'} instead of ${d.entry ?? 'nobody'}${d.trap ? `  [${d.trap}]` : ''}${marks ? `  decided by ${marks}` : ''}`;
   });
   return `Decided without asking, and wrong (${wrong.length}):\n${lines.join('\n')}`;

@@ -177,7 +177,7 @@ export interface DecisionCorrection {
   readonly none?: true;
   readonly reason: string;
   /** For an email decided without asking: the marks that decided it, as its result names them (what a clerk looks at to see why). */
-  readonly marks?: readonly { readonly pattern: string; readonly where: string; readonly foundIn?: string; readonly text?: string }[];
+  readonly marks?: readonly { readonly pattern: string; readonly where: string; readonly sender?: string; readonly foundIn?: string; readonly text?: string }[];
   /** The class of the message, as the stream says (`trap`). */
   readonly trap?: string;
 }
@@ -594,6 +594,7 @@ function marksOf(task: Task): DecisionCorrection['marks'] {
     .map((m) => ({
       pattern: String(m.pattern),
       where: String(m.where ?? ''),
+      ...(typeof m.sender === 'string' && m.sender !== '' && { sender: m.sender }),
       ...(typeof m.foundIn === 'string' && { foundIn: m.foundIn }),
       ...(typeof m.text === 'string' && { text: m.text.slice(0, 120) }),
     }));
