@@ -402,6 +402,34 @@ function writeSpoof(victim: MixedPerson, freeMail: string, b: Booking, at: Date,
   };
 }
 
+/**
+ * The customer's person's own address, forged outright from a server the domain does not allow: the
+ * warehouse's server says so in `Authentication-Results` (RFC 8601: SPF and DMARC fail). Nobody's.
+ */
+function writeDmarcSpoof(victim: MixedPerson, b: Booking, at: Date, random: Random): Written {
+  const domain = victim.address.split('@')[1]!;
+  const confirm = confirmation(b.customer, b.ref, { name: victim.name, address: victim.address }, new Date(b.at.getTime() + 2 * HOUR), b.subject, random);
+  const text = `Please change the delivery address for this order to our new cross-dock (details to follow) and confirm by return. Do not call the office, the lines are down.\n\n${victim.name}`;
+  const e: Envelope = {
+    from: { name: victim.name, address: victim.address },
+    to: INTAKE,
+    subject: `RE: ${confirm.subject.replace(/^RE: /, '')}`,
+    at,
+    zone: 'cet',
+    messageId: messageIdFor('outlook', `x@vps-${between(random, 100, 999)}.hosting.invalid`, random),
+    returnPath: `bounce@vps-${between(random, 100, 999)}.hosting.invalid`,
+    extra: [`Authentication-Results: mx1.warehouse.example; spf=fail (sender IP is 203.0.113.${between(random, 2, 250)}) smtp.mailfrom=${domain}; dkim=none (message not signed) header.d=none; dmarc=fail action=quarantine header.from=${domain}`],
+    relay: `vps-${between(random, 100, 999)}.hosting.invalid`,
+  };
+  return {
+    bytes: assemble(headerLines('outlook', e, random), { kind: 'text', text: replyBody('outlook', 'en', text, confirm, random), html: true }, random),
+    truth: NOBODY,
+    trap: `class 4: ${victim.address} forged outright, DMARC and SPF failing (Authentication-Results)`,
+    source: victim.address,
+    tag: 'dmarc-fail',
+  };
+}
+
 /** A bounce of the warehouse's confirmation: Postfix or Exchange, the original attached. Nobody's. */
 function writeBounce(kind: 'postfix' | 'exchange' | 'remote', confirm: Quoted, at: Date, random: Random, headersOnly = false): Written {
   const rcpt = confirm.to.address;
@@ -626,6 +654,12 @@ function plan(random: Random): Planned[] {
     if (!b) continue;
     const at = later(b.at, between(random, 20, 40));
     add(at, Math.min(WEEKS, week), (r) => writeSpoof(person(victim), freeMail, b, at, r));
+  }
+  for (const [week, victim, customer] of [[4, 'kf-vogel', 'kaufhaus-falkner'], [6, 'mg-hale', 'marigold-cosmetics']] as const) {
+    const b = bookings.filter((x) => x.customer.key === customer && x.week <= week).at(-1);
+    if (!b) continue;
+    const at = later(b.at, between(random, 26, 50));
+    add(at, week, (r) => writeDmarcSpoof(person(victim), b, at, r));
   }
   const notices: [number, Parameters<typeof writeNotice>[0], MixedCustomer | undefined][] = [
     [1, 'list-welcome', undefined],
