@@ -40,11 +40,17 @@ const mixedPrinters = {
   off: progressPrinter({ quiet: args.quiet, verbose: args.verbose, prefix: '[mixed, learning off] ' }),
 };
 const started = performance.now();
+/** Beside each stream, the questions the evidence rule of issue 35 asked and those a lesson then answered for good. */
+function printEvidence(result: Parameters<typeof formatEvidenceQuestions>[0]): void {
+  const evidence = formatEvidenceQuestions(result);
+  if (evidence !== '') console.log(`\n${evidence}`);
+}
 const weeks = args.weeks !== undefined ? { weeks: args.weeks } : {};
 const { on, off } = await compareScenario({ ...weeks, onProgress: (learning, event) => printers[learning](event) });
 
 for (const result of [on, off]) console.log(`\n${formatTable(result)}\n\n${formatSummary(result)}`);
 console.log(`\n${formatComparison(on, off)}`);
+printEvidence(on);
 if (args.write) {
   writeResults(off, resultsDir(args));
   const { chart } = writeResults(on, resultsDir(args));
@@ -56,6 +62,7 @@ const trap = await compareScenario({ ...weeks, ...trapReplay(), onProgress: (lea
 console.log('\nThe trap scenario, replayed by a trusting operator:');
 for (const result of [trap.on, trap.off]) console.log(`\n${formatTable(result)}\n\n${formatSummary(result)}`);
 console.log(`\n${formatComparison(trap.on, trap.off)}`);
+printEvidence(trap.on);
 if (args.write) {
   writeResults(trap.off, trapResultsDir(args));
   const { chart } = writeResults(trap.on, trapResultsDir(args));
@@ -73,8 +80,7 @@ try {
 console.log('\nThe mixed stream of issue 35, replayed by the same operator:');
 for (const result of [mixed.on, mixed.off]) console.log(`\n${formatTable(result)}\n\n${formatSummary(result)}`);
 console.log(`\n${formatComparison(mixed.on, mixed.off)}`);
-const evidence = formatEvidenceQuestions(mixed.on);
-if (evidence !== '') console.log(`\n${evidence}`);
+printEvidence(mixed.on);
 console.log(`\n${formatWrongDecisions(mixed.on)}`);
 if (args.write) {
   writeResults(mixed.off, mixedResultsDir(args));
