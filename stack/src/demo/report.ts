@@ -15,6 +15,10 @@ export const resultsDir = (args: { readonly updateDocs: boolean }): string => (a
 export const TRAP_DOCS_DIR = join(repoRoot, 'docs', 'trap-scenario');
 export const TRAP_RUN_DIR = join(repoRoot, 'data', 'trap-scenario');
 export const trapResultsDir = (args: { readonly updateDocs: boolean }): string => (args.updateDocs ? TRAP_DOCS_DIR : TRAP_RUN_DIR);
+/** The mixed stream of issue 35: data/mixed-stream, or docs/trap-scenario/mixed-stream when asked. */
+export const MIXED_DOCS_DIR = join(repoRoot, 'docs', 'trap-scenario', 'mixed-stream');
+export const MIXED_RUN_DIR = join(repoRoot, 'data', 'mixed-stream');
+export const mixedResultsDir = (args: { readonly updateDocs: boolean }): string => (args.updateDocs ? MIXED_DOCS_DIR : MIXED_RUN_DIR);
 export const CHART_FILE = 'questions-per-100.svg';
 
 const pad = (text: string | number, width: number) => String(text).padStart(width);
@@ -95,6 +99,32 @@ export function formatSummary(result: ScenarioResult): string {
   for (const warning of result.warnings) lines.push(`Warning: ${warning}`);
   lines.push(`Took ${(result.durationMs / 1000).toFixed(1)} s.`);
   return lines.join('\n');
+}
+
+/**
+ * Each decision made without asking that was wrong, one a line: the message, its class (the stream's
+ * `trap`), what it was decided for and what it was, and the marks that decided it.
+ */
+export function formatWrongDecisions(result: ScenarioResult): string {
+  const wrong = result.correctedDecisions.filter((d) => !d.asked && d.agent === 'email');
+  if (wrong.length === 0) return 'No email decided without asking was wrong.';
+  const lines = wrong.map((d) => {
+    const marks = (d.marks ?? []).map((m) => `'${m.pattern}' in the ${m.where}${m.sender ? ` of mail from '${m.sender}'` : ''}${m.foundIn && m.foundIn !== m.where ? ` (found in the ${m.foundIn})` : ''}`).join(' + ');
+    return `week ${d.week}  ${d.file.replace(/^email\//, '')}  ${d.decided ?? 'no customer'} instead of ${d.entry ?? 'nobody'}${d.trap ? `  [${d.trap}]` : ''}${marks ? `  decided by ${marks}` : ''}`;
+  });
+  return `Decided without asking, and wrong (${wrong.length}):\n${lines.join('\n')}`;
+}
+
+/**
+ * The questions the evidence rule of issue 35 asked, week by week, and how many of them the lesson
+ * the operator taught from them settled for the future; empty when the agent gave no such reason.
+ */
+export function formatEvidenceQuestions(result: ScenarioResult): string {
+  if (result.weeks.every((w) => w.evidence === undefined)) return '';
+  const asked = result.weeks.map((w) => w.evidence?.asked ?? 0);
+  const taught = result.weeks.map((w) => w.evidence?.taught ?? 0);
+  const sum = (xs: number[]) => xs.reduce((a, b) => a + b, 0);
+  return `Questions the evidence rule asked: ${sum(asked)} (weeks ${asked.join(' ')}); of them, ${sum(taught)} taught as a lesson that answers the same evidence from then on (weeks ${taught.join(' ')}).`;
 }
 
 /** Write `results-<learning>.json` and redraw the chart from every results file present. */

@@ -19,7 +19,8 @@ import type { LessonValue } from '@learnables/protocol';
 import { LEARNABLES_METHODS, PreviewResultSchema, TeachBlockSchema } from '@learnables/protocol';
 import { LOCAL_DEV_TOKEN } from '../config.ts';
 import { wrongFields } from './manifest-truth.ts';
-import { answerTask, callMethod, connectAgent, correctTask, isAsking, isDone, resultOf, sendFile, statusText, teachBlockOf } from './scenario-client.ts';
+import { evidenceReasons } from './evidence-questions.ts';
+import { answerNone, answerTask, callMethod, connectAgent, correctTask, isAsking, isDone, resultOf, sendFile, statusText, teachBlockOf } from './scenario-client.ts';
 import type { PeriodNumbers, StatsCheck } from './stats-check.ts';
 import { checkAgent, countedBetween, statsByWeek } from './stats-check.ts';
 import type { Stream, StreamItem } from './stream.ts';
@@ -99,6 +100,12 @@ export interface WeekNumbers {
   readonly correctedUnasked: number;
   /** Lessons the operator took back during the week, having seen they were wrong. */
   readonly corrections?: number;
+  /**
+   * Email questions the evidence rule of issue 35 asked (the question says why: automated mail, an
+   * outsider's forward, marks only in quoted text…), and of them those whose lesson the operator
+   * taught, so that the same evidence no longer asks. Present when the agent asked any.
+   */
+  readonly evidence?: { readonly asked: number; readonly taught: number };
 }
 
 export type LessonOutcome = 'changed' | 'unchanged' | 'refused' | 'no-suggestion' | 'declined' | 'warned';
@@ -169,6 +176,20 @@ export interface DecisionCorrection {
   /** No column: the sheet has none for that field. */
   readonly none?: true;
   readonly reason: string;
+  /** For an email decided without asking: the marks that decided it, as its result names them (what a clerk looks at to see why). */
+  readonly marks?: readonly { readonly pattern: string; readonly where: string; readonly sender?: string; readonly foundIn?: string; readonly text?: string }[];
+  /** The class of the message, as the stream says (`trap`). */
+  readonly trap?: string;
+}
+
+/** A question the evidence rule asked (evidence-questions.ts), and what became of its lesson. */
+export interface EvidenceQuestion {
+  readonly file: string;
+  readonly week: number;
+  readonly trap?: string;
+  readonly reasons: readonly string[];
+  /** The lesson the operator taught from it published a new version. */
+  readonly taught: boolean;
 }
 
 export interface ScenarioResult {
@@ -184,6 +205,10 @@ export interface ScenarioResult {
   readonly corrections?: readonly CorrectionRecord[];
   /** Decisions found wrong and corrected on the agents, in the order they were found. */
   readonly correctedDecisions: readonly DecisionCorrection[];
+  /** The questions the evidence rule asked (issue 35), when the agent asked any. */
+  readonly evidenceQuestions?: readonly EvidenceQuestion[];
+  /** Customers the operator added, the first time their mail was asked about or found decided wrongly (SPEC §3.5). */
+  readonly addedEntries?: readonly { readonly file: string; readonly week: number; readonly entry: string; readonly label: string; readonly version?: number }[];
   readonly lessonOutcomes: Readonly<Record<LessonOutcome, number>>;
   readonly problems: readonly Problem[];
   readonly check: StatsCheck;
@@ -261,7 +286,10 @@ export async function runScenario(options: RunScenarioOptions = {}): Promise<Sce
   emit({ kind: 'start', learning, total: items.length, weeks, warnings });
 
   const operator = options.operator ?? 'careful';
-  const byWeek = new Map<number, { all: Tally; email: Tally; manifest: Tally; lessons: number; misreads: number; corrections: number }>();
+  const byWeek = new Map<number, { all: Tally; email: Tally; manifest: Tally; lessons: number; misreads: number; corrections: number; evidence: { asked: number; taught: number } }>();
+  const evidenceQuestions: EvidenceQuestion[] = [];
+  const addedEntries: { file: string; week: number; entry: string; label: string; version?: number }[] = [];
+  const added = new Set<string>();
   const corrections: CorrectionRecord[] = [];
   const correctedDecisions: DecisionCorrection[] = [];
   const taughtBy = options.taughtBy ?? SIMULATED_OPERATOR_EMAIL;
@@ -283,12 +311,13 @@ export async function runScenario(options: RunScenarioOptions = {}): Promise<Sce
       // Read from the agents once the week's messages are in: the replay corrects as it finds.
       ...(await correctedByAgents(start)),
       ...(operator === 'trusting' && { corrections: tally?.corrections ?? 0 }),
+      ...(tally !== undefined && tally.evidence.asked > 0 && { evidence: { ...tally.evidence } }),
     };
   };
 
   for (const [index, item] of items.entries()) {
     options.signal?.throwIfAborted();
-    const tally = byWeek.get(item.week) ?? { all: new Tally(), email: new Tally(), manifest: new Tally(), lessons: 0, misreads: 0, corrections: 0 };
+    const tally = byWeek.get(item.week) ?? { all: new Tally(), email: new Tally(), manifest: new Tally(), lessons: 0, misreads: 0, corrections: 0, evidence: { asked: 0, taught: 0 } };
     byWeek.set(item.week, tally);
     const client = clients[item.agent];
     const problem = (kind: Problem['kind'], sentence: string) => problems.push({ file: item.file, week: item.week, agent: item.agent, kind, sentence });
@@ -304,6 +333,22 @@ export async function runScenario(options: RunScenarioOptions = {}): Promise<Sce
     periods.set(period, inPeriod);
 
     /**
+     * A customer the seed does not have is added, as the console's "add a customer" does (SPEC §3.5),
+     * the first time its mail is asked about or found decided for another; whatever the learning,
+     * since without it the message cannot be answered or corrected at all.
+     */
+    const ensureEntry = async (collection: string): Promise<void> => {
+      if (item.agent !== 'email' || item.truth.label === undefined || added.has(item.truth.entry)) return;
+      added.add(item.truth.entry);
+      try {
+        const outcome = await authority.addEntry({ collection, newEntry: { label: item.truth.label, key: item.truth.entry }, taughtBy, reason: `A new customer: ${item.truth.label} first wrote in ${item.file}.` });
+        addedEntries.push({ file: item.file, week: item.week, entry: item.truth.entry, label: item.truth.label, ...(outcome.version !== undefined && { version: outcome.version }) });
+      } catch (error) {
+        problem('failed', `Could not add the customer ${item.truth.label}: ${(error as Error).message}`);
+      }
+    };
+
+    /**
      * A completed task the truth disagrees with: a problem in words, and — as the operator who
      * notices it would — a correction on the agent for each wrong finding, with the truth, author
      * and reason (SPEC §6.7). True when it was wrong.
@@ -317,6 +362,7 @@ export async function runScenario(options: RunScenarioOptions = {}): Promise<Sce
       inPeriod.corrected += 1;
       if (!answeredFirst) inPeriod.correctedUnasked += 1;
       if (!correctWrong) return true;
+      await ensureEntry('customers');
       for (const fix of wrong.fixes) {
         const reason = answeredFirst ? `Found wrong after answering: ${wrong.sentence}` : `Found wrong, decided without asking: ${wrong.sentence}`;
         try {
@@ -327,7 +373,8 @@ export async function runScenario(options: RunScenarioOptions = {}): Promise<Sce
             correctedBy: taughtBy,
             reason,
           });
-          correctedDecisions.push({ file: item.file, week: item.week, agent: item.agent, asked: answeredFirst, ...fix, reason });
+          const marks = item.agent === 'email' && !answeredFirst ? marksOf(done) : undefined;
+          correctedDecisions.push({ file: item.file, week: item.week, agent: item.agent, asked: answeredFirst, ...fix, reason, ...(marks && { marks }), ...(item.trap !== undefined && { trap: item.trap }) });
         } catch (error) {
           problem('correction-refused', `Could not correct ${fix.finding ?? 'the decision'} to ${fix.entry ?? 'none'}: ${(error as Error).message}`);
         }
@@ -341,6 +388,10 @@ export async function runScenario(options: RunScenarioOptions = {}): Promise<Sce
       if (!parsed.success) problem('bad-teach-block', `The question carries no valid teach block: ${parsed.error.message}`);
       const teach = parsed.success ? parsed.data : undefined;
       const answer = item.agent === 'email' ? item.truth.entry : item.truth.column;
+      // Nobody's mail of a stream that says so is answered "none of these" (SPEC §2.8): nothing to remember.
+      const none = item.agent === 'email' && item.truth.none === true;
+      const reasons = item.agent === 'email' ? evidenceReasons(task) : [];
+      await ensureEntry(teach?.collection ?? 'customers');
       const trusting = operator === 'trusting' && learning === 'on' && teach !== undefined;
       if (trusting) {
         // Before answering, as a clerk reads the question: a lesson of theirs it shows to be wrong is taken back.
@@ -351,14 +402,20 @@ export async function runScenario(options: RunScenarioOptions = {}): Promise<Sce
       }
       // The lesson is previewed on the question, before the answer, as the console shows it; a
       // warning (or a refusal) is a reason not to remember it.
-      const heeded = trusting ? await heedPreview(urls[item.agent], agentToken, item, teach, taughtBy) : undefined;
-      const answered = await answerTask(client, task, answer, SIMULATED_OPERATOR);
-      if (!isDone(answered)) problem('answer-not-taken', `Answered "${answer}"; the task is now ${answered.status?.state}: ${statusText(answered)}`);
+      const heeded = trusting && !none ? await heedPreview(urls[item.agent], agentToken, item, teach, taughtBy) : undefined;
+      const answered = none ? await answerNone(client, task, SIMULATED_OPERATOR) : await answerTask(client, task, answer, SIMULATED_OPERATOR);
+      if (!isDone(answered)) problem('answer-not-taken', `Answered "${none ? 'none of these' : answer}"; the task is now ${answered.status?.state}: ${statusText(answered)}`);
       else await correctIfWrong(answered, true);
-      if (learning === 'on' && teach) {
+      if (learning === 'on' && teach && !none) {
         lesson = heeded ?? (await remember(authority, item, teach, taughtBy, operator));
         lessons.push(lesson);
         if (lesson.outcome === 'changed') tally.lessons += 1;
+      }
+      if (reasons.length > 0) {
+        const taught = lesson?.outcome === 'changed';
+        tally.evidence.asked += 1;
+        if (taught) tally.evidence.taught += 1;
+        evidenceQuestions.push({ file: item.file, week: item.week, ...(item.trap !== undefined && { trap: item.trap }), reasons, taught });
       }
     } else if (isDone(task)) {
       if (await correctIfWrong(task, false)) tally.misreads += 1;
@@ -399,6 +456,8 @@ export async function runScenario(options: RunScenarioOptions = {}): Promise<Sce
     lessons,
     ...(operator === 'trusting' && { corrections }),
     correctedDecisions,
+    ...(evidenceQuestions.length > 0 && { evidenceQuestions }),
+    ...(addedEntries.length > 0 && { addedEntries }),
     lessonOutcomes: outcomes,
     problems,
     check: { agrees: agents.every((a) => a.outcome === 'match'), agents },
@@ -526,6 +585,21 @@ async function takeBack(
   return done;
 }
 
+/** The marks an email's result says decided it. */
+function marksOf(task: Task): DecisionCorrection['marks'] {
+  const marks = resultOf(task)?.marks;
+  if (!Array.isArray(marks)) return undefined;
+  return marks
+    .filter((m): m is Record<string, unknown> => typeof m === 'object' && m !== null && typeof (m as { pattern?: unknown }).pattern === 'string')
+    .map((m) => ({
+      pattern: String(m.pattern),
+      where: String(m.where ?? ''),
+      ...(typeof m.sender === 'string' && m.sender !== '' && { sender: m.sender }),
+      ...(typeof m.foundIn === 'string' && { foundIn: m.foundIn }),
+      ...(typeof m.text === 'string' && { text: m.text.slice(0, 120) }),
+    }));
+}
+
 /** One correction a wrong decision needs: the finding (a manifest's field) and what it should have been. */
 type Fix = Pick<DecisionCorrection, 'finding' | 'decided' | 'entry' | 'none'>;
 
@@ -539,8 +613,13 @@ function misread(item: StreamItem, task: Task): { sentence: string; fixes: Fix[]
   const result = resultOf(task);
   if (item.agent === 'email') {
     const customer = result?.customer;
-    if (customer === item.truth.entry) return undefined;
     const decided = typeof customer === 'string' ? customer : null;
+    if (item.truth.none === true) {
+      // Nobody's: no customer, or the entry that stands for nobody's mail, is right.
+      if (decided === null || decided === item.truth.entry || result?.noCustomer === true) return undefined;
+      return { sentence: `Decided ${decided} for a message that is nobody's (${item.trap ?? 'no customer'}).`, fixes: [{ decided, none: true }] };
+    }
+    if (customer === item.truth.entry) return undefined;
     return { sentence: `Decided ${decided ?? 'no customer'} for a message of ${item.truth.entry}.`, fixes: [{ decided, entry: item.truth.entry }] };
   }
   const wrong = wrongFields(item.truth, result?.columns as Record<string, unknown> | undefined);

@@ -60,6 +60,17 @@ export function answerTask(client: Client, task: Task, entry: string, answeredBy
   );
 }
 
+/** Answer a question "none of these" (SPEC §2.8): a follow-up with `{ none: true, answeredBy }`. */
+export function answerNone(client: Client, task: Task, answeredBy: string): Promise<Task> {
+  return taskOf(
+    client.sendMessage(
+      SendMessageRequest.fromJSON({
+        message: { messageId: randomUUID(), role: 'ROLE_USER', taskId: task.id, contextId: task.contextId, parts: [{ data: { none: true, answeredBy } }] },
+      }),
+    ),
+  );
+}
+
 export const isAsking = (task: Task) => task.status?.state === TaskState.TASK_STATE_INPUT_REQUIRED;
 export const isDone = (task: Task) => task.status?.state === TaskState.TASK_STATE_COMPLETED;
 

@@ -10,6 +10,18 @@ export const TRAP_SCENARIO_DIR = join(repoRoot, 'fixtures', 'trap-scenario');
 /** The email agent's truth: which customer (a key of fixtures/seeds/customers.json) it belongs to. */
 export interface EmailTruth {
   readonly entry: string;
+  /**
+   * A customer the seed does not have, by the name the clerk adds it under (SPEC §3.5, with `entry`
+   * as its key) the first time its mail is asked about or found decided for another.
+   */
+  readonly label?: string;
+  /**
+   * Nobody's mail that the clerk answers "none of these" (SPEC §2.8) and remembers nothing of: a
+   * decision of no customer, or for an entry that stands for nobody's mail (`no-customer`), is right;
+   * one for a customer is wrong. (The trap scenario's nobody's mail is answered as the `no-customer`
+   * entry instead, and taught.)
+   */
+  readonly none?: true;
 }
 
 /**

@@ -12,3 +12,15 @@ export const trapReplay = (scenarioDir: string = TRAP_SCENARIO_DIR): Pick<Compar
   operator: 'trusting',
   name: TRAP_NAME,
 });
+
+export const MIXED_NAME = 'The mixed stream of issue 35 (a trusting operator)';
+
+/**
+ * The mixed stream (make-mixed-stream.ts, generated into `dir`), replayed by the same trusting
+ * operator; its nobody's mail is answered "none of these", and its customers the seed lacks are added.
+ */
+export const mixedReplay = (scenarioDir: string): Pick<CompareOptions, 'scenarioDir' | 'operator' | 'name'> => ({
+  scenarioDir,
+  operator: 'trusting',
+  name: MIXED_NAME,
+});
