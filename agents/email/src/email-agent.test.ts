@@ -167,6 +167,16 @@ describe('the how sentence, held to what the agent does', () => {
     expect(emailAgent.read(results('dmarc=fail header.from=elsewhere.example'), pinned(seed)).settled).toBe(true);
   });
 
+  it('"nothing at all in mail forwarded by a sender whose domain imitates the forwarded message\'s"', () => {
+    expect(how).toContain("nothing at all in mail forwarded by a sender whose domain imitates the forwarded message's");
+    const definition = customers(['northgate', 'Northgate Motors Ltd', [{ pattern: 'Northgate\\s+Motors', where: 'body' }]], ['pinnacle-audio', 'Pinnacle Audio Ltd', []]);
+    const forged = (address: string) =>
+      plain({ from: { address, name: 'Northgate Motors Accounts' }, subject: 'FW: bank details', body: 'Please pay today.\n\nNorthgate Motors Accounts\n\n-----Original Message-----\nFrom: Lee <logistics@northgate-motors.example>\nSubject: bank details\n\nnew IBAN' });
+    expect(emailAgent.read(forged('accounts@northgate-motors.example.pay-portal.invalid'), pinned(definition)).settled).toBe(false);
+    // The same words from a sender that imitates nobody decide.
+    expect(settled(emailAgent.read(forged('accounts@haulier.example'), pinned(definition))).customer).toBe('northgate');
+  });
+
   it('"the body is the new text without quoted history"', () => {
     expect(how).toContain('the body is the new text without quoted history');
     const definition = customers(['northgate', 'Northgate Motors Ltd', [{ pattern: 'NGM/2026/1142', where: 'body' }]], ['pinnacle-audio', 'Pinnacle Audio Ltd', []]);

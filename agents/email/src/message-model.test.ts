@@ -64,6 +64,38 @@ describe('forwards and who forwarded them', () => {
     expect(model.all.from).toContain('logistics@northgate-motors.example');
   });
 
+  it('by anyone else: a forward opened only by a lone `From:` line (HTML turned into text) is quoted text too', () => {
+    // Anyone can type a customer's header block, here one paragraph a line.
+    const forged = email({
+      from: { address: 'accounts@freight-desk.example', name: 'Accounts' },
+      subject: 'FW: Updated bank details',
+      body: 'Please see below and action today.\n\nFrom: Alder Chemicals <ap@alder-chemicals.example>\n\nSent: Monday, 4 January 2027 09:12\n\nSubject: Updated bank details\n\nAlder Chemicals has new bank details for invoice AC-2027-0042.',
+    });
+    const model = messageModel(forged, internal);
+    expect(model.forward?.internal).toBe(false);
+    expect(model.own.body).not.toContain('Alder');
+    expect(model.own.body).toContain('Please see below');
+  });
+
+  it('by a look-alike of the forwarded sender’s domain: an impostor, none of whose words decide (its signature names the customer)', () => {
+    const forged = (from: string) =>
+      messageModel(email({
+        from: { address: from, name: 'Alder Chemicals Finance' },
+        subject: 'FW: Updated bank details – ALC-2027-8213',
+        body: 'Please process the payment today.\n\nRegards\nAlder Chemicals Finance\n\n________________________________\nFrom: Alder Planning <planning@alder-chem.example>\nSent: Tuesday 9 March 2027 09:35\nSubject: Updated bank details\n\nnew bank details, ALC-2027-8213',
+      }), internal);
+    for (const lookalike of ['finance@alder-chem.example.secure-invoice.invalid', 'finance@alder-chem-payments.example', 'finance@alder-chem.example-zahlung.invalid']) {
+      const model = forged(lookalike);
+      expect(model.own, lookalike).toEqual({ from: '', subject: '', body: '', attachments: '' });
+      expect(model.unverified, lookalike).toMatch(/imitates alder-chem\.example, the domain of the message it forwards/);
+    }
+    // The customer's own domain and its subdomains are no look-alikes; nor is another company's.
+    for (const honest of ['finance@alder-chem.example', 'finance@mail.alder-chem.example', 'desk@haulier.example']) {
+      expect(forged(honest).unverified, honest).toBeUndefined();
+    }
+    expect(forged('finance@mail.alder-chem.example').own.body).toContain('Alder Chemicals Finance');
+  });
+
   it('a `>`-quoted forward by the warehouse is unquoted one level', () => {
     const quoted = email({ from: { address: 'ops@warehouse.example', name: '' }, subject: 'Fwd: x', body: 'fyi\n\n> From: A <a@customer.example>\n> Date: Mon\n> Subject: x\n> To: ops@warehouse.example\n>\n> BW-88213 please' });
     expect(messageModel(quoted, internal).own.body).toContain('BW-88213 please');

@@ -55,7 +55,7 @@ export function messageModel(input: EmailInput, internal: InternalSenders = NO_O
   const forward = forwardOf(input, headLines);
   const all = messageFieldsWith(input, forward?.sender);
   const automated = automatedBecause(input);
-  const unverified = failedAuthentication(input);
+  const unverified = failedAuthentication(input) ?? imitatedBy(input, forward?.sender, internal);
   const kind: MailKind = automated?.kind ?? (/^list$/i.test(input.headerFacts?.precedence ?? '') ? 'list' : 'person');
   // A forward counts as the warehouse's only from its own people, and only when their domain is not failing authentication.
   const trusted = forward !== undefined && automated === undefined && unverified === undefined && internal.has(input.from.address);
@@ -70,6 +70,10 @@ export function messageModel(input: EmailInput, internal: InternalSenders = NO_O
     const quotedBlock = /^\s*>/.test(lines[forward.block.firstLine] ?? '') || /^\s*>/.test(lines[forward.block.endLine - 1] ?? '');
     const original = lines.slice(forward.block.endLine).map((line) => (quotedBlock ? line.replace(/^\s*> ?/, '') : line));
     body = [...note, ...authorsLines(original).kept].join('\n');
+  } else if (forward !== undefined && forward.attachment === undefined) {
+    // Forwarded by someone outside: the forwarded original, its header block and all below it, is quoted text
+    // (anyone can type a customer's header block), even when only a forward's lone `From:` line opens it.
+    body = authorsLines(headLines.slice(0, forward.block.firstLine)).kept.join('\n');
   } else {
     const head = input.body.length > FORWARD_SEARCHED ? input.body.slice(0, FORWARD_SEARCHED) : input.body;
     const { kept, whole } = authorsLines(headLines, head, headLines);
@@ -90,7 +94,9 @@ export function messageModel(input: EmailInput, internal: InternalSenders = NO_O
       : forward !== undefined && !trusted && hasForwardPrefix(input.subject)
         ? '' // the forwarded original's subject, forwarded by someone outside
         : input.subject;
-  const own: MessageFields = {
+  // A look-alike of the forwarded sender's domain writes as an impostor: none of its words decide (its signature names the customer it imitates).
+  const impostor = unverified !== undefined && forward !== undefined && !trusted && imitates(input.from.address, forward.sender.address);
+  const own: MessageFields = impostor ? { from: '', subject: '', body: '', attachments: '' } : {
     // The address only: a display name is a claim anyone can type (a free-mail address named "Kestrel Pharma GmbH").
     from: unverified !== undefined || author.address === '' ? '' : `<${author.address}>`,
     subject,
@@ -234,6 +240,37 @@ function automatedBecause(input: EmailInput): Automated | undefined {
   if (auto !== '') return { kind: 'notice', because: `This is an automated message (its Auto-Submitted header says ${auto.split(/[;\s]/)[0]})` };
   if (precedence === 'bulk' || precedence === 'junk') return { kind: 'notice', because: `This is an automated message (its Precedence header says ${precedence})` };
   return undefined;
+}
+
+// ---------------------------------------------------------------------------------------------
+// Look-alike domains: `alder-chem.example.secure-invoice.invalid` forwarding `planning@alder-chem.example`.
+
+function domainOfAddress(address: string): string {
+  return address.slice(address.lastIndexOf('@') + 1).toLowerCase();
+}
+
+/**
+ * Whether the sender's domain imitates the domain of the message it forwards: another domain that
+ * holds the original's name (`alder-chem`, `kaufhaus-falkner`) but is neither it nor under it.
+ */
+function imitates(sender: string, original: string): boolean {
+  const [ours, theirs] = [domainOfAddress(sender), domainOfAddress(original)];
+  if (ours === '' || theirs === '' || ours === theirs || ours.endsWith(`.${theirs}`) || theirs.endsWith(`.${ours}`)) return false;
+  const labels = theirs.split('.');
+  // The original's name: its domain without the last label (`alder-chem.example` → `alder-chem`); a short name says too little.
+  const name = labels.length >= 2 ? labels.slice(0, -1).join('.') : theirs;
+  if (name.length < 5) return false;
+  const at = ours.indexOf(name);
+  if (at < 0) return false;
+  const before = at === 0 ? '.' : ours[at - 1]!;
+  const after = ours[at + name.length] ?? '.';
+  return /[.-]/.test(before) && /[.-]/.test(after);
+}
+
+/** Why the sender may be an impostor, when it forwards, from outside, a message of a domain its own imitates. */
+function imitatedBy(input: EmailInput, original: EmailSender | undefined, internal: InternalSenders): string | undefined {
+  if (original === undefined || internal.has(input.from.address) || !imitates(input.from.address, original.address)) return undefined;
+  return `The sender's domain ${domainOfAddress(input.from.address)} imitates ${domainOfAddress(original.address)}, the domain of the message it forwards, so the sender may be an impostor and nothing it writes decides`;
 }
 
 // ---------------------------------------------------------------------------------------------

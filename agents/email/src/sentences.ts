@@ -12,7 +12,8 @@ export function howSentence(margin: number): string {
     'a mark for any looks in all of them), ignoring case, scores one point for its customer, once; ' +
     // The evidence rule (issue 35, SPEC §2.3.7): message-model.ts, held clause by clause in email-agent.test.ts.
     "only the author's own part counts: the from is the sender's address alone (a forward's original sender " +
-    "only when one of the warehouse's own people forwarded it; none when the sender's domain fails DMARC, SPF or DKIM), " +
+    "only when one of the warehouse's own people forwarded it; none when the sender's domain fails DMARC, SPF or DKIM; " +
+    "nothing at all in mail forwarded by a sender whose domain imitates the forwarded message's, such as alder-chem.example.secure-invoice.invalid for alder-chem.example), " +
     "the body is the new text without quoted history, and the subject and a forwarded message count only when they are the author's " +
     "(not an automatic reply's, nor a forward by anyone else); " +
     "on automated mail (automatic replies, delivery reports, notices) only a mark with a sender condition, or a mark of mail that is no customer's, scores; " +
