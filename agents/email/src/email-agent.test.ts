@@ -187,15 +187,20 @@ describe('the how sentence, held to what the agent does', () => {
     expect(settled(emailAgent.read({ ...quoted, body: `Thursday works for NGM/2026/1142.\n${quoted.body}` }, pinned(definition))).customer).toBe('northgate');
   });
 
-  it('"the subject and a forwarded message count only when they are the author\'s (not an automatic reply\'s, nor a forward by anyone else)"', () => {
-    expect(how).toContain("the subject and a forwarded message count only when they are the author's (not an automatic reply's, nor a forward by anyone else)");
+  it('"the subject and a forwarded message count only when they are the author\'s (not an automatic reply\'s, nor a reply\'s, … nor a forward by anyone else)"', () => {
+    expect(how).toContain("the subject and a forwarded message count only when they are the author's (not an automatic reply's, nor a reply's, which repeats the subject it answers, nor a forward by anyone else)");
     const from = { address: 'desk@haulier.example', name: '' };
     expect(emailAgent.read(plain({ from, subject: 'Automatic reply: NGM/2026/1142' }), pinned(seed)).settled).toBe(false);
     expect(emailAgent.read(plain({ from, subject: 'FW: NGM/2026/1142', body: 'see below\n\n-----Original Message-----\nFrom: A <a@b.example>\nSubject: NGM/2026/1142\n\nhi' }), pinned(seed)).settled).toBe(false);
     const attached = plain({ from, subject: 'see attached', attachments: [{ filename: 'fwd.eml', mediaType: 'message/rfc822', text: 'From: <a@b.example>\nSubject: x\n\nKP/2026/4410' }] });
     const kestrel = customers(['kestrel', 'Kestrel Pharma GmbH', [{ pattern: 'KP/2026/4410', where: 'attachments' }]], ['pinnacle-audio', 'Pinnacle Audio Ltd', []]);
     expect(emailAgent.read(attached, pinned(kestrel)).settled).toBe(false);
-    expect(settled(emailAgent.read(plain({ from, subject: 'Re: NGM/2026/1142' }), pinned(seed))).customer).toBe('northgate');
+    // A reply's subject is the message it answers (a haulier's reply on another customer's thread): quoted, in any language.
+    for (const subject of ['Re: NGM/2026/1142', 'RE : NGM/2026/1142', 'AW: NGM/2026/1142', 'SV: NGM/2026/1142', 'Antw: NGM/2026/1142', 'R: NGM/2026/1142', 'Réf. : NGM/2026/1142', '[#4411] Re: NGM/2026/1142']) {
+      expect(emailAgent.read(plain({ from, subject }), pinned(seed)).settled, subject).toBe(false);
+    }
+    expect(settled(emailAgent.read(plain({ from, subject: 'NGM/2026/1142 booked' }), pinned(seed))).customer).toBe('northgate');
+    expect(settled(emailAgent.read(plain({ from, subject: 'Request: NGM/2026/1142' }), pinned(seed))).customer).toBe('northgate');
   });
 
   it('"on automated mail only a mark with a sender condition, or a mark of mail that is no customer\'s, scores"', () => {

@@ -93,7 +93,9 @@ export function messageModel(input: EmailInput, internal: InternalSenders = NO_O
       ? '' // an auto-reply or a bounce repeats the subject of the message it answers
       : forward !== undefined && !trusted && hasForwardPrefix(input.subject)
         ? '' // the forwarded original's subject, forwarded by someone outside
-        : input.subject;
+        : !trusted && REPLY_PREFIX.test(input.subject)
+          ? '' // a reply's subject repeats the message it answers: quoted text, not the author's words
+          : input.subject;
   // A look-alike of the forwarded sender's domain writes as an impostor: none of its words decide (its signature names the customer it imitates).
   const impostor = unverified !== undefined && forward !== undefined && !trusted && imitates(input.from.address, forward.sender.address);
   const own: MessageFields = impostor ? { from: '', subject: '', body: '', attachments: '' } : {
@@ -162,6 +164,8 @@ function authorsLines(lines: readonly string[], whole?: string, headLines?: read
 }
 
 const QUOTED_LINE = /^\s*>/;
+/** A reply's subject prefix as mail programs write it (`Re:`, `RE :`, `AW:`, `SV:`, `Antw:`, `R:`, `Réf. :`), after a ticket or list tag. */
+const REPLY_PREFIX = /^\s*(?:\[[^\]]{0,60}\]\s*)?(?:re|aw|sv|vs|r|rif|antw|antwort|odp|réf|ref|ynt|atb|vá|bls)\s?(?:\[\d{1,3}\]|\(\d{1,3}\))?\s?\.?\s?:/iu;
 /** A line that may open a quoted header block (forwards.ts's sender labels). */
 const SENDER_LINE = /^[>\s]*\**(?:from|von|de|da|van|från|fra|od|remitente|absender)\s?\**\s?:/iu;
 

@@ -15,7 +15,7 @@ export function howSentence(margin: number): string {
     "only when one of the warehouse's own people forwarded it; none when the sender's domain fails DMARC, SPF or DKIM; " +
     "nothing at all in mail forwarded by a sender whose domain imitates the forwarded message's, such as alder-chem.example.secure-invoice.invalid for alder-chem.example), " +
     "the body is the new text without quoted history, and the subject and a forwarded message count only when they are the author's " +
-    "(not an automatic reply's, nor a forward by anyone else); " +
+    "(not an automatic reply's, nor a reply's, which repeats the subject it answers, nor a forward by anyone else); " +
     "on automated mail (automatic replies, delivery reports, notices) only a mark with a sender condition, or a mark of mail that is no customer's, scores; " +
     `the customer with the most points wins if it leads the next by at least ${points(margin)} (the margin); ` +
     'if no mark matches, or no customer leads by that much, I ask.'
