@@ -59,7 +59,7 @@ describe('the trap scenario, replayed by an operator who trusts every suggestion
     ['email/2027-03-12-0943-yardbooker.eml', 'class 6: portal notice for Quayside, decided by Quarry Stone\'s format mark'],
   ]);
   const MIXED_KNOWN_OPEN_MEASURED = 5;
-  const MIXED_WEEK6_PER100 = 19;
+  const MIXED_WEEK6_PER100 = 14.3;
 
   it('mixed stream (issue 35), a ratchet: wrong only on the known-open messages, week 6 no worse than measured, and the line falls', () => {
     const result = runs.get('mixed stream (issue 35)')!;

@@ -18,7 +18,7 @@ export const COLLECTION = 'customers';
 export function customerFinding(customers: Definition<CustomerMarks>, verdict: Verdict, margin: number): Finding {
   const labelOf = (key: string) => findCustomer(customers, key)?.label ?? key;
   if (verdict.kind === 'settled') {
-    return { settled: true, winner: verdict.winner, reads: readsSettled(labelOf(verdict.winner), verdict.hits), collection: COLLECTION };
+    return { settled: true, winner: verdict.winner, reads: readsSettled(labelOf(verdict.winner), verdict.hits, verdict.because), collection: COLLECTION };
   }
   const reads = verdict.kind === 'close' ? readsClose(verdict.contenders.map(labelOf), margin) : STILL_UNKNOWN;
   return { settled: false, reads, collection: COLLECTION };
@@ -32,15 +32,32 @@ export function customersOf(definitions: PinnedDefinitions): PinnedDefinition<Cu
 export interface DecidingEvidence {
   readonly fields: MessageFields;
   readonly automated: boolean;
+  /** Set for a delivery report (a bounce) or an automatic reply: why it is nobody's mail, unless a lesson says otherwise. */
+  readonly nobodys?: string;
 }
 
 export function decidingEvidence(model: MessageModel): DecidingEvidence {
-  return { fields: model.own, automated: model.automated };
+  const nobodys = model.kind === 'delivery-report' || model.kind === 'auto-reply' ? model.kindBecause : undefined;
+  return { fields: model.own, automated: model.automated, ...(nobodys === undefined ? {} : { nobodys }) };
 }
 
-/** The verdict of the marks on a message's deciding evidence: what `read` and preview both decide by. */
+/**
+ * The verdict of the marks on a message's deciding evidence: what `read` and preview both decide by.
+ * Automated mail is nobody's unless a lesson says so (SPEC §2.3.7): a bounce or an automatic reply
+ * that no admitted mark matches is the entry's for nobody's mail, when the definition has one. A
+ * notice (`Auto-Submitted: auto-generated`, `Precedence: bulk`) may be a portal's for a customer: it asks.
+ */
 export function decideOn(customers: Definition<CustomerMarks>, evidence: DecidingEvidence, margin: number): Verdict {
-  return matchMarks(customers, evidence.fields, margin, evidence.automated ? 'taught-for-automated' : undefined);
+  const verdict = matchMarks(customers, evidence.fields, margin, evidence.automated ? 'taught-for-automated' : undefined);
+  if (verdict.kind !== 'unmarked' || evidence.nobodys === undefined) return verdict;
+  const nobody = noCustomerEntry(customers);
+  return nobody === undefined ? verdict : { kind: 'settled', winner: nobody, hits: [], scores: [], because: evidence.nobodys };
+}
+
+/** The first entry for mail that is no customer's, if the definition has one. */
+function noCustomerEntry(customers: Definition<CustomerMarks>): string | undefined {
+  for (const entry of customers.entries) if (entry.noCustomer) return entry.key;
+  return undefined;
 }
 
 /**
@@ -62,6 +79,9 @@ export function customerDecider(margin: number, internal?: InternalSenders): Dec
     },
     affects(collection, before, after) {
       if (collection !== COLLECTION) return () => false;
+      // The entry for nobody's mail decides every unmarked bounce and automatic reply: a change to it (or to whether
+      // an entry is one) may change theirs, with no mark of it matching.
+      const nobodys = (before as CustomerMarks | undefined)?.noCustomer === true || (after as CustomerMarks | undefined)?.noCustomer === true;
       const marks = new Map<string, { pattern: string; places: readonly MessageField[] }>();
       for (const entry of [before, after]) {
         for (const mark of marksOf(entry)) {
@@ -80,7 +100,7 @@ export function customerDecider(margin: number, internal?: InternalSenders): Dec
         }
         tests.push({ test: (text) => regex.test(text), places });
       }
-      return ({ fields }) => tests.some(({ test, places }) => places.some((place) => test(fields[place])));
+      return ({ fields, nobodys: automatic }) => (nobodys && automatic !== undefined) || tests.some(({ test, places }) => places.some((place) => test(fields[place])));
     },
   };
 }

@@ -6,6 +6,7 @@ import type { PinnedDefinitions, Question, Reading } from '@learnables/runtime';
 import { InputRefused, pinDefinitions } from '@learnables/runtime';
 import { CustomerMarks, MARK_PLACES } from './customer-marks.ts';
 import type { Mark, MarkLesson } from './customer-marks.ts';
+import { customerDecider } from './customer-finding.ts';
 import { createEmailAgent, emailAgent } from './email-agent.ts';
 import type { EmailResult } from './email-agent.ts';
 import type { EmailInput } from './email-input.ts';
@@ -204,7 +205,7 @@ describe('the how sentence, held to what the agent does', () => {
   });
 
   it('"on automated mail only a mark with a sender condition, or a mark of mail that is no customer\'s, scores"', () => {
-    expect(how).toContain("on automated mail (automatic replies, delivery reports, notices) only a mark with a sender condition, or a mark of mail that is no customer's, scores");
+    expect(how).toContain("on automated mail (automatic replies, delivery reports, notices) only a mark with a sender condition, or a mark of mail that is no customer's, scores,");
     const auto = plain({ from: { address: 'anna@brightwell-foods.example', name: 'Anna' }, subject: 'Away', headerFacts: { autoSubmitted: 'auto-replied' } });
     expect(emailAgent.read(auto, pinned(seed)).settled).toBe(false);
     expect(emailAgent.read({ ...auto, headerFacts: { precedence: 'bulk' } }, pinned(seed)).settled).toBe(false);
@@ -213,6 +214,36 @@ describe('the how sentence, held to what the agent does', () => {
     expect(settled(emailAgent.read(auto, pinned(paired))).customer).toBe('brightwell-foods');
     const nobody = defineCollection('customers', [new CustomerMarks('brightwell-foods', 'Brightwell Foods plc', [{ pattern: '@brightwell-foods\\.example>', where: 'from' }]), new CustomerMarks('none', 'Nobody', [{ pattern: 'pallets', where: 'body' }], true)]);
     expect(settled(emailAgent.read(auto, pinned(nobody))).customer).toBe('none');
+  });
+
+  it('"an automatic reply or a delivery report that none matches is the entry for mail that is no customer\'s, when there is one (a notice asks)"', () => {
+    expect(how).toContain("an automatic reply or a delivery report that none matches is the entry for mail that is no customer's, when there is one (a notice asks)");
+    const entries = (...more: CustomerMarks[]) =>
+      defineCollection('customers', [new CustomerMarks('brightwell-foods', 'Brightwell Foods plc', [{ pattern: '@brightwell-foods\\.example>', where: 'from' }]), ...more]);
+    const withNone = entries(new CustomerMarks('none', 'Nobody', [], true));
+    const from = { address: 'anna@brightwell-foods.example', name: 'Anna' };
+    const away = plain({ from, subject: 'Out of Office: pallets', headerFacts: { autoSubmitted: 'auto-replied' } });
+    const bounce = plain({ from: { address: 'MAILER-DAEMON@mx.brightwell-foods.example', name: '' }, subject: 'Undelivered Mail Returned to Sender' });
+    const notice = plain({ from, subject: 'Your booking', headerFacts: { autoSubmitted: 'auto-generated' } });
+    const reading = emailAgent.read(away, pinned(withNone));
+    expect(settled(reading).customer).toBe('none');
+    expect(settled(reading).noCustomer).toBe(true);
+    expect(reading.findings.customer).toMatchObject({ settled: true, winner: 'none', reads: expect.stringMatching(/^Reads as Nobody: this is an automatic reply .*no customer's unless a lesson says so$/) });
+    expect(settled(emailAgent.read(bounce, pinned(withNone))).customer).toBe('none');
+    // A notice may be a portal's, for a customer: it asks. Without an entry for nobody's mail, all three ask.
+    expect(emailAgent.read(notice, pinned(withNone)).settled).toBe(false);
+    for (const message of [away, bounce, notice]) expect(emailAgent.read(message, pinned(entries())).settled).toBe(false);
+    // A lesson on the sender's automatic replies still decides them for its customer.
+    const taught = entries(new CustomerMarks('none', 'Nobody', [], true)).entries.map((entry) =>
+      entry.key === 'brightwell-foods' ? new CustomerMarks(entry.key, entry.name, [{ pattern: 'pallets', where: 'body', sender: '<anna@brightwell-foods\\.example>' }]) : entry);
+    expect(settled(emailAgent.read(away, pinned(defineCollection('customers', taught)))).customer).toBe('brightwell-foods');
+    // Preview decides alike, and counts a change to the entry for nobody's mail as affecting them.
+    const decider = customerDecider(1);
+    for (const message of [away, bounce, notice]) {
+      expect(decider.findings(decider.evidence(message), pinned(withNone)).customer).toEqual(emailAgent.read(message, pinned(withNone)).findings.customer);
+    }
+    const affects = decider.affects!('customers', undefined, new CustomerMarks('none', 'Nobody', [], true));
+    expect([away, bounce, notice].map((message) => affects(decider.evidence(message)))).toEqual([true, true, false]);
   });
 
   it('"if no mark matches, I ask"', () => {

@@ -25,7 +25,9 @@ const internal = new InternalSenders({ domains: ['warehouse.example'] });
 const agent = createEmailAgent({ internal });
 
 let seed: Definition<CustomerMarks>;
-const read = async (file: string, definition: Definition<CustomerMarks> = seed, using = agent): Promise<Reading<EmailResult, MarkLesson>> =>
+// The seed without its entry for nobody's mail: with it, an unmarked bounce or automatic reply is that entry's (see below).
+let asking: Definition<CustomerMarks>;
+const read = async (file: string, definition: Definition<CustomerMarks> = asking, using = agent): Promise<Reading<EmailResult, MarkLesson>> =>
   using.read(await parseEmail(await readFile(new URL(file, fixtures))), pinned(definition));
 
 function asked(reading: Reading<EmailResult, MarkLesson>): Question<MarkLesson> {
@@ -36,6 +38,7 @@ function asked(reading: Reading<EmailResult, MarkLesson>): Question<MarkLesson> 
 beforeAll(async () => {
   const seedFile = JSON.parse(await readFile(new URL('../seeds/customers.json', fixtures), 'utf8')) as { entries: Record<string, unknown> };
   seed = defineCollection('customers', Object.entries(seedFile.entries).map(([key, state]) => customerMarksKind.fromState(key, state)));
+  asking = defineCollection('customers', seed.entries.filter((entry) => !entry.noCustomer));
 });
 
 /** Every fixture that today's seed marks decide wrongly, what it is, and what the question must say. */
@@ -62,6 +65,19 @@ describe('the evidence rule: only the author’s own part decides', () => {
       expect(question.question).toMatch(says);
     });
   }
+
+  it('with an entry for nobody’s mail, an unmarked bounce or automatic reply is that entry’s, saying why; a notice still asks', async () => {
+    const automatic = WRONG_TODAY.filter((fixture) => /^2 (out of office|ticket|delivery report)/.test(fixture.class));
+    expect(automatic).toHaveLength(7);
+    for (const { file, says } of automatic) {
+      const reading = await read(file, seed);
+      expect(reading.settled && reading.result.customer, file).toBe('no-customer');
+      expect(reading.settled && reading.result.noCustomer, file).toBe(true);
+      expect(reading.findings.customer?.reads, file).toMatch(says);
+    }
+    const notice = agent.read({ from: { address: 'noreply@portal.example', name: 'Portal' }, subject: 'Booking confirmed', body: 'Booking confirmed.', attachments: [], headerFacts: { autoSubmitted: 'auto-generated' } }, pinned(seed));
+    expect(notice.settled).toBe(false);
+  });
 
   it('a forward by one of the warehouse’s own people is decided by the original sender; by anyone else it asks', async () => {
     const ops = 'fwd-ops-northgate-delivery-note.eml';

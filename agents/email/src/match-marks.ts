@@ -25,7 +25,7 @@ export interface Score {
  * the next by the margin; `contenders` are those within the margin of the top score.
  */
 export type Verdict =
-  | { readonly kind: 'settled'; readonly winner: string; readonly hits: readonly MarkHit[]; readonly scores: readonly Score[] }
+  | { readonly kind: 'settled'; readonly winner: string; readonly hits: readonly MarkHit[]; readonly scores: readonly Score[]; readonly because?: string }
   | { readonly kind: 'unmarked' }
   | { readonly kind: 'close'; readonly contenders: readonly string[]; readonly scores: readonly Score[] };
 

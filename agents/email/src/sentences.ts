@@ -16,7 +16,8 @@ export function howSentence(margin: number): string {
     "nothing at all in mail forwarded by a sender whose domain imitates the forwarded message's, such as alder-chem.example.secure-invoice.invalid for alder-chem.example), " +
     "the body is the new text without quoted history, and the subject and a forwarded message count only when they are the author's " +
     "(not an automatic reply's, nor a reply's, which repeats the subject it answers, nor a forward by anyone else); " +
-    "on automated mail (automatic replies, delivery reports, notices) only a mark with a sender condition, or a mark of mail that is no customer's, scores; " +
+    "on automated mail (automatic replies, delivery reports, notices) only a mark with a sender condition, or a mark of mail that is no customer's, scores, " +
+    "and an automatic reply or a delivery report that none matches is the entry for mail that is no customer's, when there is one (a notice asks); " +
     `the customer with the most points wins if it leads the next by at least ${points(margin)} (the margin); ` +
     'if no mark matches, or no customer leads by that much, I ask.'
   );
@@ -29,7 +30,9 @@ const LONGEST_QUOTE = 60;
 const PLACE_NAMES: Readonly<Record<MessageField, string>> = { from: '', subject: ' in the subject', body: ' in the body', attachments: ' in the attachments' };
 
 /** "Reads as Northgate Motors Ltd, on billing@origin.example" — naming what decided it, and where. */
-export function readsSettled(customerName: string, hits: readonly MarkHit[]): string {
+export function readsSettled(customerName: string, hits: readonly MarkHit[], because?: string): string {
+  // Decided by no mark: an unmarked bounce or automatic reply, the entry's for nobody's mail.
+  if (hits.length === 0 && because !== undefined) return `Reads as ${customerName}: ${because.charAt(0).toLowerCase()}${because.slice(1)}, and automated mail is no customer's unless a lesson says so`;
   const shown = hits.slice(0, SHOWN_HITS).map((hit) => `${quote(hit)}${PLACE_NAMES[hit.field]}`);
   const more = hits.length - shown.length;
   const evidence = more > 0 ? [...shown, `${more} more ${more === 1 ? 'mark' : 'marks'}`] : shown;
