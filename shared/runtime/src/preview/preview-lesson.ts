@@ -282,6 +282,9 @@ async function* readTwice<Input, Result>(
     let after: Findings;
     try {
       before = agent.read(input as Input, live).findings;
+      // A turn of the loop between the two readings, if the slice is used up (a wide sheet's each
+      // takes up to ~27 ms); a time that ends here ends the preview at the next task, as before.
+      if (changed) await spend.pace();
       after = changed ? agent.read(input as Input, candidate).findings : before;
     } catch {
       // An input the agent no longer reads (e.g. its category is gone) says nothing about the lesson.
@@ -351,7 +354,10 @@ async function* decideFast<Input, Result>(
       const known = memory.findings(taskId, at);
       before = known ?? decider.findings(found, live);
       if (known === undefined) memory.decided(taskId, before, at);
-      after = lessonReaches(found) ? decider.findings(found, candidate) : before;
+      const reaches = lessonReaches(found);
+      // As in readTwice: the loop may take a turn between the two decisions.
+      if (reaches && known === undefined) await spend.pace();
+      after = reaches ? decider.findings(found, candidate) : before;
     } catch {
       yield { taskId };
       continue;
