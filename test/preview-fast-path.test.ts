@@ -3,13 +3,17 @@
 // way (`read` twice per message). Both run here over the same recorded tasks — every email fixture
 // and a few hundred generated messages — for lessons of every kind, before and after the live
 // version moves (lessons taught, a lesson retracted, an entry added), cold and warm, and with a
-// memory too small to keep everything.
+// memory too small to keep everything. And over heavy sheets (the manifest agent), whose journaled
+// inputs preview parses in pieces (parseInPieces, issue 34: one JSON.parse of a 1.46 MB sheet held
+// /healthz 73-277 ms): both ways decide exactly as on inputs parsed whole by JSON.parse.
 import { readdirSync, readFileSync } from 'node:fs';
 import { randomUUID } from 'node:crypto';
 import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { AuthorityClient } from '@learnables/authority';
 import { customerMarksKind, emailAgent } from '@learnables/email-agent';
+import { columnMappingKind, manifestAgent } from '@learnables/manifest-agent';
+import type { SheetInput } from '@learnables/manifest-agent';
 import type { PreviewResult } from '@learnables/protocol';
 import { PreviewMemory, previewLesson, warmPreview } from '@learnables/runtime';
 import type { PreviewDeps } from '@learnables/runtime';
@@ -195,5 +199,87 @@ describe('preview, the quick way and the plain way, over the email agent', () =>
     await authority.retract({ collection: 'customers', version: claimed.version, author: 'sam', reason: 'wrong' });
     await authority.addEntry({ collection: 'customers', newEntry: { label: 'Ironbark Outdoor Two' }, taughtBy: 'dana', reason: 'new' });
     await agreeOnAll([warm, new PreviewMemory()]);
+  }, 300_000);
+});
+
+/** A manifest CSV of 256 headings and `rows` filled rows (550: 1.46 MB journaled; 3,500: cut to 749 rows, 2.0 MB), its first heading `waybill`. */
+function heavyCsv(rows: number, waybill: string, weights: (row: number) => string): Buffer {
+  const heading = [waybill, 'Weight (kg)', 'Pieces', ...Array.from({ length: 253 }, (_, at) => `Heading ${at + 4}`)].join(',');
+  const lines = Array.from({ length: rows }, (_, row) => ['176-12345675', weights(row), '3', ...Array.from({ length: 253 }, (_, at) => (at === 3 ? String(10 + (row % 7)) : `r${row}c${at}`))].join(','));
+  return Buffer.from([heading, ...lines].join('\n'));
+}
+
+const mapping = (entry: string, column: string) => ({ lesson: { collection: 'mappings', entry, value: { column }, taughtBy: 'dana', reason: 'preview test' } });
+
+describe('preview over heavy sheets, their journaled inputs parsed in pieces', () => {
+  let stack: LoopStack;
+  let authority: AuthorityClient;
+  let scope: { tenant: string; owner: string };
+  /** Each sheet's input as JSON.parse makes it whole from its journal row (the way before), by file name. */
+  const whole = new Map<string, unknown>();
+  beforeAll(async () => {
+    stack = await startLoop(manifestAgent);
+    authority = new AuthorityClient({ url: stack.authority.url, token: 'agent-token', kinds: [columnMappingKind] });
+    const sheets: [string, Buffer][] = [
+      ['heaviest.csv', heavyCsv(3_500, 'Waybill', () => '12.5')],
+      ['heavy-0.csv', heavyCsv(550, 'Waybill', () => '12.5')],
+      ['heavy-1.csv', heavyCsv(550, 'Consignment', (row) => String(row % 40))],
+      ['heavy-2.csv', heavyCsv(550, 'Waybill', () => 'about twelve')],
+      ['heavy-3.csv', heavyCsv(550, 'Ref', () => '')],
+    ];
+    for (const [name, bytes] of sheets) await sendFile(stack.client, bytes, 'text/csv', name);
+    const row = await stack.agent.database.db.selectFrom('learnables_tasks').select(['tenant', 'owner']).executeTakeFirstOrThrow();
+    scope = { tenant: row.tenant, owner: row.owner };
+    const ids = await stack.agent.ledger.recent(scope, 0, 100);
+    for (const input of (await stack.agent.journal.recordedFor(ids, 'parse')).values()) whole.set((input as SheetInput).filename, input);
+    const sizes = [...(await stack.agent.journal.sizesFor(ids, 'parse')).values()];
+    expect(sizes.filter((bytes) => bytes > 1_400_000)).toHaveLength(sheets.length);
+  }, 300_000);
+  afterAll(async () => stack?.close());
+
+  const deps = (agent: unknown, memory?: PreviewMemory): PreviewDeps<unknown, unknown> => ({
+    agent: agent as never,
+    authority,
+    journal: stack.agent.journal,
+    ledger: stack.agent.ledger,
+    budget: { milliseconds: Number.POSITIVE_INFINITY },
+    ...(memory && { memory }),
+  });
+  /** The plain way on the sheets as parsed whole: whatever preview hands `read`, it reads the sheet of that name from `whole`. */
+  const onWhole = {
+    ...manifestAgent,
+    decider: undefined,
+    read: (input: SheetInput, pinned: never) => manifestAgent.read(whole.get(input.filename) as SheetInput, pinned),
+  };
+
+  it('decides exactly as on inputs parsed whole, the plain way and the quick way, and never parses more than a piece at once', async () => {
+    const memory = new PreviewMemory();
+    const tried = [mapping('weight', 'Heading 7'), mapping('waybill', 'Consignment'), mapping('waybill', 'Ref'), mapping('pieces', 'Heading 9'), mapping('weight', 'Weight (kg)')];
+    let moved = 0;
+    for (const params of tried) {
+      const expected = await previewLesson(deps(onWhole), params, scope);
+      // Every JSON.parse while the pieces are read, by its length: none is of a whole sheet.
+      const parse = JSON.parse;
+      let longest = 0;
+      JSON.parse = ((text: string, reviver?: Parameters<typeof parse>[1]) => {
+        longest = Math.max(longest, text.length);
+        return parse(text, reviver);
+      }) as typeof JSON.parse;
+      let plain: PreviewResult;
+      let quick: PreviewResult;
+      try {
+        plain = await previewLesson(deps({ ...manifestAgent, decider: undefined }), params, scope);
+        quick = await previewLesson(deps(manifestAgent, memory), params, scope);
+      } finally {
+        JSON.parse = parse;
+      }
+      expect(longest, 'the longest text given to JSON.parse').toBeLessThanOrEqual(64 * 1024 + 2);
+      expect(plain, JSON.stringify(params)).toEqual(expected);
+      expect(quick, JSON.stringify(params)).toEqual(expected);
+      expect(expected).toMatchObject({ recent: 5, tried: 5, examined: 5 });
+      moved += expected.examples.length;
+    }
+    // The lessons are worth comparing on: they move findings of these sheets.
+    expect(moved).toBeGreaterThan(5);
   }, 300_000);
 });

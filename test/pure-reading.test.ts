@@ -5,7 +5,7 @@ import type { Task } from '@a2a-js/sdk';
 import type { Client } from '@a2a-js/sdk/client';
 import { createEmailAgent } from '@learnables/email-agent';
 import type { LoopStack } from './support/loop-stack.ts';
-import { answer, reread, said, sendFile, startLoop } from './support/loop-stack.ts';
+import { answer, callMethod, mailboxEmail, reread, said, sendFile, startLoop } from './support/loop-stack.ts';
 
 /**
  * Issue 35, class 10: reading is pure and reread writes nothing (SPEC §4.6, the runtime's contract),
@@ -14,31 +14,9 @@ import { answer, reread, said, sendFile, startLoop } from './support/loop-stack.
  * written only when a task completes: never by a reread, a preview, or a reading that asked.
  */
 
-const email = (from: string, subject: string, body = 'Please see below.') =>
-  Buffer.from(
-    [
-      `From: ${from}`,
-      'To: intake@warehouse.example',
-      `Subject: ${subject}`,
-      'Date: Tue, 01 Dec 2026 08:00:00 +0000',
-      `Message-ID: <${randomUUID()}@mail.example>`,
-      'Content-Type: text/plain; charset=utf-8',
-      '',
-      body,
-      '',
-    ].join('\r\n'),
-  );
+const email = mailboxEmail;
 
-async function call(agentUrl: string, method: string, params: unknown): Promise<unknown> {
-  const response = await fetch(`${agentUrl}/a2a/jsonrpc`, {
-    method: 'POST',
-    headers: { 'content-type': 'application/json', 'A2A-Version': '1.0', authorization: 'Bearer console-token' },
-    body: JSON.stringify({ jsonrpc: '2.0', id: 1, method, params }),
-  });
-  const body = (await response.json()) as { result?: unknown; error?: unknown };
-  if (body.result === undefined) throw new Error(`${method} failed: ${JSON.stringify(body.error)}`);
-  return body.result;
-}
+const call = callMethod;
 
 /** Reread a message that was never sent as a task. */
 const rereadMessage = (agentUrl: string, bytes: Buffer) =>

@@ -8,23 +8,9 @@ import { LEARNABLES_URI, PreviewResultSchema, RetractionOutcomeSchema } from '@l
 import type { PreviewResult, Refusal } from '@learnables/protocol';
 import { seedsFolder, thresholdAgent, weightLimitKind } from '@learnables/threshold-agent';
 import type { LoopStack } from './support/loop-stack.ts';
-import { answer, reread, said, sendFile, startLoop } from './support/loop-stack.ts';
+import { answer, mailboxEmail, reread, said, sendFile, startLoop } from './support/loop-stack.ts';
 
-/** An email as a warehouse mailbox receives it. */
-const email = (from: string, subject: string, body = 'Please see below.') =>
-  Buffer.from(
-    [
-      `From: ${from}`,
-      'To: intake@warehouse.example',
-      `Subject: ${subject}`,
-      'Date: Tue, 01 Dec 2026 08:00:00 +0000',
-      `Message-ID: <${randomUUID()}@mail.example>`,
-      'Content-Type: text/plain; charset=utf-8',
-      '',
-      body,
-      '',
-    ].join('\r\n'),
-  );
+const email = mailboxEmail;
 
 const sendEmail = (client: Client, from: string, subject: string) => sendFile(client, email(from, subject), 'message/rfc822', 'message.eml');
 

@@ -112,7 +112,7 @@ const CASES: readonly Case[] = [
   },
   {
     name: 'preview over heavy sheets',
-    input: 'one preview, then three at once, after 16 CSV sheets of 256 headings × 550 rows (1.6 MB journaled each) and one of 3,500 rows (10 MB)',
+    input: 'one preview, then three at once, after 16 CSV sheets of 256 headings × 550 rows (1.46 MB journaled each) and one of 3,500 rows (cut to 749 rows, 2.0 MB journaled)',
     async setup(stack) {
       const csv = (rows: number) =>
         Buffer.from(

@@ -124,13 +124,34 @@ export function said(task: Task): { text: string; extension: Record<string, unkn
   return { text, extension: message?.metadata?.[LEARNABLES_URI] as Record<string, unknown> | undefined };
 }
 
-export async function reread(agentUrl: string, taskId: string): Promise<Record<string, { settled: boolean; winner?: string; reads: string; version: number }>> {
+/** One of the extension's JSON-RPC methods on an agent, with the console's token: its result, or a thrown error naming the method. */
+export async function callMethod(agentUrl: string, method: string, params: unknown): Promise<unknown> {
   const response = await fetch(`${agentUrl}/a2a/jsonrpc`, {
     method: 'POST',
     headers: { 'content-type': 'application/json', 'A2A-Version': '1.0', authorization: 'Bearer console-token' },
-    body: JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'learnables/reread', params: { taskId } }),
+    body: JSON.stringify({ jsonrpc: '2.0', id: 1, method, params }),
   });
-  const body = (await response.json()) as { result?: Record<string, { settled: boolean; winner?: string; reads: string; version: number }>; error?: unknown };
-  if (!body.result) throw new Error(`reread failed: ${JSON.stringify(body.error)}`);
+  const body = (await response.json()) as { result?: unknown; error?: unknown };
+  if (body.result === undefined) throw new Error(`${method} failed: ${JSON.stringify(body.error)}`);
   return body.result;
 }
+
+export async function reread(agentUrl: string, taskId: string): Promise<Record<string, { settled: boolean; winner?: string; reads: string; version: number }>> {
+  return (await callMethod(agentUrl, 'learnables/reread', { taskId })) as Record<string, { settled: boolean; winner?: string; reads: string; version: number }>;
+}
+
+/** A plain-text email as a warehouse mailbox receives it. */
+export const mailboxEmail = (from: string, subject: string, body = 'Please see below.'): Buffer =>
+  Buffer.from(
+    [
+      `From: ${from}`,
+      'To: intake@warehouse.example',
+      `Subject: ${subject}`,
+      'Date: Tue, 01 Dec 2026 08:00:00 +0000',
+      `Message-ID: <${randomUUID()}@mail.example>`,
+      'Content-Type: text/plain; charset=utf-8',
+      '',
+      body,
+      '',
+    ].join('\r\n'),
+  );

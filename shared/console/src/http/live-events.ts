@@ -26,7 +26,7 @@ export function liveEvents(live: LiveQuestions, sessions: ConsoleSessions): (req
       res.end();
     });
     if (!letGo) {
-      res.status(401).json({ error: 'not-signed-in', message: 'Sign in first: the questions hold the customers’ messages.' });
+      res.status(401).json({ error: 'not-signed-in', message: 'Sign in first: the questions hold the messages people sent.' });
       return;
     }
     open++;

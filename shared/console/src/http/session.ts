@@ -174,7 +174,7 @@ export class ConsoleSessions {
   }
 
   /**
-   * Hold a response open under this request's session (a live stream of customers' messages):
+   * Hold a response open under this request's session (a live stream of the messages people sent):
    * `end` is called when the session ends — signed out (from any browser), idle or too old, its
    * account's password changed or the account removed — and the answer is the way to let go (call
    * it when the response closes), or undefined when the request has no session to hold it under.

@@ -11,9 +11,11 @@ export interface PreviewBudget {
   /** Bytes of recorded input one preview takes from the journal (kept evidence costs none). Default 64 MiB. */
   readonly bytes?: number;
   /**
-   * The largest recorded input one preview reads, in bytes. Reading an input is one piece of work on
-   * the event loop (a 10 MB sheet's JSON alone held it ~1 s on a busy 2-core machine), so a larger one
-   * is not read: it is counted as too large (`tooLarge`). Default 2 MiB.
+   * The largest recorded input one preview reads, in bytes; a larger one is not read: it is counted
+   * as too large (`tooLarge`). Its JSON is parsed in pieces (parseInPieces), the loop given back
+   * between them, but its reading by the agent is still one piece of work, and all of it is held at
+   * once. Default 2 MiB: every sheet the manifest agent keeps (its 2 million characters journal to at
+   * most about 2.0 MB) and every ordinary email.
    */
   readonly inputBytes?: number;
   /** Previews of one caller (tenant and user) running at once. Default 1. */

@@ -13,6 +13,7 @@ import type { TaskLedger } from '../storage/task-ledger.ts';
 import type { Corrections } from '../storage/corrections.ts';
 import type { PreviewBudget } from './preview-budget.ts';
 import { CHUNK_BYTES, DEFAULT_PREVIEW_BUDGET, PreviewSpend } from './preview-budget.ts';
+import { parseInPieces } from './json-in-pieces.ts';
 
 /** Which recent tasks preview re-reads: the smaller of the two bounds wins. */
 export interface PreviewWindow {
@@ -237,8 +238,17 @@ async function* recordedInputs(
       }
       chunk.push(taskId);
     }
-    const inputs = reading.length === 0 ? new Map<string, unknown>() : await journal.recordedFor(reading, 'parse');
-    for (const taskId of chunk) yield large.has(taskId) ? { taskId, input: undefined, tooLarge: true } : { taskId, input: inputs.get(taskId) };
+    const texts = reading.length === 0 ? new Map<string, string>() : await journal.recordedTextFor(reading, 'parse');
+    for (const taskId of chunk) {
+      if (large.has(taskId)) {
+        yield { taskId, input: undefined, tooLarge: true };
+        continue;
+      }
+      // Parsed in pieces of about a millisecond, the loop given back between them as the slices
+      // say: a sheet's one JSON.parse held /healthz 73-277 ms (issue 34, worst-input bench).
+      const text = texts.get(taskId);
+      yield { taskId, input: text === undefined ? undefined : await parseInPieces(text, () => spend.pace()) };
+    }
     if (ending) return;
     at += chunk.length;
   }
@@ -272,6 +282,9 @@ async function* readTwice<Input, Result>(
     let after: Findings;
     try {
       before = agent.read(input as Input, live).findings;
+      // A turn of the loop between the two readings, if the slice is used up (a wide sheet's each
+      // takes up to ~27 ms); a time that ends here ends the preview at the next task, as before.
+      if (changed) await spend.pace();
       after = changed ? agent.read(input as Input, candidate).findings : before;
     } catch {
       // An input the agent no longer reads (e.g. its category is gone) says nothing about the lesson.
@@ -341,7 +354,10 @@ async function* decideFast<Input, Result>(
       const known = memory.findings(taskId, at);
       before = known ?? decider.findings(found, live);
       if (known === undefined) memory.decided(taskId, before, at);
-      after = lessonReaches(found) ? decider.findings(found, candidate) : before;
+      const reaches = lessonReaches(found);
+      // As in readTwice: the loop may take a turn between the two decisions.
+      if (reaches && known === undefined) await spend.pace();
+      after = reaches ? decider.findings(found, candidate) : before;
     } catch {
       yield { taskId };
       continue;
