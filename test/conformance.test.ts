@@ -10,8 +10,10 @@ import { emailAgent } from '@learnables/email-agent';
 import { manifestAgent } from '@learnables/manifest-agent';
 import { seedsFolder, thresholdAgent, weightLimitKind } from '@learnables/threshold-agent';
 import { LEARNABLES_URI, fieldsToRender, prefillFields } from '@learnables/protocol';
-import type { CheckId, Report, RunningFakeAgent } from '../shared/conformance/src/index.ts';
-import { CHECK_IDS, checkAgent, isSentence, startFakeAgent } from '../shared/conformance/src/index.ts';
+import type { CheckId, Report } from '../shared/conformance/src/index.ts';
+import type { RunningFakeAgent } from '../shared/fake-agent/src/index.ts';
+import { CHECK_IDS, checkAgent, isSentence } from '../shared/conformance/src/index.ts';
+import { startFakeAgent } from '../shared/fake-agent/src/index.ts';
 import type { LoopStack } from './support/loop-stack.ts';
 import { startLoop } from './support/loop-stack.ts';
 
@@ -20,6 +22,7 @@ import { startLoop } from './support/loop-stack.ts';
 vi.setConfig({ testTimeout: 90_000 });
 
 const BIN = fileURLToPath(new URL('../shared/conformance/bin/learnables-check.mjs', import.meta.url));
+const FAKE_BIN = fileURLToPath(new URL('../shared/fake-agent/bin/learnables-fake-agent.mjs', import.meta.url));
 const fixturePath = (path: string) => fileURLToPath(new URL(`../fixtures/${path}`, import.meta.url));
 
 /** Run the CLI as a child process; resolves with its exit code and output. */
@@ -678,8 +681,8 @@ describe('the fake agent: a client checklist as code', () => {
     expect(items).toMatchObject({ activated: 'FAIL', 'rendered-unknown-kind': 'PASS', 'value-untouched': 'PASS' });
   });
 
-  it('runs from the command line: learnables-check --fake-agent prints where it is and serves the checklist', async () => {
-    const child = spawn(process.execPath, [BIN, '--fake-agent', '--json'], { stdio: ['ignore', 'pipe', 'pipe'] });
+  it('runs from the command line: learnables-fake-agent prints where it is and serves the checklist', async () => {
+    const child = spawn(process.execPath, [FAKE_BIN, '--json'], { stdio: ['ignore', 'pipe', 'pipe'] });
     try {
       const first = await new Promise<string>((resolve, reject) => {
         let out = '';

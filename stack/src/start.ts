@@ -24,17 +24,23 @@ const local = (port: number, path = '') => `http://127.0.0.1:${port}${path}`;
 const agentUrls = localAgentUrls(process.env, portFrom);
 const urlOf = (name: string) => agentUrls.get(name)!;
 
+// Built (`pnpm start`: node stack/dist/start.js) each service is the `.js` beside this file and runs
+// on plain node; from the source (`pnpm dev`: tsx) the `.ts`, with the same loader and conditions
+// as this process (its execArgv).
+const extension = import.meta.url.endsWith('.ts') ? '.ts' : '.js';
+const entryPath = (entry: string) => fileURLToPath(new URL(`./${entry}${extension}`, import.meta.url));
+
 const services: Service[] = [
-  { name: 'authority', entry: 'authority-main.ts', args: [], health: local(authorityPort, '/healthz'), show: local(authorityPort) },
+  { name: 'authority', entry: 'authority-main', args: [], health: local(authorityPort, '/healthz'), show: local(authorityPort) },
   ...agents.map((entry) => ({
     name: `${entry.name} agent`,
-    entry: 'agent-main.ts',
+    entry: 'agent-main',
     args: [entry.name],
     health: `${urlOf(entry.name)}/healthz`,
     show: `${urlOf(entry.name)}/.well-known/agent-card.json`,
   })),
-  { name: 'console', entry: 'console-main.ts', args: [], health: local(consolePort, '/healthz'), show: local(consolePort) },
-].filter((service) => existsSync(fileURLToPath(new URL(`./${service.entry}`, import.meta.url))));
+  { name: 'console', entry: 'console-main', args: [], health: local(consolePort, '/healthz'), show: local(consolePort) },
+].filter((service) => existsSync(entryPath(service.entry)));
 
 const env = {
   ...process.env,
@@ -85,7 +91,7 @@ try {
   // The console's first user is made here, before the console starts, so its password can be said below.
   const { firstUser } = await consoleAccounts();
   for (const service of services) {
-    const child = spawn(process.execPath, ['--import', 'tsx', fileURLToPath(new URL(`./${service.entry}`, import.meta.url)), ...service.args], {
+    const child = spawn(process.execPath, [...process.execArgv, entryPath(service.entry), ...service.args], {
       env,
       stdio: ['ignore', 'pipe', 'pipe'],
     });

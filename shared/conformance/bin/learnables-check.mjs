@@ -1,9 +1,20 @@
 #!/usr/bin/env node
-// learnables-check: the conformance kit's command. The kit is TypeScript run through tsx, like the
-// rest of this repository; registering tsx here lets `pnpm exec learnables-check` and
-// `npx learnables-check` work without a build step.
-import { register } from 'tsx/esm/api';
+// learnables-check: the conformance kit's command. Installed from the registry it runs the built
+// JavaScript (dist/); in a checkout of the repository, where src/ is beside it, it runs the
+// TypeScript source through tsx, so `pnpm check` needs no build step and never runs a stale one.
+import { existsSync } from 'node:fs';
+import { register as registerHooks } from 'node:module';
 
-register();
-const { main } = await import('../src/cli.ts');
-process.exitCode = await main(process.argv.slice(2));
+const source = new URL('../src/cli.ts', import.meta.url);
+let cli;
+if (existsSync(source)) {
+  // The workspace's packages resolve to their source under the "@learnables/source" condition.
+  const hooks = `export const resolve = (s, c, next) => next(s, { ...c, conditions: [...c.conditions, '@learnables/source'] });`;
+  registerHooks(`data:text/javascript,${encodeURIComponent(hooks)}`);
+  const { register } = await import('tsx/esm/api');
+  register();
+  cli = await import(source.href);
+} else {
+  cli = await import('../dist/cli.js');
+}
+process.exitCode = await cli.main(process.argv.slice(2));

@@ -1,12 +1,10 @@
-// learnables-check <agent-url> [options] | learnables-check --fake-agent [--port N]
+// learnables-check <agent-url> [options]
 import { parseArgs } from 'node:util';
 import { checkAgent } from './check-agent.ts';
-import { describeFakeAgent, startFakeAgent } from './fake-agent.ts';
 import { formatCheck, formatReport } from './report.ts';
 
 export const USAGE = `Usage:
   learnables-check <agent-url> [options]     check an A2A agent that claims the learnables extension
-  learnables-check --fake-agent [--port N]   run an agent that checks a client instead
 
 Options for checking an agent:
   --input <file>            a file to send that makes the agent ask (.eml, .xlsx, .csv, … as bytes; .txt as text)
@@ -29,10 +27,7 @@ what it taught: point it at a test deployment, and give --authority so it can ro
 (without one it retracts what it published). Exit code: 0 when nothing failed, 1 when a check failed,
 2 on bad usage, 3 when nothing failed but no input made the agent ask.
 
-Options for the fake agent:
-  --port <n>                its port (default any free port)
-  --authority-port <n>      its embedded authority's port (default any free port)
-  --token <bearer>          the token clients teach with (default a random one, printed)
+The fake agent, which checks a client instead, is its own package: npx -p @learnables/fake-agent learnables-fake-agent
 `;
 
 export async function main(argv: readonly string[]): Promise<number> {
@@ -53,8 +48,6 @@ export async function main(argv: readonly string[]): Promise<number> {
         json: { type: 'boolean' },
         quiet: { type: 'boolean' },
         'fake-agent': { type: 'boolean' },
-        port: { type: 'string' },
-        'authority-port': { type: 'string' },
         help: { type: 'boolean', short: 'h' },
       },
     });
@@ -76,19 +69,9 @@ export async function main(argv: readonly string[]): Promise<number> {
 
   try {
     if (values['fake-agent']) {
-      const fake = await startFakeAgent({
-        ...(values.port !== undefined && { port: number(values.port, 'port') }),
-        ...(values['authority-port'] !== undefined && { authorityPort: number(values['authority-port'], 'authority-port') }),
-        ...(values.token !== undefined && { token: values.token }),
-        log: (message, error) => process.stderr.write(`${message}${error ? ` ${String(error)}` : ''}\n`),
-      });
-      process.stdout.write(values.json ? `${JSON.stringify({ url: fake.url, authorityUrl: fake.authorityUrl, token: fake.token, checklistUrl: fake.checklistUrl })}\n` : describeFakeAgent(fake));
-      await new Promise<void>((resolve) => {
-        process.once('SIGINT', resolve);
-        process.once('SIGTERM', resolve);
-      });
-      await fake.close();
-      return 0;
+      // The checker carries nothing of the runtime; the fake agent is a learnable agent, so it moved.
+      process.stderr.write('The fake agent is its own package now: npx -p @learnables/fake-agent learnables-fake-agent (in this repository: pnpm fake-agent).\n');
+      return 2;
     }
 
     const [agentUrl, ...extra] = positionals;
@@ -126,7 +109,3 @@ export async function main(argv: readonly string[]): Promise<number> {
   }
 }
 
-// Run directly (`tsx src/cli.ts …`); the bin script calls main() itself.
-if (/[\\/]cli\.ts$/.test(process.argv[1] ?? '')) {
-  process.exitCode = await main(process.argv.slice(2));
-}

@@ -6,8 +6,4 @@ export { formatReport, formatCheck } from './report.ts';
 export { isSentence, REFUSAL_CODES } from './refusal-checks.ts';
 export { validate } from './validate.ts';
 export type { SchemaName, Verdict } from './validate.ts';
-export { startFakeAgent, describeFakeAgent, suggestFor, UNKNOWN_FIELD } from './fake-agent.ts';
-export type { FakeAgentOptions, RunningFakeAgent } from './fake-agent.ts';
-export { evaluateChecklist, formatChecklist, canonical } from './checklist.ts';
-export type { Checklist, ChecklistItem, ClientCall, ItemStatus } from './checklist.ts';
 export { main, USAGE } from './cli.ts';

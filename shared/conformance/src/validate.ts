@@ -5,7 +5,6 @@
 import { readFileSync, readdirSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { dirname, join } from 'node:path';
-import { fileURLToPath } from 'node:url';
 import type { ErrorObject, ValidateFunction } from 'ajv';
 import Ajv2020Module from 'ajv/dist/2020.js';
 import type { z } from 'zod';
@@ -48,16 +47,12 @@ const zodSchemas: Record<SchemaName, z.ZodType> = {
   'correction-outcome': CorrectionOutcomeSchema,
 };
 
-/** Where the committed JSON Schemas are: next to the protocol package's sources. */
+/**
+ * Where the committed JSON Schemas are: the protocol package's `schemas/` folder, which it exports
+ * (`@learnables/protocol/schemas/*`) in this repository and in its published package alike.
+ */
 export function schemasFolder(): string {
-  const entry = createRequire(import.meta.url).resolve('@learnables/protocol');
-  const beside = join(dirname(entry), '..', 'schemas');
-  try {
-    readdirSync(beside);
-    return beside;
-  } catch {
-    return fileURLToPath(new URL('../../protocol/schemas/', import.meta.url));
-  }
+  return dirname(createRequire(import.meta.url).resolve('@learnables/protocol/schemas/teach-block.json'));
 }
 
 // ajv is CommonJS with `module.exports = Ajv2020` and `module.exports.default = Ajv2020`: under

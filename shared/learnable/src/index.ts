@@ -1,5 +1,5 @@
 export { Learnable, deepFreeze } from './learnable.ts';
-export type { Learned, LearnableKind, ValueOf } from './learnable.ts';
+export type { Learned, LearnableKind, LearnableOf, ValueOf } from './learnable.ts';
 export { lessonField, lessonValue, readLessonValue, readNumber, shown } from './lesson-value.ts';
 export type { LessonValueOf, LessonValueSchema } from './lesson-value.ts';
 export { defineKind } from './define-kind.ts';

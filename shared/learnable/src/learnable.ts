@@ -10,6 +10,14 @@ export interface Learned<L> {
 }
 
 /**
+ * What `Learnable.of` returns: an abstract class to extend, whose lessons' values the schema reads.
+ * Written out (not inferred) so that the published declarations keep the members abstract: an
+ * inferred class expression is declared as a plain object type, and a subclass compiled against it
+ * would be told to mark `key`, `learn` and the rest `override`.
+ */
+export type LearnableOf<V extends object> = (abstract new () => Learnable<V>) & { readonly lesson: LessonValueSchema };
+
+/**
  * Something on a definition that a person's answer may extend: one customer's marks, one
  * field's headings. It is the only code that reads named keys of a lesson's value; everything
  * between the client and here passes the value along unopened.
@@ -33,7 +41,7 @@ export abstract class Learnable<V extends object = LessonValue> {
    * and the rest take the value the schema reads. The schema is the class's `lesson`, where the
    * kind (`defineKind`) and the runtime's start-up check find it.
    */
-  static of<S extends LessonValueSchema>(schema: S) {
+  static of<S extends LessonValueSchema>(schema: S): LearnableOf<z.output<S>> {
     abstract class Taking extends Learnable<z.output<S>> {
       /** The schema of a lesson's value. */
       static readonly lesson: LessonValueSchema = schema;

@@ -1,4 +1,5 @@
 import { availableParallelism } from 'node:os';
+import { existsSync } from 'node:fs';
 import { Piscina } from 'piscina';
 import { InputRefused } from '@learnables/learnable';
 import type { InputPart } from '@learnables/learnable';
@@ -43,6 +44,20 @@ const IN_FLIGHT_PER_PARSE = 48 * 1024 * 1024;
 type ThreadAnswer = { readonly input: unknown } | { readonly refused: string };
 
 const THREAD = new URL('./parse-thread.mjs', import.meta.url).href;
+
+/**
+ * The parse module a thread imports. An agent names its source file (`./parse-parts.ts`); compiled
+ * (tsc with rewriteRelativeImportExtensions, as `pnpm build` and the published packages are) the
+ * same code sits beside it as `.js` and no `.ts` is there, so the `.js` is the one to load: a built
+ * agent's threads then run plain JavaScript, no loader needed.
+ */
+export function builtOrSource(url: string | URL): string {
+  const href = String(url);
+  const match = /\.([cm]?)ts$/.exec(href);
+  if (match === null || !href.startsWith('file:') || existsSync(new URL(href))) return href;
+  const built = `${href.slice(0, -match[0].length)}.${match[1]}js`;
+  return existsSync(new URL(built)) ? built : href;
+}
 
 /**
  * One place among the parses an agent takes at once. The request that brings a message takes it,
@@ -115,7 +130,7 @@ export class InputReader<Input> {
     options: ParsingOptions = {},
   ) {
     const threads = wholeNumber(options.threads ?? availableParallelism(), 'The number of parse threads', 0);
-    this.module = threads > 0 ? agent.parseModule : undefined;
+    this.module = threads > 0 && agent.parseModule ? { ...agent.parseModule, url: builtOrSource(agent.parseModule.url) } : undefined;
     this.threads = this.module ? threads : 0;
     this.maxParses = wholeNumber(options.maxParses ?? Math.max(2, 2 * threads), 'The number of messages read at once', 1);
     this.inThreadFrom = wholeNumber(options.inThreadFrom ?? 16_000, 'The size from which a message is read in a thread', 0);

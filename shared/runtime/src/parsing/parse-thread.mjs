@@ -1,10 +1,18 @@
 // One thread of the parse pool (input-reader.ts). Plain JavaScript, so the thread starts whether or
-// not the process can load TypeScript; it then registers tsx (the loader `pnpm start` runs agents
-// with) and imports the agent's parse module. A thread does not take over the loader hooks of
-// `node --import tsx` (Node 20), and under vitest there are none to take over, so it registers its own.
-import { register } from 'tsx/esm/api';
+// not the process can load TypeScript. A built agent's parse module is JavaScript (input-reader.ts
+// picks the compiled `.js` beside a named `.ts`): the thread imports it as it is, and production
+// never loads tsx. Only a TypeScript module (this repository's tests and `pnpm dev`) makes it register
+// tsx first: a thread does not take over the loader hooks of `node --import tsx` (Node 20), and under
+// vitest there are none to take over, so it registers its own. tsx is then the caller's (an optional
+// peer dependency of this package).
+let typescript;
 
-register();
+function loadsTypeScript() {
+  typescript ??= import('tsx/esm/api').then(({ register }) => {
+    register();
+  });
+  return typescript;
+}
 
 /** Each module's exports, imported once per thread. */
 const loaded = new Map();
@@ -12,6 +20,7 @@ const loaded = new Map();
 async function exportsOf(module) {
   let exports = loaded.get(module);
   if (exports === undefined) {
+    if (/\.[cm]?ts$/.test(new URL(module).pathname)) await loadsTypeScript();
     exports = await import(module);
     loaded.set(module, exports);
   }
