@@ -71,7 +71,7 @@ describe('docker-compose.yml', () => {
     for (const entry of agents) {
       const replicas = replicaNames(entry).map((name) => services[name]!);
       for (const replica of replicas) {
-        expect(replica.command).toEqual(['node', '--import', 'tsx', 'stack/src/agent-main.ts', entry.name]);
+        expect(replica.command).toEqual(['node', 'stack/dist/agent-main.js', entry.name]);
         expect(replica.environment).toMatchObject({
           [`${entry.envPrefix}_PORT`]: String(entry.port),
           [`${entry.envPrefix}_PUBLIC_URL`]: `\${${entry.envPrefix}_PUBLIC_URL:-http://${entry.service}:${entry.port}}`,

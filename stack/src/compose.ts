@@ -52,7 +52,7 @@ function agentServices(entry: RegisteredAgent): string {
       i === 0
         ? `  ${replica}:${entry.replicas > 1 ? ` &${entry.service}` : ''}
     <<: *learnables
-    command: ["node", "--import", "tsx", "stack/src/agent-main.ts", "${entry.name}"]
+    command: ["node", "stack/dist/agent-main.js", "${entry.name}"]
     depends_on:
       authority:
         condition: service_healthy
@@ -156,7 +156,7 @@ services:
 
   authority:
     <<: *learnables
-    command: ["node", "--import", "tsx", "stack/src/authority-main.ts"]
+    command: ["node", "stack/dist/authority-main.js"]
     environment:
       AUTHORITY_HOST: 0.0.0.0
       AUTHORITY_PORT: "${AUTHORITY_PORT}"
@@ -172,7 +172,7 @@ ${healthcheck(AUTHORITY_PORT)}
 ${agents.map(agentServices).join('\n')}
 ${balanced.length ? `${balancerService(balanced, agents)}\n` : ''}  console:
     <<: *learnables
-    command: ["node", "--import", "tsx", "stack/src/console-main.ts"]
+    command: ["node", "stack/dist/console-main.js"]
     depends_on:
 ${consoleNeeds.map((service) => `      ${service}:\n        condition: service_healthy\n`).join('')}    environment:
       CONSOLE_HOST: 0.0.0.0

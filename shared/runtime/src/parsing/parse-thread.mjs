@@ -3,8 +3,8 @@
 // picks the compiled `.js` beside a named `.ts`): the thread imports it as it is, and production
 // never loads tsx. Only a TypeScript module (this repository's tests and `pnpm dev`) makes it register
 // tsx first: a thread does not take over the loader hooks of `node --import tsx` (Node 20), and under
-// vitest there are none to take over, so it registers its own. tsx is then the caller's (an optional
-// peer dependency of this package).
+// vitest there are none to take over, so it registers its own. tsx is then the
+// caller's to install (a devDependency here; never needed by built code).
 let typescript;
 
 function loadsTypeScript() {
