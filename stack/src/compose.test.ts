@@ -1,4 +1,4 @@
-import { readFileSync } from 'node:fs';
+import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { parse } from 'yaml';
@@ -21,7 +21,7 @@ describe('docker-compose.yml', () => {
     const consoleAgents = /CONSOLE_AGENTS: (.*)\n/.exec(file)![1]!.split(',');
     for (const entry of agents) {
       for (const replica of replicaNames(entry)) expect(file).toContain(`\n  ${replica}:`);
-      expect(file).toContain(`"stack/src/agent-main.ts", "${entry.name}"`);
+      expect(file).toContain(`"stack/dist/agent-main.js", "${entry.name}"`);
       expect(consoleAgents).toContain(`http://${entry.service}:${entry.port}`);
     }
   });
@@ -124,6 +124,28 @@ describe('docker-compose.yml', () => {
     const at = lines.lastIndexOf('USER node');
     expect(lines.slice(at + 1).filter((line) => /^(RUN|USER)\s/i.test(line))).toEqual([]);
     expect(lines.slice(0, at).join('\n')).toMatch(/chown node:node \/app\/data && chmod 0700 \/app\/data/);
+  });
+
+  it('runs built JavaScript on Node 24 in an image of production dependencies only, with the seeds and no other fixtures', () => {
+    const dockerfile = readFileSync(join(repoRoot, 'Dockerfile'), 'utf8');
+    const stages = dockerfile.split(/^FROM\s+/m).slice(1);
+    expect(stages.map((stage) => stage.split(/\s/)[0])).toEqual(['node:24-bookworm-slim', 'node:24-bookworm-slim']);
+    const image = stages.at(-1)!.split('\n').filter((line) => !line.trim().startsWith('#')).join('\n');
+    expect(dockerfile).toMatch(/pnpm@[\d.]+ build/);
+    expect(dockerfile).toMatch(/deploy --prod/);
+    expect(image).not.toMatch(/tsx|\.ts\b|pnpm/);
+    expect(image.match(/^COPY .*$/gm)).toEqual(['COPY --from=build /app/stack stack', 'COPY fixtures/seeds fixtures/seeds']);
+    expect(image).toMatch(/^CMD \["node", "stack\/dist\/authority-main\.js"\]$/m);
+    // Each service's command is a built entry of this package: stack/src/<name>.ts compiled to stack/dist/<name>.js.
+    const services = (parse(readFileSync(join(repoRoot, 'docker-compose.yml'), 'utf8')) as { services: Record<string, { command?: string[] }> }).services;
+    const commands = Object.values(services).flatMap((service) => (service.command ? [service.command] : []));
+    expect(commands.length).toBeGreaterThan(4);
+    for (const command of commands) {
+      expect(command[0]).toBe('node');
+      const entry = /^stack\/dist\/([\w-]+)\.js$/.exec(command[1]!);
+      expect(entry, command.join(' ')).not.toBeNull();
+      expect(existsSync(join(repoRoot, 'stack/src', `${entry![1]}.ts`)), command.join(' ')).toBe(true);
+    }
   });
 
   it('would notice a new registry line (the staleness check can fail)', () => {
