@@ -107,7 +107,7 @@ describe('pnpm new-agent, from a copy of the repository to a running agent that 
     expect(changed).toEqual(['docker-compose.yml', 'pnpm-lock.yaml', 'stack/package.json', 'stack/src/agents.ts']);
     expect(scaffolded).toContain('wrote stack/src/agents.ts');
     expect(readFileSync(join(dir.path, 'stack/src/agents.ts'), 'utf8')).toContain("registerAgent({ name: 'carrier', agent: carrierAgent, seeds: carrierSeeds, port: 4205");
-    expect(readFileSync(join(dir.path, 'docker-compose.yml'), 'utf8')).toContain('"stack/src/agent-main.ts", "carrier"');
+    expect(readFileSync(join(dir.path, 'docker-compose.yml'), 'utf8')).toContain('"stack/dist/agent-main.js", "carrier"');
   });
 
   it('typechecks, with the stack that registers it', async () => {
