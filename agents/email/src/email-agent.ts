@@ -9,7 +9,7 @@ import { findCustomer, matchMarks, prepareMarks } from './match-marks.ts';
 import { InternalSenders } from './internal-senders.ts';
 import { senderLine } from './message-fields.ts';
 import { messageModel } from './message-model.ts';
-import { evidenceNotes } from './evidence-notes.ts';
+import { evidenceNotes, sharedFormatNotes } from './evidence-notes.ts';
 import type { MessageField } from './message-fields.ts';
 import { emailFromParts } from './parse-parts.ts';
 import { howSentence, questionFor, readsAnswered, readsNone } from './sentences.ts';
@@ -158,7 +158,7 @@ export function createEmailAgent(options: EmailAgentOptions = {}): LearnableAgen
       const suggestion = suggestEvidence(input, { customers, recent, internal }, { model });
       const suggested = suggestion?.mark;
       // Why the message's other parts decide nothing, in plain words: what the rule left out.
-      const notes = evidenceNotes(model, customers, margin);
+      const notes = [...evidenceNotes(model, customers, margin), ...sharedFormatNotes(verdict, customers)];
       const question = [questionFor(contenderNames), ...notes, ...(suggestion?.why === undefined ? [] : [suggestion.why])].join(' ');
       return {
         settled: false,

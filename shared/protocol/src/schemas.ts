@@ -263,6 +263,10 @@ export const ReadingSchema = z.object({
   winner: z.string().optional(),
   reads: words('reads'),
   version: z.number().int().positive(),
+  contested: z
+    .literal(true)
+    .optional()
+    .meta({ description: 'Unsettled because the evidence that would decide it is another entry\'s too (SPEC §6.5); a client may ignore it.' }),
 });
 
 /** One thing a completed task decided, in the agent's words, and the collection that decided it. */
@@ -386,6 +390,15 @@ export const PreviewResultSchema = z.object({
       .nonnegative()
       .optional()
       .meta({ description: 'Of `changes`, the findings the candidate would settle otherwise than a person answered or corrected them.' }),
+    contested: z
+      .number()
+      .int()
+      .nonnegative()
+      .optional()
+      .meta({
+        description:
+          'Of `unsettles`, the findings the candidate leaves open because the lesson shows the evidence that decided them is another entry\'s too (a reference shape two entries issue), not because the lesson competes for them.',
+      }),
   }),
   examples: z.array(PreviewExampleSchema).meta({ description: 'At most 20 per effect.' }),
   recent: z
