@@ -26,8 +26,12 @@ const email = (overrides: Partial<EmailInput> = {}): EmailInput => ({
   ...overrides,
 });
 
-/** A message that names no customer in its text: nothing in it says its sender writes for others. */
-const plain = (overrides: Partial<EmailInput> = {}): EmailInput => email({ body: 'Please book in 4 pallets for Thursday.', ...overrides });
+/**
+ * A message that names no customer and no reference in its text: nothing in it says its sender writes
+ * for others (a reference from a domain that bears no customer's name would: SPEC §2.3.3).
+ */
+const plain = (overrides: Partial<EmailInput> = {}): EmailInput =>
+  email({ subject: 'Pre-alert and invoice', body: 'Please book in 4 pallets for Thursday.', attachments: [{ filename: 'invoice.pdf', mediaType: 'application/pdf' }], ...overrides });
 
 const seed = customers(
   ['northgate', 'Northgate Motors Ltd', [{ pattern: '@northgate-motors\\.example', where: 'from' }, { pattern: '\\bNGM/\\d{4}/\\d+', where: 'subject' }]],
@@ -378,7 +382,9 @@ describe('a shared sender', () => {
     const agent = createEmailAgent();
     const portal = (subject: string) => email({ from: { address: 'desk@freight-portal.example', name: 'Freight Portal' }, subject, body: 'see booking', attachments: [] });
     const first = asked(agent.read(portal('Booking OB-10001'), pinned(seed)));
-    expect(first.suggested).toEqual({ pattern: '<desk@freight-portal\\.example>', where: 'from' });
+    // A portal's domain bears no customer's name: its first message is offered as the sender AND its reference (SPEC §2.3.3).
+    expect(first.suggested).toEqual({ pattern: expect.stringContaining('OB-10001'), where: 'subject', sender: '<desk@freight-portal\\.example>' });
+    expect(first.question).toContain("desk@freight-portal.example is at a domain that bears no customer's name");
     // As the runtime does: an answered task completes, and only then is the agent told of it.
     const complete = (input: EmailInput, reading: Reading<EmailResult, MarkLesson>) => {
       if (reading.settled) agent.completed?.(input, reading.result);

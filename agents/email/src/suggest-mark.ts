@@ -188,7 +188,8 @@ interface Candidate {
  * name, its own people's next message is offered their address alone.
  */
 function thirdParty(sender: EmailSender, customers: readonly CustomerMarks[], wroteEvidence: boolean): Shared | undefined {
-  if (!wroteEvidence) return undefined;
+  // With no customer known yet there is no name to bear: the sender is offered as before.
+  if (!wroteEvidence || !customers.some((customer) => !customer.noCustomer)) return undefined;
   const domain = domainWords(sender.address);
   if (domain === '' || customers.some((customer) => !customer.noCustomer && bearsName(domain, customer.label))) return undefined;
   return { kind: 'third-party', sentence: `${sender.address} is at a domain that bears no customer's name (a haulier, a forwarder or a portal may write for several)` };
