@@ -2,6 +2,7 @@ import type { EmailInput, EmailSender } from './email-input.ts';
 import { FORWARD_SEARCHED, forwardOf, hasForwardPrefix, isSeparatorLine, quotedHeaderBlocks } from './forwards.ts';
 import { InternalSenders } from './internal-senders.ts';
 import { messageFieldsWith } from './message-fields.ts';
+import { VIA } from './sender-kinds.ts';
 import type { MessageFields } from './message-fields.ts';
 
 /**
@@ -261,9 +262,6 @@ function automatedBecause(input: EmailInput): Automated | undefined {
   if (precedence === 'bulk' || precedence === 'junk') return { kind: 'notice', because: `This is an automated message (its Precedence header says ${precedence})` };
   return undefined;
 }
-
-/** A display name a list or group writes when it rewrites the author's From (`Ann Smith via Ops`). */
-const VIA = /\svia\s+\S/i;
 
 /**
  * The author of a list's post whose From the list rewrote "via" itself: the `Reply-To` mailbox, when

@@ -24,7 +24,7 @@ const FREE_MAIL: ReadonlySet<string> = new Set((freeEmailDomains as readonly str
 const SRS = /^srs[01][=+-]/i;
 
 /** A display name a list or group writes when it rewrites the author's From (`Ann Smith via Ops`). */
-const VIA = /\svia\s+\S/i;
+export const VIA = /\svia\s+\S/i;
 
 /**
  * What `sender` is. `input`'s header facts speak of its own From only: a forward's original sender
