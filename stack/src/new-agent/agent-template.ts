@@ -93,6 +93,9 @@ export function agentFiles(a: AgentAnswers): Map<string, string> {
         entries: {
           first: { label: 'First', taught: byEntry ? [shape.seeded] : shape.seeded },
           second: { label: 'Second', taught: byEntry ? [] : null },
+          // A second entry taught nothing, which the card's second example asks about: the kit teaches
+          // both, then retracts one lesson and checks the other stays.
+          ...(!byEntry && { third: { label: 'Third', taught: null } }),
         },
       },
       null,
@@ -428,8 +431,9 @@ export const ${s.agentConst}: LearnableAgent<${s.Input}, ${s.Result}, ${s.Rule}>
     id: '${a.name}-check',
     name: 'Is this message flagged?',
     description: ${JSON.stringify(`Holds a message to its ${s.entryWords}'s taught ${a.field}.`)},
-    // The first example asks (its ${s.entryWords} was taught nothing in the seed): the conformance kit sends it.
-    examples: ['${asking}', 'first ${shape.meetsSeed}'],
+    // The first two examples ask (their ${s.entryWords}s were taught nothing in the seed): the conformance kit
+    // sends the first, teaches its suggestion, and a second lesson from the second to check retraction.
+    examples: ['${asking}', 'third ${shape.meetsNothing}', 'first ${shape.meetsSeed}'],
     inputModes: ['text/plain', 'application/json'],
   },
   declaration: {
@@ -653,7 +657,7 @@ ${byEntry ? `  it('names the one ${s.entryWords} taught what the message has', (
   });
 
   it('refuses a ${s.entryWords} it keeps nothing for, and a message it cannot read, in a sentence', () => {
-    expect(() => read('third ${shape.meetsSeed}')).toThrow(InputRefused);
+    expect(() => read('fourth ${shape.meetsSeed}')).toThrow(InputRefused);
     expect(() => input('first')).toThrow('"first" names a ${s.entryWords} and nothing else.');
   });
 `}});
@@ -681,8 +685,8 @@ learnable agent. Replace the example logic with your own;
 - **Declaration**: \`addsEntries: true\` (a person may add a ${s.entryWords}, which starts taught nothing),
   \`admitsNone: ${byEntry}\`${byEntry ? ' (a message may be none of them: `answerNone` settles it with no winner)' : ' (every question is yes or no)'}.
 - **Input**: data \`${byEntry ? '{ "text": "…" }' : '{ "key": "first", "text": "…" }'}\` or the text \`${asking}\`${byEntry ? '' : ` (the first word names the ${s.entryWords})`}.
-- **Seed**: \`seeds/${a.collection}.json\`, version 1 of the collection: the ${s.entryWords}s \`first\` and
-  \`second\`, of which only \`first\` was taught something. A lesson changes an entry; a new entry is
+- **Seed**: \`seeds/${a.collection}.json\`, version 1 of the collection: the ${s.entryWords}s \`first\`,
+  \`second\`${byEntry ? '' : ' and `third`'}, of which only \`first\` was taught something. A lesson changes an entry; a new entry is
   added by a NewEntry (SPEC §3.5).
 
 Run it alone with \`pnpm agent ${a.name}\` (port ${a.port}, or \`${a.name.toUpperCase().replace(/-/g, '_')}_AGENT_PORT\`), or with
