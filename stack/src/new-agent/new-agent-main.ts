@@ -3,10 +3,12 @@
 // the workspace and regenerates docker-compose.yml. Asks for what flags leave out when run in a
 // terminal with no flags. See docs/write-your-own-agent.md.
 import { spawnSync } from 'node:child_process';
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
 import { createInterface } from 'node:readline/promises';
 import { parseArgs } from 'node:util';
 import { repoRoot } from '../config.ts';
-import { AUTHORITY_PORT, CONSOLE_PORT, agents } from '../registry.ts';
+import { AUTHORITY_PORT, CONSOLE_PORT } from '../ports.ts';
 import { ANSWER_SHAPES, LESSON_KINDS, defaultField } from './lesson-shapes.ts';
 import type { AnswerShape, LessonKind } from './lesson-shapes.ts';
 import type { RawAnswers } from './scaffold.ts';
@@ -100,6 +102,15 @@ function pnpm(args: string[]): void {
   if (run.status !== 0) throw new Error(`${run.stdout ?? ''}${run.stderr ?? ''}\npnpm ${args.join(' ')} failed; fix what it says and run it again.`);
 }
 
+/**
+ * The ports of the registry's lines, read from its text: importing it would import every agent, and
+ * one scaffolded with --no-install and not installed yet would not import.
+ */
+function registeredPorts(): number[] {
+  const source = readFileSync(join(repoRoot, 'stack/src/agents.ts'), 'utf8');
+  return [...source.matchAll(/\bport:\s*(\d+)/g)].map((match) => Number(match[1]));
+}
+
 const { values, positionals } = flags();
 if (values.help) {
   console.log(USAGE);
@@ -110,10 +121,10 @@ try {
   if (raw.name === '') throw new Error(`Name the agent: pnpm new-agent <name>, e.g. pnpm new-agent carrier.\n\n${USAGE}`);
   const answers = checkAnswers(
     { ...raw, ...(values.port !== undefined && { port: Number(values.port) }) },
-    [AUTHORITY_PORT, CONSOLE_PORT, ...agents.map((entry) => entry.port)],
+    [AUTHORITY_PORT, CONSOLE_PORT, ...registeredPorts()],
   );
-  const written = scaffoldAgent(repoRoot, answers);
-  console.log(`Wrote agents/${answers.name}/ (${answers.lesson} lesson, answer: ${answers.answer === 'entry' ? 'the entry' : 'a field'}; ${written.length} files) and its line in stack/src/agents.ts.`);
+  scaffoldAgent(repoRoot, answers);
+  console.log(`Wrote agents/${answers.name}/ (${answers.lesson} lesson, answer: ${answers.answer === 'entry' ? 'the entry' : 'a field'}) and its line in stack/src/agents.ts.`);
   if (values['no-install']) {
     console.log('Next: pnpm install && pnpm compose, then pnpm start.');
   } else {
