@@ -235,7 +235,7 @@ describe('pnpm new-agent, every lesson and answer shape, from a copy of the repo
         CONSOLE_AUTHORITY_TOKEN: TOKEN,
         CONSOLE_AGENT_TOKEN: TOKEN,
         CONSOLE_USERS_FILE: accounts.usersFile,
-        CONSOLE_SESSION_SECRET: accounts.sessionSecret,
+        CONSOLE_SESSION_SECRET: String(accounts.sessionSecret),
       });
       children.push(started.child);
       consoleUrl = started.url;
