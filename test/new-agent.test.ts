@@ -119,15 +119,15 @@ describe('pnpm new-agent, every lesson and answer shape, from a copy of the repo
     // The store is warm (this suite's own install), so the copy installs without the network.
     await run('npx', [...PNPM, 'install', '--offline', '--frozen-lockfile'], dir.path);
     before = snapshot(dir.path);
-    // Each in turn, before any install: the scaffolder reads the registry's ports from its text.
-    for (const shape of SHAPES) {
-      outputs.set(shape.name, await run(process.execPath, ['--import', 'tsx', 'stack/src/new-agent/new-agent-main.ts', shape.name, '--lesson', shape.lesson, '--answer', shape.answer, ...shape.flags, '--no-install'], dir.path));
+    // Each in turn, before any install (the scaffolder reads the registry's ports from its text); the
+    // last one installs and regenerates compose itself, as a forker's run does. Adding a package
+    // resolves its dependencies again, which needs the registry's metadata: a fresh machine (whose
+    // installs were all frozen) has none cached, so that install may ask the registry ('--offline'
+    // failed there with ERR_PNPM_NO_OFFLINE_META), hence --prefer-offline.
+    for (const [index, shape] of SHAPES.entries()) {
+      const install = index === SHAPES.length - 1 ? [] : ['--no-install'];
+      outputs.set(shape.name, await run(process.execPath, ['--import', 'tsx', 'stack/src/new-agent/new-agent-main.ts', shape.name, '--lesson', shape.lesson, '--answer', shape.answer, ...shape.flags, ...install], dir.path));
     }
-    // Adding a package resolves its dependencies again, which needs the registry's metadata: a fresh
-    // machine (whose installs were all frozen) has none cached, so this one may ask the registry, as a
-    // forker's own install does ('--offline' failed there with ERR_PNPM_NO_OFFLINE_META).
-    await run('npx', [...PNPM, 'install', '--prefer-offline', '--no-frozen-lockfile'], dir.path);
-    await run('npx', [...PNPM, 'compose'], dir.path);
   }, 600_000);
 
   afterAll(async () => {
@@ -161,6 +161,11 @@ describe('pnpm new-agent, every lesson and answer shape, from a copy of the repo
     expect(outputs.get('carrier')!.trim().split('\n')).toEqual([
       'Wrote agents/carrier/ (number lesson, answer: a field) and its line in stack/src/agents.ts.',
       'Next: pnpm install && pnpm compose, then pnpm start.',
+    ]);
+    // Quiet: pnpm's own output is kept, and shown only when it fails.
+    expect(outputs.get('ledger')!.trim().split('\n')).toEqual([
+      'Wrote agents/ledger/ (fields lesson, answer: the entry) and its line in stack/src/agents.ts.',
+      'Installed; docker-compose.yml regenerated. Its tests: npx vitest run agents/ledger. Run it: pnpm agent ledger (with pnpm authority), or everything: pnpm start.',
     ]);
     const registry = readFileSync(join(dir.path, 'stack/src/agents.ts'), 'utf8');
     expect(registry).toContain("registerAgent({ name: 'carrier', agent: carrierAgent, seeds: carrierSeeds, port: 4205");
@@ -211,13 +216,19 @@ describe('pnpm new-agent, every lesson and answer shape, from a copy of the repo
       urls.set(SHAPES[index]!.name, agent.url);
     });
     const kit = join(dir.path, 'shared/conformance/bin/learnables-check.mjs');
-    const notPassed = new Map<string, string[]>();
-    for (const shape of SHAPES) {
-      const report = JSON.parse(await run(process.execPath, [kit, urls.get(shape.name)!, '--token', TOKEN, '--authority', authority.url, '--authority-token', TOKEN, '--json', '--quiet'], dir.path)) as {
-        checks: { id: string; status: string; reason: string }[];
-      };
-      notPassed.set(shape.name, report.checks.filter((check) => check.status !== 'PASS').map((check) => `${check.status} ${check.id}`));
-    }
+    // All at once: each run mostly waits on its agent, and each agent has a collection of its own.
+    const reports = await Promise.all(
+      SHAPES.map(async (shape) => {
+        const report = JSON.parse(await run(process.execPath, [kit, urls.get(shape.name)!, '--token', TOKEN, '--authority', authority.url, '--authority-token', TOKEN, '--json', '--quiet'], dir.path)) as {
+          checks: { id: string; status: string; reason: string }[];
+        };
+        return [shape.name, report.checks.filter((check) => check.status !== 'PASS').map((check) => `${check.status} ${check.id}: ${check.reason}`)] as const;
+      }),
+    );
+    const notPassed = new Map(reports.map(([name, lines]) => [name, lines.map((line) => line.slice(0, line.indexOf(':')))]));
+    expect(reports.find(([name]) => name === 'carrier')![1]).toEqual([
+      'SKIP none.writes-nothing: The declaration does not say admitsNone: true, so its questions are not answered "none of these" (§2.8); nothing to check.',
+    ]);
     // Yes-or-no questions say admitsNone: false, and that one check is skipped; an entry for an answer runs every check.
     expect(Object.fromEntries(notPassed)).toEqual(Object.fromEntries(SHAPES.map((shape) => [shape.name, shape.answer === 'field' ? ['SKIP none.writes-nothing'] : []])));
   }, 600_000);

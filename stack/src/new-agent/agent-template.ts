@@ -682,10 +682,10 @@ learnable agent. Replace the example logic with your own;
     : `flag it, or let it through. The message names its ${s.entryWords}, and a lesson sets that ${s.entryWords}'s
   value (the question's \`entry\`).`}
 - **How** (on its card): \`${how}\`
-- **Declaration**: \`addsEntries: true\` (a person may add a ${s.entryWords}, which starts taught nothing),
+- **Declaration**: \`addsEntries: true\` (a person may add another ${s.entryWords}, which starts taught nothing),
   \`admitsNone: ${byEntry}\`${byEntry ? ' (a message may be none of them: `answerNone` settles it with no winner)' : ' (every question is yes or no)'}.
 - **Input**: data \`${byEntry ? '{ "text": "…" }' : '{ "key": "first", "text": "…" }'}\` or the text \`${asking}\`${byEntry ? '' : ` (the first word names the ${s.entryWords})`}.
-- **Seed**: \`seeds/${a.collection}.json\`, version 1 of the collection: the ${s.entryWords}s \`first\`,
+- **Seed**: \`seeds/${a.collection}.json\`, version 1 of the collection: the ${s.entryWords}s \`first\`${byEntry ? ' and' : ','}
   \`second\`${byEntry ? '' : ' and `third`'}, of which only \`first\` was taught something. A lesson changes an entry; a new entry is
   added by a NewEntry (SPEC §3.5).
 

@@ -93,12 +93,12 @@ async function ask(values: ReturnType<typeof flags>['values'], positionals: stri
 
 /**
  * Runs pnpm quietly: the pnpm that runs this script when there is one (npm_execpath), so no npx
- * warnings; its output is shown only when it fails.
+ * warnings; its output is kept, and shown only when it fails (then in full, to say why).
  */
 function pnpm(args: string[]): void {
   const execPath = process.env.npm_execpath;
   const [command, prefix] = execPath && /pnpm/.test(execPath) ? [process.execPath, [execPath]] : ['npx', ['-y', '--loglevel=error', 'pnpm@10.34.9']];
-  const run = spawnSync(command, [...prefix, '--reporter=silent', ...args], { cwd: repoRoot, encoding: 'utf8', env: { ...process.env, npm_config_loglevel: 'error' } });
+  const run = spawnSync(command, [...prefix, ...args], { cwd: repoRoot, encoding: 'utf8', env: { ...process.env, npm_config_loglevel: 'error' } });
   if (run.status !== 0) throw new Error(`${run.stdout ?? ''}${run.stderr ?? ''}\npnpm ${args.join(' ')} failed; fix what it says and run it again.`);
 }
 
@@ -128,7 +128,7 @@ try {
   if (values['no-install']) {
     console.log('Next: pnpm install && pnpm compose, then pnpm start.');
   } else {
-    pnpm(['install', '--no-frozen-lockfile']);
+    pnpm(['install', '--prefer-offline', '--no-frozen-lockfile']);
     pnpm(['compose']);
     console.log(`Installed; docker-compose.yml regenerated. Its tests: npx vitest run agents/${answers.name}. Run it: pnpm agent ${answers.name} (with pnpm authority), or everything: pnpm start.`);
   }
