@@ -11,6 +11,7 @@ import type { WordInput } from '../../shared/runtime/src/word-agent.test-support
 import type { ConsoleStack } from './console-harness.ts';
 import { mkdirSync } from 'node:fs';
 import { AGENT_TOKEN, AUTHORITY_TOKEN, passwordOf, sendText, signInCookie, startConsoleStack, testAccounts } from './console-harness.ts';
+import { silentLogger } from '@learnables/authority';
 
 const received: InputPart[][] = [];
 
@@ -62,7 +63,7 @@ describe("the console's API", () => {
       authority: { url: stack.authority.url, token: AUTHORITY_TOKEN },
       agentToken: AGENT_TOKEN,
       maxUploadBytes: 1024,
-      log: () => undefined,
+      logger: silentLogger(),
     });
     words = await stack.sdk(stack.agents[0]!);
     dana.cookie = await signInCookie(stack.console.url, 'dana');

@@ -8,6 +8,7 @@ import type { RunningAgent } from './start-agent.ts';
 import { startLearnableAgent } from './start-agent.ts';
 import { wordAgent } from './word-agent.test-support.ts';
 import { MOST_CORRECTIONS } from './storage/corrections.ts';
+import { silentLogger } from '@learnables/authority';
 
 /** Corrections (SPEC §6.7) and the numbers that count them (§6.8), on a real agent over HTTP, on both stores. */
 for (const engine of ['sqlite', 'postgres'] as const) describe(`correcting a completed task’s decision (${engine})`, () => {
@@ -25,7 +26,7 @@ for (const engine of ['sqlite', 'postgres'] as const) describe(`correcting a com
       store: database?.url ?? `sqlite:${dir.path}/agent.db`,
       authority: { url: authority.url, token: 'agent-token' },
       users: { 'alice-token': 'alice', 'bob-token': 'bob' },
-      log: () => undefined,
+      logger: silentLogger(),
     });
   });
 

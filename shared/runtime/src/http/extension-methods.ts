@@ -52,6 +52,8 @@ export interface ExtensionMethodsDeps<Input, Result> {
   readonly taskStore: TaskStore;
   readonly userOf: (req: Request) => Promise<User>;
   readonly log: (message: string, error?: unknown) => void;
+  /** Told of each refusal, by its error code (the agent's metrics count them). */
+  readonly refused?: (reason: string) => void;
   /** Preview reads recent tasks' inputs from these; it writes to neither. */
   readonly journal: Journal;
   readonly ledger: TaskLedger;
@@ -297,6 +299,7 @@ export function jsonRpcExtensionMethods<Input, Result>(deps: ExtensionMethodsDep
       res.json({ jsonrpc: '2.0', id, result });
     } catch (error) {
       const refused = asRefusal(error, deps.log);
+      deps.refused?.(refused.refusal.error);
       res.json({ jsonrpc: '2.0', id, error: { code: jsonRpcCode(refused), message: refused.message, data: refused.refusal } });
     }
   });
@@ -318,6 +321,7 @@ export function restExtensionMethods<Input, Result>(deps: ExtensionMethodsDeps<I
       res.json(result);
     } catch (error) {
       const refused = asRefusal(error, deps.log);
+      deps.refused?.(refused.refusal.error);
       res.status(refused.status).json(refused.refusal);
     }
   });
