@@ -79,7 +79,8 @@ for (const engine of ['sqlite', 'postgres'] as const) describe(`correcting a com
 
     expect(await week('2026-09-07')).toMatchObject({ messages: 2, questions: 0, corrected: 1, correctedUnasked: 1 });
     expect(await stats()).toMatchObject({ corrected: 1, correctedUnasked: 1 });
-    expect(await (await fetch(`${agent.url}/metrics`)).text()).toMatch(/^learnables_decisions_corrected\{agent="word-lists"\} 1$/m);
+    // This instance's count of corrections it recorded (the shared database's standing ones are the stats above).
+    expect(await (await fetch(`${agent.url}/metrics`)).text()).toMatch(/^learnables_corrections_total\{[^}]*agent="word-lists"[^}]*\} 1$/m);
 
     // The same correction twice records one.
     const twice = await rpc(agent.url, 'learnables/correct', { taskId: task.id, entry: 'alpha', correctedBy: 'Dana', reason: 'again' }, alice);

@@ -364,8 +364,11 @@ describe('a learnable agent on the runtime, over real HTTP', () => {
       { period: '2026-10-12', messages: 1, questions: 0, questionsPer100: 0, corrected: 0, correctedUnasked: 0 },
     ]);
     const metrics = await (await fetch(`${agent.url}/metrics`)).text();
+    // This instance's own counts (per-instance counters: replicas are summed in PromQL).
     expect(metrics).toMatch(/^learnables_messages_total\{agent="word-lists"\} \d+$/m);
-    expect(metrics).toMatch(/^learnables_questions_total\{agent="word-lists"\} \d+$/m);
+    expect(metrics).toMatch(/^learnables_questions_total\{collection="lists",agent="word-lists"\} \d+$/m);
+    expect(metrics).toMatch(/^process_cpu_seconds_total\{agent="word-lists"\} /m);
+    expect(metrics).toMatch(/^nodejs_eventloop_lag_seconds\{agent="word-lists"\} /m);
   });
 });
 

@@ -250,6 +250,7 @@ export async function startLearnableAgent<Input, Result>(
     userOf,
     log,
     refused: (reason: string) => metrics.refusals.inc({ reason }),
+    corrected: () => metrics.corrections.inc(),
     journal,
     ledger,
     corrections,

@@ -14,9 +14,12 @@ export class ServiceMetrics {
   readonly registry = new Registry();
   readonly httpDuration: Histogram<'method' | 'route' | 'status'>;
 
-  /** `labels`: more labels on every series (an agent's `agent`, its skill id, as its series always had). */
-  constructor(readonly service: string, labels: Readonly<Record<string, string>> = {}) {
-    this.registry.setDefaultLabels({ service, ...labels });
+  /**
+   * `labels`: the labels on every series; default `{ service }` (`authority`, `console`). An agent's
+   * are `{ agent: <its skill id> }`, as its series always had.
+   */
+  constructor(readonly service: string, labels: Readonly<Record<string, string>> = { service }) {
+    this.registry.setDefaultLabels({ ...labels });
     collectDefaultMetrics({ register: this.registry });
     this.httpDuration = new Histogram({
       name: 'http_request_duration_seconds',

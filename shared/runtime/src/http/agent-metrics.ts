@@ -22,6 +22,7 @@ export class AgentMetrics {
   readonly failures: Counter<'cause'>;
   readonly refusals: Counter<'reason'>;
   readonly busy: Counter<'binding'>;
+  readonly corrections: Counter;
   readonly decisionDuration: Histogram<'outcome'>;
 
   constructor(agentName: string, skillId: string) {
@@ -34,6 +35,7 @@ export class AgentMetrics {
     this.failures = s.counter('learnables_tasks_failed_total', 'Tasks that failed on this instance, by cause.', ['cause']);
     this.refusals = s.counter('learnables_refusals_total', 'Requests this instance refused with a Refusal, by its error code (SPEC §3.4): unauthorized, busy, malformed, too-large, ….', ['reason']);
     this.busy = s.counter('learnables_busy_total', 'Messages answered busy (HTTP 503, Retry-After) before anything was stored, by binding.', ['binding']);
+    this.corrections = s.counter('learnables_corrections_total', 'Corrections of decided tasks this instance recorded (learnables/correct that changed something; SPEC §6.7).');
     this.decisionDuration = s.histogram(
       'learnables_decision_duration_seconds',
       "Time from a message's task starting to its rest on this instance (pin, parse, read, answers), by outcome: decided, asked or failed.",

@@ -54,6 +54,8 @@ export interface ExtensionMethodsDeps<Input, Result> {
   readonly log: (message: string, error?: unknown) => void;
   /** Told of each refusal, by its error code (the agent's metrics count them). */
   readonly refused?: (reason: string) => void;
+  /** Told of each correction that recorded something (the agent's metrics count them). */
+  readonly corrected?: () => void;
   /** Preview reads recent tasks' inputs from these; it writes to neither. */
   readonly journal: Journal;
   readonly ledger: TaskLedger;
@@ -209,7 +211,10 @@ function run<Input, Result>(deps: ExtensionMethodsDeps<Input, Result>, method: M
     case 'preview':
       return preview(deps, params, user, tenant);
     case 'correct':
-      return correct(deps, params, user, tenant);
+      return correct(deps, params, user, tenant).then((outcome) => {
+        if (outcome.changed) deps.corrected?.();
+        return outcome;
+      });
     case 'corrections':
       return corrections(deps, params, user, tenant);
   }
