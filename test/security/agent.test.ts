@@ -219,7 +219,7 @@ describe('agent security: anonymous access is a setting', () => {
     const url = `http://127.0.0.1:${port}`;
     const agent = await startService(
       'threshold-agent-main.ts',
-      { THRESHOLD_AGENT_PORT: String(port), THRESHOLD_AGENT_STORE: `sqlite:${stack.dir.path}/closed.db`, AUTHORITY_URL: stack.authority.url, AUTHORITY_TOKEN: 'agent-token', AGENT_TOKENS: 'desk=desk-token', AGENTS_ALLOW_ANONYMOUS: 'false' },
+      { THRESHOLD_AGENT_PORT: String(port), THRESHOLD_AGENT_STORE: `sqlite:${stack.dir.path}/closed.db`, AUTHORITY_URL: stack.authority.url, AUTHORITY_TOKEN: 'agent-token', AGENT_TOKENS: 'desk=desk-token', AGENTS_ALLOW_ANONYMOUS: 'false', LOG_LEVEL: 'info' },
       url,
     );
     try {

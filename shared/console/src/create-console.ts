@@ -116,7 +116,7 @@ export async function createConsole(options: ConsoleOptions): Promise<RunningCon
 
   const app = express();
   app.disable('x-powered-by');
-  app.use(observeHttp({ logger, metrics, mounts: ['/api/agents', '/api/replay', '/api/session', '/api/live', '/api'] }));
+  app.use(observeHttp({ logger, metrics, mounts: ['/api/replay', '/api'] }));
   // Sign-ins and answers, counted by how they were answered (the routes themselves stay as they are).
   app.use((req, res, next) => {
     const counter = req.method !== 'POST' ? undefined : req.path === '/api/session' ? signIns : ANSWER_PATH.test(req.path) ? answers : undefined;

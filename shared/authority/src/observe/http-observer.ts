@@ -51,8 +51,10 @@ export function observeHttp(options: HttpObserverOptions) {
   const mounts = [...(options.mounts ?? [])].sort((a, b) => b.length - a.length);
   const quiet = new Set(options.quiet ?? ['/healthz', '/readyz', '/metrics']);
   const routeOf = (req: IncomingMessage, path: string): string => {
-    const matched = (req as { route?: { path?: unknown }; baseUrl?: string }).route;
-    if (typeof matched?.path === 'string' && !(req as { baseUrl?: string }).baseUrl) return matched.path;
+    // The pattern express matched (a router's own under the path it is mounted at): bounded, as
+    // the patterns are the service's own.
+    const { route: matched, baseUrl } = req as { route?: { path?: unknown }; baseUrl?: unknown };
+    if (typeof matched?.path === 'string') return `${typeof baseUrl === 'string' ? baseUrl : ''}${matched.path}`;
     for (const mount of mounts) if (path === mount || path.startsWith(`${mount}/`) || path.startsWith(`${mount}:`)) return mount;
     return 'unmatched';
   };
