@@ -82,7 +82,8 @@ export async function main(argv: readonly string[]): Promise<number> {
         ...(values['authority-port'] !== undefined && { authorityPort: number(values['authority-port'], 'authority-port') }),
         ...(values.token !== undefined && { token: values.token }),
         // On stderr: stdout is the description a script reads (--json).
-        logger: createLogger({ service: 'fake-agent', destination: process.stderr }),
+        // Warnings and errors unless LOG_LEVEL asks for more (an access line per request, say).
+        logger: createLogger({ service: 'fake-agent', destination: process.stderr, ...(process.env.LOG_LEVEL === undefined && { level: 'warn' }) }),
       });
       process.stdout.write(values.json ? `${JSON.stringify({ url: fake.url, authorityUrl: fake.authorityUrl, token: fake.token, checklistUrl: fake.checklistUrl })}\n` : describeFakeAgent(fake));
       await new Promise<void>((resolve) => {
