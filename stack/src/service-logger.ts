@@ -7,7 +7,7 @@ import { prettyFactory } from 'pino-pretty';
  * services' lines into these when its own stdout is a terminal, and a service run alone in one
  * (`pnpm authority`) writes them directly. Anything else (compose, a pipe, a file) gets the JSON.
  */
-export const prettyLine = prettyFactory({ colorize: true, translateTime: 'HH:MM:ss.l', ignore: 'pid,hostname' });
+export const prettyLine = prettyFactory({ colorize: true, singleLine: true, translateTime: 'HH:MM:ss.l', ignore: 'pid,hostname' });
 
 /** Whether lines should be pretty: a terminal on stdout, unless LOG_FORMAT=json asks for the JSON anyway. */
 export function wantsPretty(stream: { isTTY?: boolean } = process.stdout): boolean {
