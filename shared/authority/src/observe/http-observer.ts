@@ -51,12 +51,16 @@ export function observeHttp(options: HttpObserverOptions) {
   const mounts = [...(options.mounts ?? [])].sort((a, b) => b.length - a.length);
   const quiet = new Set(options.quiet ?? ['/healthz', '/readyz', '/metrics']);
   const routeOf = (req: IncomingMessage, path: string): string => {
+    const mount = mounts.find((prefix) => path === prefix || path.startsWith(`${prefix}/`) || path.startsWith(`${prefix}:`));
     // The pattern express matched (a router's own under the path it is mounted at): bounded, as
-    // the patterns are the service's own.
+    // the patterns are the service's own. A router's pattern whose mount express has already
+    // forgotten (its baseUrl is restored as the router is left) is named by the mount instead.
     const { route: matched, baseUrl } = req as { route?: { path?: unknown }; baseUrl?: unknown };
-    if (typeof matched?.path === 'string') return `${typeof baseUrl === 'string' ? baseUrl : ''}${matched.path}`;
-    for (const mount of mounts) if (path === mount || path.startsWith(`${mount}/`) || path.startsWith(`${mount}:`)) return mount;
-    return 'unmatched';
+    if (typeof matched?.path === 'string') {
+      const pattern = `${typeof baseUrl === 'string' ? baseUrl : ''}${matched.path}`.replace(/(.)\/$/, '$1');
+      if (mount === undefined || pattern === mount || pattern.startsWith(`${mount}/`) || pattern.startsWith(`${mount}:`)) return pattern;
+    }
+    return mount ?? 'unmatched';
   };
   return (req: IncomingMessage, res: ServerResponse, next?: () => void): void => {
     if (!ids.has(req)) {
