@@ -3,6 +3,9 @@ import { join } from 'node:path';
 import { Authority, authorityService, loadSeeds, openStore } from '@learnables/authority';
 import { AUTHORITY_PORT, learnableKinds, seedFolders } from './registry.ts';
 import { LOCAL_DEV_TOKEN, commitWaitFrom, parseTokens, portFrom, repoRoot, wholeFrom } from './config.ts';
+import { serviceLogger } from './service-logger.ts';
+
+const logger = serviceLogger('authority');
 
 const port = portFrom(process.env.AUTHORITY_PORT, AUTHORITY_PORT, 'AUTHORITY_PORT');
 const host = process.env.AUTHORITY_HOST ?? '127.0.0.1';
@@ -16,7 +19,7 @@ const streamsPerAddress = wholeFrom(process.env.AUTHORITY_MAX_CHANGE_STREAMS_PER
 
 const store = await openStore(storeUrl);
 // The store listens again by itself; the operator should still know the feed had a gap.
-store.onFeedError((error) => console.error(`authority: the change feed lost its connection and is reconnecting: ${error.message}`));
+store.onFeedError((error) => logger.warn({ err: error }, 'the change feed lost its connection and is reconnecting'));
 const authority = new Authority({ store, kinds: learnableKinds, commitWaitMs });
 // Each collection is seeded once, on first start, from the first folder that holds its file:
 // SEEDS_DIR if set (an operator's own version 1), then each registered agent's own seeds.
@@ -24,12 +27,12 @@ const seeded: string[] = [];
 for (const folder of [...(process.env.SEEDS_DIR ? [process.env.SEEDS_DIR] : []), ...seedFolders]) seeded.push(...(await loadSeeds(authority, folder)));
 // AUTHORITY_HOSTS: the names the authority is reached by besides the loopback ones (e.g. "authority" in compose).
 const changeStreams = { ...(streamsTotal !== undefined && { total: streamsTotal }), ...(streamsPerAddress !== undefined && { perAddress: streamsPerAddress }) };
-const server = authorityService({ authority, tokens, changeStreams, ...(process.env.AUTHORITY_HOSTS && { hosts: process.env.AUTHORITY_HOSTS }) }).listen(port, host, () => {
+const server = authorityService({ authority, tokens, changeStreams, logger, ...(process.env.AUTHORITY_HOSTS && { hosts: process.env.AUTHORITY_HOSTS }) }).listen(port, host, () => {
   const address = server.address();
   const bound = typeof address === 'object' && address ? address.port : port;
-  console.log(`authority listening on http://${host}:${bound} (${authority.store.engine}${seeded.length ? `; seeded ${seeded.join(', ')}` : ''})`);
+  logger.info({ url: `http://${host}:${bound}`, engine: authority.store.engine, seeded }, `authority listening on http://${host}:${bound} (${authority.store.engine}${seeded.length ? `; seeded ${seeded.join(', ')}` : ''})`);
   if (tokens.has(LOCAL_DEV_TOKEN)) {
-    console.log(`authority: writes accept the local development token "${LOCAL_DEV_TOKEN}"; set AUTHORITY_TOKENS beyond your own machine`);
+    logger.warn(`writes accept the local development token "${LOCAL_DEV_TOKEN}"; set AUTHORITY_TOKENS beyond your own machine`);
   }
 });
 

@@ -14,6 +14,9 @@ import { consoleAccounts } from './console-accounts.ts';
 import { formatWeekLine } from './demo/report.ts';
 import { runScenario } from './demo/run-scenario.ts';
 import { AUTHORITY_PORT, CONSOLE_PORT, localAgentUrls } from './registry.ts';
+import { serviceLogger } from './service-logger.ts';
+
+const logger = serviceLogger('console');
 
 const agents = (process.env.CONSOLE_AGENTS ?? [...localAgentUrls(process.env, portFrom).values()].join(','))
   .split(',')
@@ -54,7 +57,8 @@ const replay: ReplayAction = {
 };
 
 const { accounts, firstUser } = await consoleAccounts();
-if (firstUser?.made) console.log(`made the console user ${firstUser.name} with the password ${firstUser.password} (kept in data/console-first-password until it is changed)`);
+// The password is said once, to whoever started the console, as before: the one line that is for a person.
+if (firstUser?.made) logger.warn(`made the console user ${firstUser.name} with the password ${firstUser.password} (kept in data/console-first-password until it is changed)`);
 
 const running = await createConsole({
   accounts,
@@ -65,8 +69,9 @@ const running = await createConsole({
   port: portFrom(process.env.CONSOLE_PORT, CONSOLE_PORT, 'CONSOLE_PORT'),
   host: process.env.CONSOLE_HOST ?? '127.0.0.1',
   ...(process.env.CONSOLE_ORIGINS && { origins: process.env.CONSOLE_ORIGINS }),
+  logger,
 });
-console.log(`console listening on ${running.url}`);
+logger.info({ url: running.url }, `console listening on ${running.url}`);
 const stop = () => void running.close().then(() => process.exit(0));
 process.on('SIGINT', stop);
 process.on('SIGTERM', stop);

@@ -2,6 +2,7 @@ import { join } from 'node:path';
 import { startLearnableAgent } from '@learnables/runtime';
 import { LOCAL_DEV_TOKEN, booleanFrom, parseTokens, portFrom, realToken, repoRoot, wholeFrom } from './config.ts';
 import type { RegisteredAgent } from './registered-agent.ts';
+import { serviceLogger } from './service-logger.ts';
 
 /**
  * Run one agent as its own service. Configuration is by environment, with the agent's prefix:
@@ -20,6 +21,7 @@ import type { RegisteredAgent } from './registered-agent.ts';
 export async function runAgent(registered: RegisteredAgent): Promise<void> {
   const env = (name: string) => process.env[`${registered.envPrefix}_${name}`];
   const agent = registered.create(env);
+  const logger = serviceLogger(agent.name);
   const host = env('HOST') ?? '127.0.0.1';
   const users = new Map(
     [...parseTokens(process.env.AGENT_TOKENS, 'AGENT_TOKENS')].map(([token, name]) => [token, name === 'local' ? 'operator-desk' : name]),
@@ -48,8 +50,10 @@ export async function runAgent(registered: RegisteredAgent): Promise<void> {
     },
     keptInput: { ...(keptMessage !== undefined && { message: keptMessage * 1_000_000 }), ...(keptInput !== undefined && { input: keptInput * 1_000_000 }) },
     users,
+    logger,
   });
-  console.log(
+  logger.info(
+    { url: running.url, engine: running.database.engine, resumed: running.recovered.length, allowAnonymous },
     `${agent.name} listening on ${running.url} (${running.database.engine}${running.recovered.length ? `; resumed ${running.recovered.length} tasks` : ''}; ${allowAnonymous ? 'anonymous callers served: set AGENTS_ALLOW_ANONYMOUS=false beyond your own machine' : 'bearer token required'})`,
   );
   const stop = () => void running.close().then(() => process.exit(0));

@@ -14,6 +14,7 @@ import type { LearnableKind } from '@learnables/learnable';
 import { connectAgent, learnableKinds, seedFolders } from '@learnables/stack';
 import { scratchDir, scratchPostgres } from '@learnables/testing';
 import type { ScratchDir } from '@learnables/testing';
+import { silentLogger } from '@learnables/authority';
 
 export const fixture = (path: string): Buffer => readFileSync(fileURLToPath(new URL(`../../fixtures/${path}`, import.meta.url)));
 
@@ -72,7 +73,7 @@ export async function startLoop<Input, Result>(agent: LearnableAgent<Input, Resu
     store: database?.url ?? `sqlite:${dir.path}/agent.db`,
     authority: { url: authority.url, token: 'agent-token' },
     users: { 'console-token': 'console' },
-    log: () => undefined,
+    logger: silentLogger(),
     ...(choice.parsing && { parsing: choice.parsing }),
     ...(choice.keptInput && { keptInput: choice.keptInput }),
   });

@@ -1,5 +1,6 @@
 // learnables-check <agent-url> [options] | learnables-check --fake-agent [--port N]
 import { parseArgs } from 'node:util';
+import { createLogger } from '@learnables/authority';
 import { checkAgent } from './check-agent.ts';
 import { describeFakeAgent, startFakeAgent } from './fake-agent.ts';
 import { formatCheck, formatReport } from './report.ts';
@@ -80,7 +81,9 @@ export async function main(argv: readonly string[]): Promise<number> {
         ...(values.port !== undefined && { port: number(values.port, 'port') }),
         ...(values['authority-port'] !== undefined && { authorityPort: number(values['authority-port'], 'authority-port') }),
         ...(values.token !== undefined && { token: values.token }),
-        log: (message, error) => process.stderr.write(`${message}${error ? ` ${String(error)}` : ''}\n`),
+        // On stderr: stdout is the description a script reads (--json).
+        // Warnings and errors unless LOG_LEVEL asks for more (an access line per request, say).
+        logger: createLogger({ service: 'fake-agent', destination: process.stderr, ...(process.env.LOG_LEVEL === undefined && { level: 'warn' }) }),
       });
       process.stdout.write(values.json ? `${JSON.stringify({ url: fake.url, authorityUrl: fake.authorityUrl, token: fake.token, checklistUrl: fake.checklistUrl })}\n` : describeFakeAgent(fake));
       await new Promise<void>((resolve) => {

@@ -1,3 +1,4 @@
+import { createLogger } from '@learnables/authority';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import { TaskState } from '@a2a-js/sdk';
@@ -220,7 +221,17 @@ describe('a refused suggestion, over real HTTP', () => {
     startLearnableAgent(blankSuggestion, {
       store: `sqlite:${dir.path}/${name}.db`,
       authority: { url: authority.url, token: 'agent-token' },
-      log: (message, error) => logged.push(`${message} ${error instanceof Error ? error.message : ''}`),
+      // Warnings and errors only (each task's info line would be one more), each as its message and its error's.
+      logger: createLogger({
+        service: 'word',
+        level: 'warn',
+        destination: {
+          write: (line: string) => {
+            const { msg, err } = JSON.parse(line) as { msg: string; err?: { message?: string } };
+            logged.push(`${msg} ${err?.message ?? ''}`);
+          },
+        },
+      }),
       ...(strict !== undefined && { strict }),
     }).then((agent) => {
       agents.push(agent);

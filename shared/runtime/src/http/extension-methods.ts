@@ -52,6 +52,10 @@ export interface ExtensionMethodsDeps<Input, Result> {
   readonly taskStore: TaskStore;
   readonly userOf: (req: Request) => Promise<User>;
   readonly log: (message: string, error?: unknown) => void;
+  /** Told of each refusal, by its error code (the agent's metrics count them). */
+  readonly refused?: (reason: string) => void;
+  /** Told of each correction that recorded something (the agent's metrics count them). */
+  readonly corrected?: () => void;
   /** Preview reads recent tasks' inputs from these; it writes to neither. */
   readonly journal: Journal;
   readonly ledger: TaskLedger;
@@ -207,7 +211,10 @@ function run<Input, Result>(deps: ExtensionMethodsDeps<Input, Result>, method: M
     case 'preview':
       return preview(deps, params, user, tenant);
     case 'correct':
-      return correct(deps, params, user, tenant);
+      return correct(deps, params, user, tenant).then((outcome) => {
+        if (outcome.changed) deps.corrected?.();
+        return outcome;
+      });
     case 'corrections':
       return corrections(deps, params, user, tenant);
   }
@@ -297,6 +304,7 @@ export function jsonRpcExtensionMethods<Input, Result>(deps: ExtensionMethodsDep
       res.json({ jsonrpc: '2.0', id, result });
     } catch (error) {
       const refused = asRefusal(error, deps.log);
+      deps.refused?.(refused.refusal.error);
       res.json({ jsonrpc: '2.0', id, error: { code: jsonRpcCode(refused), message: refused.message, data: refused.refusal } });
     }
   });
@@ -318,6 +326,7 @@ export function restExtensionMethods<Input, Result>(deps: ExtensionMethodsDeps<I
       res.json(result);
     } catch (error) {
       const refused = asRefusal(error, deps.log);
+      deps.refused?.(refused.refusal.error);
       res.status(refused.status).json(refused.refusal);
     }
   });

@@ -1,4 +1,6 @@
 import type { NextFunction, Request, Response } from 'express';
+import type { Logger } from '@learnables/authority';
+import { requestLogger } from '@learnables/authority';
 import { JSONRPC_PATH, REST_PATH } from '../a2a/agent-card.ts';
 
 /** What express (or a layer before ours) said went wrong: a status on client errors, none on our own faults. */
@@ -29,7 +31,7 @@ const under = (path: string, prefix: string) => path === prefix || path.startsWi
  * answers a JSON-RPC error object (HTTP 200, as the binding's other errors); the REST binding
  * its `{ error: { code, status, message } }`; any other path a refusal `{ error, message }`.
  */
-export function jsonErrors(agentName: string, log: (message: string, error?: unknown) => void) {
+export function jsonErrors(agentName: string, logger: Logger) {
   const answer = (req: Request, res: Response, status: number, message: string) => {
     if (res.headersSent) {
       res.destroy();
@@ -51,7 +53,7 @@ export function jsonErrors(agentName: string, log: (message: string, error?: unk
     failed(error: HttpError, req: Request, res: Response, _next: NextFunction): void {
       const status = error.status ?? error.statusCode ?? 500;
       if (status >= 500 || status < 400) {
-        log(`${req.method} ${req.path} failed`, error);
+        requestLogger(req, logger).error({ err: error, method: req.method, path: req.path }, 'request failed');
         answer(req, res, 500, 'The agent failed to answer that request; nothing was written. See its log.');
       } else if (error instanceof URIError || /decode/i.test(String((error as { message?: unknown }).message))) {
         answer(req, res, 400, 'That address is not percent-encoded text (a % must be followed by two hex digits of UTF-8); nothing was read or written.');

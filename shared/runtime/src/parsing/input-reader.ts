@@ -214,7 +214,28 @@ export class InputReader<Input> {
     }
   }
 
+  /**
+   * Whether the parse threads can read a message: undefined when they can (or the agent reads on
+   * the event loop), else a sentence. A pool reading messages now is evidently alive, and one with
+   * no thread yet starts them with the first large message (readiness starts none: a thread costs
+   * its memory and its loader); an idle pool's threads are each asked to run an empty task.
+   */
+  async probe(): Promise<string | undefined> {
+    if (this.pool === undefined) return undefined;
+    if (this.closed) return 'its parse threads were closed (the agent is stopping), so it cannot read a large message.';
+    if (this.taken > 0 || this.pool.threads.length === 0) return undefined;
+    try {
+      const answer = (await this.pool.run({ probe: true })) as unknown as { probe?: unknown };
+      return answer.probe === true ? undefined : 'a parse thread answered something other than the probe it was sent.';
+    } catch (error) {
+      return `its parse threads do not start or do not answer (${(error as Error).message}), so it cannot read a message of 16 kB or more.`;
+    }
+  }
+
+  private closed = false;
+
   async close(): Promise<void> {
+    this.closed = true;
     await this.pool?.destroy();
   }
 }
