@@ -373,7 +373,7 @@ interface Booking {
 
 function dayAfter(lang: Lang, at: Date, days: number): string {
   const d = new Date(at.getTime() + days * DAY_MS);
-  return `${DAYS[lang][d.getUTCDay()]} ${d.getUTCDate()}.${two(d.getUTCMonth() + 1)}.`;
+  return `${DAYS[lang][d.getUTCDay()]} ${d.getUTCDate()}.${two(d.getUTCMonth() + 1)}`;
 }
 
 function makeBooking(c: Customer, p: Person, at: Date, random: Random): Booking {
