@@ -12,6 +12,7 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { replayOnFreshStack } from '../stack/src/demo/compare-scenario.ts';
 import { writeMixedStream } from '../stack/src/demo/make-mixed-stream.ts';
+import { writeFreshStream } from '../stack/src/demo/make-fresh-stream.ts';
 import { writeTrapScenario } from '../stack/src/demo/make-trap-scenario.ts';
 import type { ScenarioResult } from '../stack/src/demo/run-scenario.ts';
 import { SCENARIO_DIR, TRAP_SCENARIO_DIR } from '../stack/src/demo/stream.ts';
@@ -24,24 +25,43 @@ describe('the trap scenario, replayed by an operator who trusts every suggestion
   beforeAll(async () => {
     const [main, holdout] = await Promise.all([writeTrapScenario('main', join(dir, 'main')), writeTrapScenario('holdout', join(dir, 'holdout'))]);
     const mixed = writeMixedStream(join(dir, 'mixed'));
+    const fresh = writeFreshStream(join(dir, 'fresh'));
     // Deterministic: the same seed writes the same stream (so a failure here can be replayed by hand).
     expect(writeMixedStream(join(dir, 'mixed-again')).stream).toEqual(mixed.stream);
     // The committed stream is what the generator writes.
     expect(`${JSON.stringify(main.stream, null, 1)}\n`).toBe(readFileSync(join(TRAP_SCENARIO_DIR, 'stream.json'), 'utf8'));
     // The six-week scenario too, with the same trusting operator instead of its careful one: the goal
     // holds for both replays (issue 19), not only for the stream written for it.
-    const [onMain, onHoldout, onSixWeeks, onMixed] = await Promise.all([
+    const [onMain, onHoldout, onSixWeeks, onMixed, onFresh] = await Promise.all([
       replayOnFreshStack('on', trapReplay(TRAP_SCENARIO_DIR)),
       replayOnFreshStack('on', trapReplay(holdout.dir)),
       replayOnFreshStack('on', { scenarioDir: SCENARIO_DIR, operator: 'trusting', name: 'The six-week scenario (a trusting operator)' }),
       replayOnFreshStack('on', mixedReplay(mixed.dir)),
+      replayOnFreshStack('on', mixedReplay(fresh.dir)),
     ]);
     runs.set('main', onMain);
     runs.set('holdout', onHoldout);
     runs.set('six-week scenario', onSixWeeks);
     runs.set('mixed stream (issue 35)', onMixed);
+    runs.set('fresh stream', onFresh);
   }, 240_000);
   afterAll(() => rmSync(dir, { recursive: true, force: true }));
+
+  // The fresh stream (make-fresh-stream.ts), written by another engineer from the issue's classes without reading
+  // the agent: it found 36 wrong decisions the other streams had not (a new customer issuing a seed customer's
+  // reference shape). Held to no wrong decision and a falling line; its week 6 (12.2 per 100, the goal is 10) is a
+  // ratchet until what still asks there is learned (docs/trap-scenario/fresh-stream.md).
+  const FRESH_WEEK6_PER100 = 12.2;
+  it('fresh stream: decides nothing wrong without asking, week 6 no worse than measured, and the line falls', () => {
+    const result = runs.get('fresh stream')!;
+    const byWeek = result.weeks.map((w) => `week ${w.week}: ${w.all.per100} per 100, ${w.misreads} wrong`).join('; ');
+    expect(result.weeks.map((w) => w.misreads), `${byWeek}\n${formatWrongDecisions(result)}`).toEqual([0, 0, 0, 0, 0, 0]);
+    expect(result.problems, byWeek).toEqual([]);
+    const [first, last] = [result.weeks[0]!, result.weeks[5]!];
+    expect(last.all.per100, byWeek).toBeLessThanOrEqual(FRESH_WEEK6_PER100);
+    expect(last.all.per100, byWeek).toBeLessThan(first.all.per100 / 2);
+    expect(result.check.agrees).toBe(true);
+  });
 
   for (const variant of ['main', 'holdout', 'six-week scenario', 'mixed stream (issue 35)']) {
     it(`${variant}: decides nothing wrong without asking, asks fewer than 10 in 100 in week 6 (the mixed stream: at most 10), and the line falls`, () => {

@@ -1,9 +1,9 @@
 import type { Definition, Learnable } from '@learnables/learnable';
 import type { Decider, Finding, PinnedDefinition, PinnedDefinitions } from '@learnables/runtime';
-import { CustomerMarks, compileMark, customerMarksKind } from './customer-marks.ts';
+import { CustomerMarks, compileMark, compiledMark, customerMarksKind, plainNameOf } from './customer-marks.ts';
 import type { Mark } from './customer-marks.ts';
 import type { EmailInput } from './email-input.ts';
-import { findCustomer, literalReferenceOf, matchMarks } from './match-marks.ts';
+import { findCustomer, isReferenceFormat, literalReferenceOf, matchMarks } from './match-marks.ts';
 import type { Verdict } from './match-marks.ts';
 import type { InternalSenders } from './internal-senders.ts';
 import { MESSAGE_FIELDS } from './message-fields.ts';
@@ -13,7 +13,7 @@ import type { MessageModel } from './message-model.ts';
 import { STILL_UNKNOWN, readsClose, readsSettled } from './sentences.ts';
 import { evidenceText } from './evidence-text.ts';
 import { findReferences } from './references.ts';
-import { customerNamesIn } from './suggest-mark.ts';
+import { bearsName, customerNamesIn, domainWords } from './suggest-mark.ts';
 
 export const COLLECTION = 'customers';
 
@@ -66,12 +66,45 @@ export function decidingEvidence(model: MessageModel): DecidingEvidence {
  * notice (`Auto-Submitted: auto-generated`, `Precedence: bulk`) may be a portal's for a customer: it asks.
  */
 export function decideOn(customers: Definition<CustomerMarks>, evidence: DecidingEvidence, margin: number): Verdict {
-  const verdict = matchMarks(customers, evidence.fields, margin, evidence.automated ? 'taught-for-automated' : undefined);
+  const verdict = checkedAgainstOwnPart(customers, matchMarks(customers, evidence.fields, margin, evidence.automated ? 'taught-for-automated' : undefined), evidence.fields);
   if (verdict.kind !== 'unmarked' || evidence.nobodys === undefined) return verdict;
   // A newsletter is nobody's only when nothing in it is any customer's: a portal's notices are bulk mail too.
   if (evidence.unlessNamed === true && namesSomething(customers, evidence.fields, margin)) return verdict;
   const nobody = noCustomerEntry(customers);
   return nobody === undefined ? verdict : { kind: 'settled', winner: nobody, hits: [], scores: [], because: evidence.nobodys };
+}
+
+/**
+ * A decision held against the rest of the author's own part (issue 35, classes 5 and 6):
+ * - the author's text names another known customer (a person who moved from one customer to the next,
+ *   writing "from this week I work for …"): the two are contenders, and it asks;
+ * - it rests only on a customer's reference formats, and nothing ties the sender to that customer (its
+ *   domain does not bear the customer's name, no lesson was taught on its mail for it): another customer
+ *   may issue the same shape (Kestrel Pharma's `KP/\d{4}/\d{4}`, Krakowskie Przetwory's `KP/2027/6148`),
+ *   so it asks; once its first message is taught (the sender AND its reference, SPEC §2.3.3), the format
+ *   decides that sender's next ones.
+ * From the definition and the message alone, so read, reread and preview agree.
+ */
+function checkedAgainstOwnPart(customers: Definition<CustomerMarks>, verdict: Verdict, fields: MessageFields): Verdict {
+  if (verdict.kind !== 'settled') return verdict;
+  const winner = findCustomer(customers, verdict.winner);
+  if (winner === undefined || winner.noCustomer) return verdict;
+  const named = [...new Set(customerNamesIn({ subject: fields.subject, body: evidenceText(fields.body) }, customers.entries).flatMap((name) => name.customer ?? []))].filter(
+    (key) => key !== verdict.winner && findCustomer(customers, key)?.noCustomer !== true,
+  );
+  if (named.length > 0) return { kind: 'close', contenders: [verdict.winner, ...named], scores: verdict.scores };
+  if (!verdict.hits.every((hit) => hit.mark.sender === undefined && isReferenceFormat(hit.mark))) return verdict;
+  const address = /^<([^<>]*)>$/.exec(fields.from)?.[1] ?? '';
+  if (address !== '' && (bearsName(domainWords(address), winner.label) || winner.marks.some((mark) => mark.sender !== undefined && senderMatches(mark.sender, fields.from)))) return verdict;
+  return { kind: 'unmarked', unconfirmed: { customer: verdict.winner, hits: verdict.hits } };
+}
+
+function senderMatches(pattern: string, from: string): boolean {
+  try {
+    return compiledMark(pattern).test(from);
+  } catch {
+    return false;
+  }
 }
 
 /** Whether any entry's mark (admitted or not), any customer's name or any reference is in these fields. */
@@ -135,8 +168,14 @@ export function customerDecider(margin: number, internal?: InternalSenders): Dec
         tests.push({ test: (text) => regex.test(text), places });
       }
       // A newsletter stays nobody's only while nothing in it is a customer's: any change may name it.
+      // A customer's name written in a message contradicts a decision for another (checkedAgainstOwnPart): a
+      // name added, changed or taken away reaches the messages that hold it.
+      const names = [before, after].flatMap((entry) => (entry === undefined ? [] : [plainNameOf(entry.label).toLowerCase().replace(/\s+/g, ' ')]));
+      const renamed = before?.label !== after?.label ? names.filter((name) => name.length > 0) : [];
+      const namesIt = (fields: MessageFields) =>
+        renamed.length > 0 && [fields.subject, fields.body].some((text) => renamed.some((name) => text.toLowerCase().replace(/\s+/g, ' ').includes(name)));
       const holdsDigit = (fields: MessageFields) => referencesChanged && MESSAGE_FIELDS.some((place) => /[0-9]/.test(fields[place]));
-      return ({ fields, nobodys: automatic, unlessNamed }) => (automatic !== undefined && (nobodys || unlessNamed === true)) || holdsDigit(fields) || tests.some(({ test, places }) => places.some((place) => test(fields[place])));
+      return ({ fields, nobodys: automatic, unlessNamed }) => (automatic !== undefined && (nobodys || unlessNamed === true)) || holdsDigit(fields) || namesIt(fields) || tests.some(({ test, places }) => places.some((place) => test(fields[place])));
     },
   };
 }

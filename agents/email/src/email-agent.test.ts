@@ -33,6 +33,9 @@ const email = (overrides: Partial<EmailInput> = {}): EmailInput => ({
 const plain = (overrides: Partial<EmailInput> = {}): EmailInput =>
   email({ subject: 'Pre-alert and invoice', body: 'Please book in 4 pallets for Thursday.', attachments: [{ filename: 'invoice.pdf', mediaType: 'application/pdf' }], ...overrides });
 
+/** A sender whose domain bears Northgate's name but holds none of its marks: its reference formats decide its mail. */
+const NORTHGATE_DESK = { address: 'desk@northgate-logistics.example', name: '' };
+
 const seed = customers(
   ['northgate', 'Northgate Motors Ltd', [{ pattern: '@northgate-motors\\.example', where: 'from' }, { pattern: '\\bNGM/\\d{4}/\\d+', where: 'subject' }]],
   ['brightwell-foods', 'Brightwell Foods plc', [{ pattern: '@brightwell-foods\\.example', where: 'from' }]],
@@ -189,7 +192,8 @@ describe('the how sentence, held to what the agent does', () => {
     expect(emailAgent.read(quoted, pinned(definition)).settled).toBe(false);
     const outlook = { ...quoted, body: 'Thursday works.\n\nFrom: Intake <intake@warehouse.example>\nSent: Tuesday\nSubject: slots\n\nBay 2 for NGM/2026/1142.' };
     expect(emailAgent.read(outlook, pinned(definition)).settled).toBe(false);
-    expect(settled(emailAgent.read({ ...quoted, body: `Thursday works for NGM/2026/1142.\n${quoted.body}` }, pinned(definition))).customer).toBe('northgate');
+    // (From a sender tied to Northgate: a reference format alone decides only such a sender's mail.)
+    expect(settled(emailAgent.read({ ...quoted, from: NORTHGATE_DESK, body: `Thursday works for NGM/2026/1142.\n${quoted.body}` }, pinned(definition))).customer).toBe('northgate');
   });
 
   it('"the subject and a forwarded message count only when they are the author\'s (not an automatic reply\'s, nor a reply\'s, … nor a forward by anyone else)"', () => {
@@ -204,8 +208,20 @@ describe('the how sentence, held to what the agent does', () => {
     for (const subject of ['Re: NGM/2026/1142', 'RE : NGM/2026/1142', 'AW: NGM/2026/1142', 'SV: NGM/2026/1142', 'Antw: NGM/2026/1142', 'R: NGM/2026/1142', 'Réf. : NGM/2026/1142', '[#4411] Re: NGM/2026/1142']) {
       expect(emailAgent.read(plain({ from, subject }), pinned(seed)).settled, subject).toBe(false);
     }
-    expect(settled(emailAgent.read(plain({ from, subject: 'NGM/2026/1142 booked' }), pinned(seed))).customer).toBe('northgate');
-    expect(settled(emailAgent.read(plain({ from, subject: 'Request: NGM/2026/1142' }), pinned(seed))).customer).toBe('northgate');
+    expect(settled(emailAgent.read(plain({ from: NORTHGATE_DESK, subject: 'NGM/2026/1142 booked' }), pinned(seed))).customer).toBe('northgate');
+    expect(settled(emailAgent.read(plain({ from: NORTHGATE_DESK, subject: 'Request: NGM/2026/1142' }), pinned(seed))).customer).toBe('northgate');
+    // From a haulier nothing ties to Northgate, the format alone asks (another customer may issue the shape).
+    expect(emailAgent.read(plain({ from, subject: 'NGM/2026/1142 booked' }), pinned(seed)).settled).toBe(false);
+  });
+
+  it('"a reference format alone decides only mail whose sender … was taught for it", and "naming another customer asks"', () => {
+    expect(how).toContain("a reference format alone decides only mail whose sender's domain bears its customer's name or was taught for it, and never once another customer's taught reference has its shape; a decision the author contradicts by naming another customer asks;");
+    const haulier = { address: 'desk@haulier.example', name: '' };
+    expect(emailAgent.read(plain({ from: haulier, subject: 'NGM/2026/1142 booked' }), pinned(seed)).settled).toBe(false);
+    expect(settled(emailAgent.read(plain({ from: NORTHGATE_DESK, subject: 'NGM/2026/1142 booked' }), pinned(seed))).customer).toBe('northgate');
+    const taught = customers(['northgate', 'Northgate Motors Ltd', [{ pattern: '\\bNGM/\\d{4}/\\d+', where: 'subject' }, { pattern: 'NGM/2026/0001', where: 'subject', sender: '<desk@haulier\\.example>' }]], ['brightwell-foods', 'Brightwell Foods plc', []]);
+    expect(settled(emailAgent.read(plain({ from: haulier, subject: 'NGM/2026/1142 booked' }), pinned(taught))).customer).toBe('northgate');
+    expect(emailAgent.read(plain({ from: NORTHGATE_DESK, subject: 'NGM/2026/1142 booked', body: 'For Brightwell Foods, not us.' }), pinned(seed)).settled).toBe(false);
   });
 
   it('"on automated mail only a mark with a sender condition, or a mark of mail that is no customer\'s, scores"', () => {

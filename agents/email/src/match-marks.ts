@@ -27,8 +27,17 @@ export interface Score {
  */
 export type Verdict =
   | { readonly kind: 'settled'; readonly winner: string; readonly hits: readonly MarkHit[]; readonly scores: readonly Score[]; readonly because?: string; readonly shared?: readonly SharedFormat[] }
-  | { readonly kind: 'unmarked'; readonly shared?: readonly SharedFormat[] }
+  | { readonly kind: 'unmarked'; readonly shared?: readonly SharedFormat[]; readonly unconfirmed?: Unconfirmed }
   | { readonly kind: 'close'; readonly contenders: readonly string[]; readonly scores: readonly Score[]; readonly shared?: readonly SharedFormat[] };
+
+/**
+ * A customer's reference formats that alone would have decided a message from a sender nothing ties to
+ * that customer (issue 35, class 6: another customer may issue the same shape before anyone knows it).
+ */
+export interface Unconfirmed {
+  readonly customer: string;
+  readonly hits: readonly MarkHit[];
+}
 
 /**
  * A reference format of one customer that matched, left out of the score because it also fits a
@@ -279,7 +288,7 @@ export function literalReferenceOf(pattern: string): string | undefined {
 }
 
 /** Whether a mark is a reference format: a pattern for many references (it has a digit class), not one reference, an address or a name. */
-function isReferenceFormat(mark: Mark): boolean {
+export function isReferenceFormat(mark: Mark): boolean {
   return !mark.pattern.includes('@') && /\\d|\[0-9/.test(mark.pattern) && literalReferenceOf(mark.pattern) === undefined;
 }
 

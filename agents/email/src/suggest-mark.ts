@@ -120,7 +120,7 @@ export function suggestEvidence(input: EmailInput, context: SuggestionContext = 
       // A forward by someone outside: its sender forwards what others wrote, perhaps for several customers.
       (model.forward !== undefined && !model.forward.internal ? { kind: 'forwards' as const, sentence: `${sender.address} forwards mail that others wrote` } : undefined) ??
       sharedBecause(sender, senderMark, senderLine(sender), context.customers, context.recent) ??
-      namesCustomers(sender, names) ??
+      namesCustomers(sender, names, customers) ??
       (kind === undefined ? thirdParty(sender, customers, names.length > 0 || referencesIn(evidence).length > 0) : undefined);
     if (shared === undefined && usable(senderMark)) {
       if (forwarded !== undefined) return { mark: senderMark, why: `This is a forward: I suggest the original sender ${sender.address}, not ${input.from.address || 'the forwarder'}.` };
@@ -202,7 +202,7 @@ const COMMON_WORDS = new Set([
 ]);
 
 /** A sender's domain as one run of letters and digits, without its last label (`transportes-meseta.example` → `transportesmeseta`). */
-function domainWords(address: string): string {
+export function domainWords(address: string): string {
   const domain = address.slice(address.lastIndexOf('@') + 1).toLowerCase();
   const labels = domain.split('.');
   return (labels.length > 1 ? labels.slice(0, -1) : labels).join('').replace(/[^0-9a-z]/g, '');
@@ -251,8 +251,13 @@ function sharedBecause(
  * block) is written about that customer by someone else, such as a booking portal or a haulier,
  * who writes about others too.
  */
-function namesCustomers(sender: EmailSender, named: readonly Candidate[]): Shared | undefined {
+function namesCustomers(sender: EmailSender, named: readonly Candidate[], customers: readonly CustomerMarks[]): Shared | undefined {
   if (named.length === 0) return undefined;
+  // A customer's own people name their own company (`Östra Hamnens Livs` from maja.sjoberg@ostrahamnen.example):
+  // that says nothing of writing for others, when the one customer named is the one the domain bears.
+  const keys = new Set(named.flatMap((candidate) => candidate.customer ?? []));
+  const own = keys.size === 1 ? customers.find((customer) => keys.has(customer.key)) : undefined;
+  if (own !== undefined && bearsName(domainWords(sender.address), own.label)) return undefined;
   return { kind: 'names', sentence: `${sender.address} writes about ${listed([...new Set(named.map((candidate) => candidate.text))])} by name, as a portal or a haulier writes about several customers` };
 }
 

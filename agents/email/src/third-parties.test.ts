@@ -106,7 +106,8 @@ describe('a list post rewritten "via" the list (class 5)', () => {
 });
 
 describe('a reference shape two customers issue (class 6)', () => {
-  const portal = mail({ from: { address: 'notifications@yardbooker.example', name: 'YardBooker' }, subject: 'Slot confirmed', body: 'Booking QS/2027/4188 confirmed for Thursday.' });
+  // Quarry Stone's own logistics desk: its domain bears the name, so the format alone decides its mail.
+  const portal = mail({ from: { address: 'bookings@quarrystone-logistics.example', name: 'Quarry Stone bookings' }, subject: 'Slot confirmed', body: 'Booking QS/2027/4188 confirmed for Thursday.' });
   // Quayside's own first booking, taught as the sender AND its reference.
   const quaysideTaught = teach(seed, 'quayside', { pattern: referencePattern('QS/2027/4917'), where: 'subject', sender: '<orders@quayside-spirits\\.example>' });
 
@@ -175,5 +176,27 @@ describe("mail that is nobody's by its own headers (class 2, 3, 4), decided for 
     // Another server's word, or a failure whose domain asks nothing (p=none), only makes it ask.
     expect(agent.read(spoofed('mx.elsewhere.example', 'dmarc=fail action=quarantine'), pinned()).settled).toBe(false);
     expect(agent.read(spoofed('mx1.warehouse.example', 'dmarc=fail (p=NONE)'), pinned()).settled).toBe(false);
+  });
+});
+
+describe('a decision held against the rest of the author\'s own part (classes 5 and 6, the fresh stream)', () => {
+  const agent = createEmailAgent({ internal: warehouse });
+
+  it("a reference format alone decides only mail from a sender tied to its customer: another customer may issue the shape", () => {
+    // Quarry Stone's format, written by a new customer's own people from a domain that bears no Quarry Stone name.
+    const stranger = mail({ from: { address: 'k.zielinska@krakowskie-przetwory.example', name: 'Katarzyna' }, subject: 'Awizacja', body: 'Proszę o awizację QS/2027/6148, 12 palet.' });
+    const question = asked(agent.read(stranger, pinned()));
+    expect(question.question).toContain("has the shape of Quarry Stone Supplies's references, but nothing else says this message is theirs");
+    // From Quarry Stone's own domain, or a sender a lesson ties to it, the format decides.
+    expect(decided(agent.read({ ...stranger, from: { address: 'yard@quarrystone.example', name: 'Yard' } }, pinned())).customer).toBe('quarry-stone');
+    const haulier = teach(seed, 'quarry-stone', { pattern: referencePattern('QS/2027/1111'), where: 'body', sender: '<k\\.zielinska@krakowskie-przetwory\\.example>' });
+    expect(decided(agent.read(stranger, pinned(haulier, 2))).customer).toBe('quarry-stone');
+  });
+
+  it('a person taught for one customer who writes that she now works for another is asked about, both named', () => {
+    const giulia = teach(seed, 'palmera', { pattern: '<giulia\\.conti77@libero\\.it>', where: 'from' });
+    const moved = mail({ from: { address: 'giulia.conti77@libero.it', name: 'Giulia Conti' }, subject: 'Ordine', body: 'Da questa settimana lavoro per Marigold Cosmetics: 8 pallet per giovedì.' });
+    const question = asked(agent.read(moved, pinned(giulia, 2)));
+    expect(question.entries.slice(0, 2).map((entry) => entry.key).sort()).toEqual(['marigold', 'palmera']);
   });
 });
