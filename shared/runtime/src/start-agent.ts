@@ -2,15 +2,18 @@ import type { Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import type { NextFunction, Request, Response } from 'express';
 import express from 'express';
-import type { AgentCard } from '@a2a-js/sdk';
-import { AGENT_CARD_PATH } from '@a2a-js/sdk';
+import { AGENT_CARD_PATH, AgentCard } from '@a2a-js/sdk';
 import type { ServerCallContextBuilder, User } from '@a2a-js/sdk/server';
 import { DefaultRequestHandler, UnauthenticatedUser, defaultServerCallContextBuilder } from '@a2a-js/sdk/server';
 import { agentCardHandler, jsonRpcHandler, restHandler } from '@a2a-js/sdk/server/express';
 import type { TokenNames } from '@learnables/authority';
-import { AuthorityClient, BearerTokens, allowedHosts, bearerTokenOf, requireAllowedHost } from '@learnables/authority';
-import { LEARNABLES_URI } from '@learnables/protocol';
+import { AuthorityClient, BearerTokens, allowedHosts, bearerChallenge, bearerTokenOf, requireAllowedHost } from '@learnables/authority';
+import { LEARNABLES_URI, UNAUTHORIZED_CODE } from '@learnables/protocol';
 import { JSONRPC_PATH, REST_PATH, agentCardFor } from './a2a/agent-card.ts';
+import type { AgentProvider } from './a2a/agent-card.ts';
+import { CARD_KEYS_PATH, loadCardSigningKey, signCard } from './a2a/card-signing.ts';
+import type { CardSigningKey } from './a2a/card-signing.ts';
+import { speaksV03 } from './a2a/wire-version.ts';
 import { LearnablesExecutor, PARSE_TICKET, PLAIN_SEND } from './a2a/learnables-executor.ts';
 import type { ExecutorDeps } from './a2a/learnables-executor.ts';
 import { recoverTasks } from './a2a/recover-tasks.ts';
@@ -65,6 +68,17 @@ export interface AgentServerOptions {
    * own tasks, never teach). Default true; a deployment reachable by others should turn it off.
    */
   allowAnonymous?: boolean;
+  /**
+   * Who runs the agent, for the card's `provider`. Default: "learnables reference implementation"
+   * at the agent's public origin.
+   */
+  provider?: AgentProvider;
+  /**
+   * A key to sign the card with (A2A §8.4), or the path of a file holding one (PEM or JWK; see
+   * loadCardSigningKey). Its public half is served at /.well-known/jwks.json, which the signature's
+   * `jku` names. Default: the card is not signed.
+   */
+  cardSigningKey?: CardSigningKey | string;
   /** Largest request accepted. Default: the agent's own, or 40mb (a 25 MB email in base64). */
   bodyLimit?: string;
   log?: (message: string, error?: unknown) => void;
@@ -174,14 +188,20 @@ export async function startLearnableAgent<Input, Result>(
   server.headersTimeout = 66_000;
   const port = (server.address() as AddressInfo).port;
   const url = (options.publicUrl ?? `http://${host}:${port}`).replace(/\/+$/, '');
-  const card = agentCardFor(agent, url);
+  const allowAnonymous = options.allowAnonymous ?? true;
+  const signing = typeof options.cardSigningKey === 'string' ? await loadCardSigningKey(options.cardSigningKey) : options.cardSigningKey;
+  const unsigned = agentCardFor(agent, url, { tokenRequired: !allowAnonymous, ...(options.provider && { provider: options.provider }) });
+  // The card as served to v1.0 clients (proto JSON); the SDK's own types (and its v0.3 translation)
+  // hold oneofs such as a security scheme as `{ $case, value }`, so it gets the card read that way.
+  const card = signing ? await signCard(unsigned, signing, `${url}${CARD_KEYS_PATH}`) : unsigned;
+  const sdkCard = AgentCard.fromJSON(card);
   const configured = typeof options.hosts === 'string' ? options.hosts.split(',') : (options.hosts ?? []);
   app.use(requireAllowedHost(allowedHosts([...configured, url]), 'agent'));
   app.use(foregroundRequests);
   // A question may wait hours for a person. The SDK would keep each waiting task's event bus in
   // memory until then (for SubscribeToTask); with many questions open that is memory that only
   // grows. An answer arrives as a new message and gets a new bus, so none is kept.
-  const requestHandler = new DefaultRequestHandler(card, taskStore, new LearnablesExecutor(deps), undefined, undefined, undefined, undefined, undefined, {
+  const requestHandler = new DefaultRequestHandler(sdkCard, taskStore, new LearnablesExecutor(deps), undefined, undefined, undefined, undefined, undefined, {
     keepBusAliveStates: [],
   });
 
@@ -202,19 +222,28 @@ export async function startLearnableAgent<Input, Result>(
     const name = callerOf(req);
     return name !== undefined ? { isAuthenticated: true, userName: name } : new UnauthenticatedUser();
   };
-  const allowAnonymous = options.allowAnonymous ?? true;
-  // A token that is presented but unknown is refused rather than quietly treated as anonymous.
-  const refuseUnknownToken = (req: Request, res: Response, next: NextFunction) => {
+  // A token that is presented but unknown (or a header that carries none) is refused rather than
+  // quietly treated as anonymous; with anonymous callers off, so is a request with no header. Each
+  // 401 carries the RFC 6750 challenge, and on JSON-RPC is a JSON-RPC error object (the body is not
+  // read before the caller is known, so its id is null, as JSON-RPC says when it cannot be known).
+  const refuseUnknownToken = (binding: 'jsonrpc' | 'rest') => (req: Request, res: Response, next: NextFunction) => {
     const header = req.get('authorization');
-    if (header !== undefined && callerOf(req) === undefined) {
-      res.status(401).json({ error: 'unauthorized', message: 'That token is not one this agent accepts.' });
+    const message =
+      header !== undefined && callerOf(req) === undefined
+        ? bearerTokenOf(header) === ''
+          ? 'That Authorization header carries no bearer token; send "Authorization: Bearer <token>" with a token this agent accepts, or no header at all.'
+          : 'That token is not one this agent accepts.'
+        : header === undefined && !allowAnonymous
+          ? 'This agent serves only callers with a bearer token it accepts; send one in the Authorization header.'
+          : undefined;
+    if (message === undefined) {
+      next();
       return;
     }
-    if (header === undefined && !allowAnonymous) {
-      res.status(401).json({ error: 'unauthorized', message: 'This agent serves only callers with a bearer token it accepts; send one in the Authorization header.' });
-      return;
-    }
-    next();
+    res.set('WWW-Authenticate', bearerChallenge(agent.name, header));
+    const refusal = { error: 'unauthorized', message };
+    if (binding === 'jsonrpc') res.status(401).json({ jsonrpc: '2.0', id: null, error: { code: UNAUTHORIZED_CODE, message, data: refusal } });
+    else res.status(401).json(refusal);
   };
   // Activating here (not in the executor) is what makes the echo reach streaming responses too.
   const contextBuilder: ServerCallContextBuilder = (builderOptions) => {
@@ -247,7 +276,7 @@ export async function startLearnableAgent<Input, Result>(
   app.use(
     JSONRPC_PATH,
     inSeries(
-      refuseUnknownToken,
+      refuseUnknownToken('jsonrpc'),
       jsonRpcBody(bodyLimit),
       admitParses(reader, 'jsonrpc', retryAfter),
       jsonRpcExtensionMethods(methodDeps),
@@ -260,10 +289,23 @@ export async function startLearnableAgent<Input, Result>(
   const counts = new AgentCounts(ledger, corrections);
   app.get('/metrics', metricsHandler(counts, agent.skill.id));
   app.get('/learnables/stats', statsHandler(counts, agent.skill.id));
-  app.use(`/${AGENT_CARD_PATH}`, agentCardHandler({ agentCardProvider: requestHandler, legacyCompat, cache: { maxAge: 60 } }));
+  // The card: v1.0 clients get it as proto JSON (`card`, signed when a key is configured); v0.3
+  // clients (A2A-Version absent or 0.x) the SDK's translation of it.
+  const v1Card = agentCardHandler({ agentCardProvider: async () => card, cache: { maxAge: 60 } });
+  const v03Card = agentCardHandler({ agentCardProvider: requestHandler, legacyCompat, cache: { maxAge: 60 } });
+  app.use(`/${AGENT_CARD_PATH}`, (req, res, next) => {
+    if (speaksV03(req.get('A2A-Version'))) return v03Card(req, res, next);
+    res.append('Vary', 'A2A-Version');
+    return v1Card(req, res, next);
+  });
+  if (signing) {
+    app.get(CARD_KEYS_PATH, (_req, res) => {
+      res.set('Cache-Control', 'public, max-age=300').json({ keys: [signing.publicJwk] });
+    });
+  }
   app.use(
     REST_PATH,
-    refuseUnknownToken,
+    refuseUnknownToken('rest'),
     express.json({ limit: bodyLimit, type: ['application/json', 'application/a2a+json'], strict: false, verify: verifyBody }),
     (error: { type?: string; message?: string }, _req: Request, res: Response, next: NextFunction) => {
       if (error.type === 'entity.too.large') res.status(413).json({ error: 'too-large', message: `The request is larger than this agent accepts (${bodyLimit}).` });
