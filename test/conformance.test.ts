@@ -454,7 +454,7 @@ describe('learnables-check against deliberately broken agents', () => {
   it('passes the fake agent itself, unbroken, from its card example alone', async () => {
     const report = await checkAgent(fake.url, { token: fake.token, authority: { url: fake.authorityUrl, token: fake.token } });
     // The fake agent's card is not signed (a front that rewrites it could not keep a signature).
-    expect(notPassed(report)).toEqual(['SKIP card.signature: the card carries no signature (signatures are optional), so there is none to verify']);
+    expect(notPassed(report)).toEqual(['SKIP card.signature: The card carries no signature (signatures are optional), so there is none to verify.']);
   });
 
   it.each(broken)('names the broken rule: $name', async ({ hooks, fails, says }) => {

@@ -15,7 +15,11 @@ import type { RegisteredAgent } from './registered-agent.ts';
  * `IN_FLIGHT_MB` (megabytes of messages taken and not yet answered before one is answered busy;
  * default 48 times MAX_PARSES),
  * `KEPT_MESSAGE_MB` and `KEPT_INPUT_MB` (how much of a message, and of what was read from it, a task
- * keeps; default 4 and 16).
+ * keeps; default 4 and 16),
+ * `CARD_SIGNING_KEY` (a file holding a PEM or JWK private key: the card is signed with it and its
+ * public half served at /.well-known/jwks.json; `AGENT_CARD_SIGNING_KEY` is read too), and
+ * `PROVIDER_NAME` / `PROVIDER_URL` (the card's provider: who runs the agent, and its web address;
+ * default "learnables reference implementation" at the agent's public origin).
  */
 export async function runAgent(registered: RegisteredAgent): Promise<void> {
   const env = (name: string) => process.env[`${registered.envPrefix}_${name}`];
@@ -33,8 +37,17 @@ export async function runAgent(registered: RegisteredAgent): Promise<void> {
   const inFlightMb = whole('IN_FLIGHT_MB', 1);
   const keptMessage = whole('KEPT_MESSAGE_MB', 1);
   const keptInput = whole('KEPT_INPUT_MB', 1);
+  const signingKey = setting('CARD_SIGNING_KEY') ?? process.env.AGENT_CARD_SIGNING_KEY;
+  const providerUrl = setting('PROVIDER_URL');
+  if (providerUrl !== undefined && !/^https?:\/\/[^\s]+$/.test(providerUrl)) {
+    throw new Error(`${registered.envPrefix}_PROVIDER_URL (or AGENTS_PROVIDER_URL) must be an http(s) address, and "${providerUrl}" is not.`);
+  }
   const running = await startLearnableAgent(agent, {
     allowAnonymous,
+    ...(signingKey && { cardSigningKey: signingKey }),
+    ...((providerUrl || setting('PROVIDER_NAME')) && {
+      provider: { organization: setting('PROVIDER_NAME') ?? 'learnables reference implementation', url: providerUrl ?? (env('PUBLIC_URL') ?? `http://${host}:${portFrom(env('PORT'), registered.port, `${registered.envPrefix}_PORT`)}`).replace(/\/+$/, '') },
+    }),
     store: env('STORE') ?? `sqlite:${join(repoRoot, 'data', registered.storeFile)}`,
     authority: { url: process.env.AUTHORITY_URL ?? 'http://127.0.0.1:4100', token: realToken(process.env.AUTHORITY_TOKEN ?? LOCAL_DEV_TOKEN, 'AUTHORITY_TOKEN') },
     port: portFrom(env('PORT'), registered.port, `${registered.envPrefix}_PORT`),

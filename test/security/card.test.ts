@@ -127,7 +127,11 @@ describe('the card and access errors', () => {
   });
 
   it("is read by the SDK's own 1.x and 0.3 clients as an authentication refusal in our words, never as task-not-found", async () => {
-    const badToken: typeof fetch = (input, init) => fetch(input, { ...init, headers: { ...Object.fromEntries(new Headers(init?.headers)), authorization: 'Bearer wrong' } });
+    const badToken: typeof fetch = (input, init) => {
+      const headers = new Headers(init?.headers);
+      headers.set('authorization', 'Bearer wrong');
+      return fetch(input, { ...init, headers });
+    };
     const v1 = await new ClientFactory(ClientFactoryOptions.createFrom(ClientFactoryOptions.default, { transports: [new JsonRpcTransportFactory({ fetchImpl: badToken })] })).createFromUrl(open.url);
     const v1Error = (await v1.sendMessage(parcel()).catch((error: unknown) => error)) as Error;
     expect(v1Error).toBeInstanceOf(Error);

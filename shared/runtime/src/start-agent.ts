@@ -1,3 +1,4 @@
+import { nameRequestSpan, traceRequests } from '@learnables/tracing';
 import type { Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import type { NextFunction, Request, Response } from 'express';
@@ -196,6 +197,7 @@ export async function startLearnableAgent<Input, Result>(
   const card = signing ? await signCard(unsigned, signing, `${url}${CARD_KEYS_PATH}`) : unsigned;
   const sdkCard = AgentCard.fromJSON(card);
   const configured = typeof options.hosts === 'string' ? options.hosts.split(',') : (options.hosts ?? []);
+  app.use(traceRequests('agent'));
   app.use(requireAllowedHost(allowedHosts([...configured, url]), 'agent'));
   app.use(foregroundRequests);
   // A question may wait hours for a person. The SDK would keep each waiting task's event bus in
@@ -278,6 +280,11 @@ export async function startLearnableAgent<Input, Result>(
     inSeries(
       refuseUnknownToken('jsonrpc'),
       jsonRpcBody(bodyLimit),
+      (req: Request, _res: Response, next: NextFunction) => {
+        const method = (req.body as { method?: unknown } | undefined)?.method;
+        if (typeof method === 'string' && method.length <= 100) nameRequestSpan(`A2A ${method}`, { 'rpc.system': 'jsonrpc', 'rpc.method': method });
+        next();
+      },
       admitParses(reader, 'jsonrpc', retryAfter),
       jsonRpcExtensionMethods(methodDeps),
       jsonRpcHandler({ requestHandler, userBuilder: userOf, contextBuilder, legacyCompat }),

@@ -1,3 +1,4 @@
+import { traceRequests } from '@learnables/tracing';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { NextFunction, Request, Response } from 'express';
 import express from 'express';
@@ -79,6 +80,7 @@ export function authorityService(options: AuthorityServiceOptions): express.Expr
   const app = express();
   app.disable('x-powered-by');
   const hosts = allowedHosts(options.hosts);
+  app.use(traceRequests('authority'));
   app.use(requireAllowedHost(hosts, 'authority'));
   app.use(express.json({ limit: options.bodyLimit ?? '256kb', verify: refuseDeepJson }));
 
