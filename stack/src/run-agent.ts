@@ -1,4 +1,5 @@
 import { join } from 'node:path';
+import { startTracing } from '@learnables/tracing';
 import { startLearnableAgent } from '@learnables/runtime';
 import { LOCAL_DEV_TOKEN, booleanFrom, parseTokens, portFrom, realToken, repoRoot, wholeFrom } from './config.ts';
 import type { RegisteredAgent } from './registered-agent.ts';
@@ -23,6 +24,8 @@ import type { RegisteredAgent } from './registered-agent.ts';
  */
 export async function runAgent(registered: RegisteredAgent): Promise<void> {
   const env = (name: string) => process.env[`${registered.envPrefix}_${name}`];
+  // Traces go to OTEL_EXPORTER_OTLP_ENDPOINT when it is set (docs/tracing.md); nothing is done otherwise.
+  const tracing = startTracing(`learnables-${registered.envPrefix.toLowerCase().replace(/_/g, '-')}`);
   const agent = registered.create(env);
   const host = env('HOST') ?? '127.0.0.1';
   const users = new Map(
@@ -65,7 +68,7 @@ export async function runAgent(registered: RegisteredAgent): Promise<void> {
   console.log(
     `${agent.name} listening on ${running.url} (${running.database.engine}${running.recovered.length ? `; resumed ${running.recovered.length} tasks` : ''}; ${allowAnonymous ? 'anonymous callers served: set AGENTS_ALLOW_ANONYMOUS=false beyond your own machine' : 'bearer token required'})`,
   );
-  const stop = () => void running.close().then(() => process.exit(0));
+  const stop = () => void running.close().then(() => tracing.shutdown()).then(() => process.exit(0));
   process.on('SIGINT', stop);
   process.on('SIGTERM', stop);
 }

@@ -15,6 +15,9 @@ import { BatchSpanProcessor, SimpleSpanProcessor, TracerProvider } from '@opente
 import { ATTR_SERVICE_NAME } from '@opentelemetry/semantic-conventions';
 
 export { SpanKind };
+/** For tests: collects ended spans in memory (pass it to startTracing as `exporter`). */
+export { InMemorySpanExporter } from '@opentelemetry/sdk-trace';
+export type { ReadableSpan } from '@opentelemetry/sdk-trace';
 export type { Attributes, Span };
 
 const TRACER = 'learnables';
