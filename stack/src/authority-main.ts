@@ -1,4 +1,5 @@
 // Runs the authority on its own: `pnpm authority`. Configuration is by environment (see README).
+import { startTracing } from '@learnables/tracing';
 import { join } from 'node:path';
 import { Authority, authorityService, loadSeeds, openStore } from '@learnables/authority';
 import { AUTHORITY_PORT, learnableKinds, seedFolders } from './registry.ts';
@@ -17,6 +18,8 @@ const commitWaitMs = commitWaitFrom(process.env.AUTHORITY_COMMIT_WAIT_MS);
 const streamsTotal = wholeFrom(process.env.AUTHORITY_MAX_CHANGE_STREAMS, 1, 'AUTHORITY_MAX_CHANGE_STREAMS');
 const streamsPerAddress = wholeFrom(process.env.AUTHORITY_MAX_CHANGE_STREAMS_PER_ADDRESS, 1, 'AUTHORITY_MAX_CHANGE_STREAMS_PER_ADDRESS');
 
+// Traces go to OTEL_EXPORTER_OTLP_ENDPOINT when it is set (docs/tracing.md); nothing is done otherwise.
+const tracing = startTracing('learnables-authority');
 const store = await openStore(storeUrl);
 // The store listens again by itself; the operator should still know the feed had a gap.
 store.onFeedError((error) => logger.warn({ err: error }, 'the change feed lost its connection and is reconnecting'));
@@ -39,7 +42,7 @@ const server = authorityService({ authority, tokens, changeStreams, logger, ...(
 const stop = () => {
   server.close();
   server.closeAllConnections();
-  void authority.close().then(() => process.exit(0));
+  void authority.close().then(() => tracing.shutdown()).then(() => process.exit(0));
 };
 process.on('SIGINT', stop);
 process.on('SIGTERM', stop);

@@ -8,6 +8,7 @@
 // data/console-users, made on first start with the user `operator`) and CONSOLE_SESSION_SECRET (signs
 // session cookies, at least 32 bytes; default a random one kept in data/console-session-secret).
 import { createConsole } from '@learnables/console';
+import { startTracing } from '@learnables/tracing';
 import type { ReplayAction } from '@learnables/console';
 import { LOCAL_DEV_TOKEN, portFrom, realToken } from './config.ts';
 import { consoleAccounts } from './console-accounts.ts';
@@ -60,6 +61,8 @@ const { accounts, firstUser } = await consoleAccounts();
 // The password is said once, to whoever started the console, as before: the one line that is for a person.
 if (firstUser?.made) logger.warn(`made the console user ${firstUser.name} with the password ${firstUser.password} (kept in data/console-first-password until it is changed)`);
 
+// Traces go to OTEL_EXPORTER_OTLP_ENDPOINT when it is set (docs/tracing.md); nothing is done otherwise.
+const tracing = startTracing('learnables-console');
 const running = await createConsole({
   accounts,
   replay,
@@ -72,6 +75,6 @@ const running = await createConsole({
   logger,
 });
 logger.info({ url: running.url }, `console listening on ${running.url}`);
-const stop = () => void running.close().then(() => process.exit(0));
+const stop = () => void running.close().then(() => tracing.shutdown()).then(() => process.exit(0));
 process.on('SIGINT', stop);
 process.on('SIGTERM', stop);

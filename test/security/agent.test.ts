@@ -231,7 +231,9 @@ describe('agent security: anonymous access is a setting', () => {
       expect((await send('/a2a/rest/learnables:reread', { message: message() })).status).toBe(401);
       const refused = await send('/a2a/jsonrpc', { jsonrpc: '2.0', id: 1, method: 'learnables/reread', params: { message: message() } });
       expect(refused.status).toBe(401);
-      expect(((await refused.json()) as { message: string }).message).toMatch(/only callers with a bearer token/);
+      // A JSON-RPC error object with the challenge (issue 37), not a plain JSON body.
+      expect(refused.headers.get('www-authenticate')).toMatch(/^Bearer realm=/);
+      expect(((await refused.json()) as { error: { code: number; message: string } }).error).toMatchObject({ code: -31401, message: expect.stringMatching(/only callers with a bearer token/) });
       expect((await send('/a2a/rest/message:send', { message: message() }, 'desk-token')).status).toBe(200);
       expect((await fetch(`${url}/.well-known/agent-card.json`)).status).toBe(200);
       expect((await fetch(`${url}/healthz`)).status).toBe(200);

@@ -11,7 +11,7 @@ export { authorityService } from './http/authority-service.ts';
 export type { AuthorityServiceOptions } from './http/authority-service.ts';
 export { DEFAULT_CHANGE_STREAMS } from './http/change-streams.ts';
 export type { ChangeStreamLimits } from './http/change-streams.ts';
-export { BearerTokens, bearerTokenOf } from './http/bearer-tokens.ts';
+export { BearerTokens, bearerChallenge, bearerTokenOf } from './http/bearer-tokens.ts';
 export { allowedHosts, hostNameOf, requireAllowedHost } from './http/allowed-hosts.ts';
 export type { TokenNames } from './http/bearer-tokens.ts';
 export { refusalFor } from './http/refusals.ts';

@@ -14,6 +14,8 @@ Options for checking an agent:
   --text <string>           or a text to send
   --answer <entry>          the entry to answer the question with (default: the question's first entry)
   --token <bearer>          bearer token for the agent (messages, reread, teach)
+  --card-key <file>         a public key (JWK, JWK Set or PEM) to verify the card's signatures with
+                            (default: the key the signature's jku names, fetched from the card's origin only)
   --authority <url>         a learnables authority: publishes the lesson when the agent has no teach method,
                             and rolls back what the run taught afterwards
   --authority-token <t>     bearer token for the authority
@@ -47,6 +49,7 @@ export async function main(argv: readonly string[]): Promise<number> {
         text: { type: 'string' },
         answer: { type: 'string' },
         token: { type: 'string' },
+        'card-key': { type: 'string' },
         authority: { type: 'string' },
         'authority-token': { type: 'string' },
         keep: { type: 'boolean' },
@@ -114,6 +117,7 @@ export async function main(argv: readonly string[]): Promise<number> {
       ...(values.text !== undefined && { text: values.text }),
       ...(values.answer !== undefined && { answer: values.answer }),
       ...(values.token !== undefined && { token: values.token }),
+      ...(values['card-key'] !== undefined && { cardKey: values['card-key'] }),
       ...(values.authority !== undefined && { authority: { url: values.authority, ...(values['authority-token'] !== undefined && { token: values['authority-token'] }) } }),
       ...(values.keep && { keep: true }),
       ...(timeout !== undefined && { timeoutMs: timeout * 1000 }),

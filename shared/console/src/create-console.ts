@@ -1,3 +1,4 @@
+import { traceRequests } from '@learnables/tracing';
 import type { Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import express from 'express';
@@ -130,6 +131,7 @@ export async function createConsole(options: ConsoleOptions): Promise<RunningCon
     next();
   });
   const hosts = allowedHosts(options.origins);
+  app.use(traceRequests('console'));
   app.use(requireAllowedHost(hosts, 'console'));
   app.use('/api', requireSameOrigin(hosts), requireJsonBody((req) => /^\/agents\/[^/]+\/files$/.test(req.path)), sessions.gate(), requireSignedIn);
   app.get('/healthz', (_req, res) => {

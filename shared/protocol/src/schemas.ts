@@ -21,7 +21,18 @@ export const LessonFieldSchema = z
   });
 
 /** Where an agent serves one extension method, per transport. */
-export const MethodNamesSchema = z.object({ jsonrpc: words('a JSON-RPC method name'), rest: words('a REST path') });
+export const MethodNamesSchema = z.object({
+  jsonrpc: words('a JSON-RPC method name'),
+  rest: words('a REST path'),
+  security: z
+    .array(words('a security scheme name'))
+    .min(1)
+    .optional()
+    .meta({
+      description:
+        "Names in the card's securitySchemes, any one of which a call of this method must satisfy, even where the card lets core methods be called without; absent means as core methods.",
+    }),
+});
 
 /** The declaration an agent publishes in its card, as the `params` of the extension entry. */
 export const DeclarationSchema = z.object({

@@ -270,7 +270,7 @@ describe('a learnable agent on the runtime, over real HTTP', () => {
     const refused = await rpc(agent.url, 'learnables/teach', { collection: 'lists', entry: 'alpha', value: { word: '' }, taughtBy: 'alice', reason: 'r' }, { authorization: 'Bearer alice-token' });
     expect(refused.body.error).toEqual({ code: -32602, message: 'a word list needs a word', data: { error: 'unlearnable', message: 'a word list needs a word', field: 'word' } });
     const anonymous = await rpc(agent.url, 'learnables/teach', { collection: 'lists', entry: 'alpha', value: { word: 'x' }, taughtBy: 'a', reason: 'r' });
-    expect(anonymous.body.error).toMatchObject({ code: -32001, data: { error: 'unauthorized' } });
+    expect(anonymous.body.error).toMatchObject({ code: -31401, data: { error: 'unauthorized' } });
     const unknown = await rpc(agent.url, 'learnables/teach', { collection: 'lists', entry: 'gamma', value: { word: 'x' }, taughtBy: 'a', reason: 'r' }, { authorization: 'Bearer alice-token' });
     expect(unknown.body.error?.message).toBe('"gamma" is not in lists; the entries are: alpha, beta.');
   });

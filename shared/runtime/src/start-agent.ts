@@ -1,17 +1,21 @@
+import { nameRequestSpan, traceRequests } from '@learnables/tracing';
 import type { Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import type { NextFunction, Request, Response } from 'express';
 import express from 'express';
-import type { AgentCard } from '@a2a-js/sdk';
-import { AGENT_CARD_PATH } from '@a2a-js/sdk';
+import { AGENT_CARD_PATH, AgentCard } from '@a2a-js/sdk';
 import type { ServerCallContextBuilder, User } from '@a2a-js/sdk/server';
 import { DefaultRequestHandler, UnauthenticatedUser, defaultServerCallContextBuilder } from '@a2a-js/sdk/server';
 import { agentCardHandler, jsonRpcHandler, restHandler } from '@a2a-js/sdk/server/express';
 import { sql } from 'kysely';
 import type { Logger, ReadinessCheck, TokenNames } from '@learnables/authority';
-import { AuthorityClient, BearerTokens, allowedHosts, bearerTokenOf, cached, createLogger, observeHttp, readinessHandler, requestLogger, requireAllowedHost } from '@learnables/authority';
-import { LEARNABLES_URI } from '@learnables/protocol';
+import { AuthorityClient, BearerTokens, allowedHosts, bearerChallenge, bearerTokenOf, cached, createLogger, observeHttp, readinessHandler, requestLogger, requireAllowedHost } from '@learnables/authority';
+import { LEARNABLES_URI, UNAUTHORIZED_CODE } from '@learnables/protocol';
 import { JSONRPC_PATH, REST_PATH, agentCardFor } from './a2a/agent-card.ts';
+import type { AgentProvider } from './a2a/agent-card.ts';
+import { CARD_KEYS_PATH, loadCardSigningKey, signCard } from './a2a/card-signing.ts';
+import type { CardSigningKey } from './a2a/card-signing.ts';
+import { speaksV03 } from './a2a/wire-version.ts';
 import { LearnablesExecutor, PARSE_TICKET, PLAIN_SEND } from './a2a/learnables-executor.ts';
 import type { ExecutorDeps } from './a2a/learnables-executor.ts';
 import { recoverTasks } from './a2a/recover-tasks.ts';
@@ -67,6 +71,17 @@ export interface AgentServerOptions {
    * own tasks, never teach). Default true; a deployment reachable by others should turn it off.
    */
   allowAnonymous?: boolean;
+  /**
+   * Who runs the agent, for the card's `provider`. Default: "learnables reference implementation"
+   * at the agent's public origin.
+   */
+  provider?: AgentProvider;
+  /**
+   * A key to sign the card with (A2A §8.4), or the path of a file holding one (PEM or JWK; see
+   * loadCardSigningKey). Its public half is served at /.well-known/jwks.json, which the signature's
+   * `jku` names. Default: the card is not signed.
+   */
+  cardSigningKey?: CardSigningKey | string;
   /** Largest request accepted. Default: the agent's own, or 40mb (a 25 MB email in base64). */
   bodyLimit?: string;
   /**
@@ -186,16 +201,23 @@ export async function startLearnableAgent<Input, Result>(
   server.headersTimeout = 66_000;
   const port = (server.address() as AddressInfo).port;
   const url = (options.publicUrl ?? `http://${host}:${port}`).replace(/\/+$/, '');
-  const card = agentCardFor(agent, url);
+  const allowAnonymous = options.allowAnonymous ?? true;
+  const signing = typeof options.cardSigningKey === 'string' ? await loadCardSigningKey(options.cardSigningKey) : options.cardSigningKey;
+  const unsigned = agentCardFor(agent, url, { tokenRequired: !allowAnonymous, ...(options.provider && { provider: options.provider }) });
+  // The card as served to v1.0 clients (proto JSON); the SDK's own types (and its v0.3 translation)
+  // hold oneofs such as a security scheme as `{ $case, value }`, so it gets the card read that way.
+  const card = signing ? await signCard(unsigned, signing, `${url}${CARD_KEYS_PATH}`) : unsigned;
+  const sdkCard = AgentCard.fromJSON(card);
   const configured = typeof options.hosts === 'string' ? options.hosts.split(',') : (options.hosts ?? []);
-  // First: every request gets its id and its access line, the refused ones too.
+  app.use(traceRequests('agent'));
+  // Then: every request gets its id and its access line, the refused ones too.
   app.use(observeHttp({ logger, metrics: metrics.service, mounts: [JSONRPC_PATH, REST_PATH, `/${AGENT_CARD_PATH}`, '/learnables/stats'] }));
   app.use(requireAllowedHost(allowedHosts([...configured, url]), 'agent'));
   app.use(foregroundRequests);
   // A question may wait hours for a person. The SDK would keep each waiting task's event bus in
   // memory until then (for SubscribeToTask); with many questions open that is memory that only
   // grows. An answer arrives as a new message and gets a new bus, so none is kept.
-  const requestHandler = new DefaultRequestHandler(card, taskStore, new LearnablesExecutor(deps), undefined, undefined, undefined, undefined, undefined, {
+  const requestHandler = new DefaultRequestHandler(sdkCard, taskStore, new LearnablesExecutor(deps), undefined, undefined, undefined, undefined, undefined, {
     keepBusAliveStates: [],
   });
 
@@ -216,21 +238,29 @@ export async function startLearnableAgent<Input, Result>(
     const name = callerOf(req);
     return name !== undefined ? { isAuthenticated: true, userName: name } : new UnauthenticatedUser();
   };
-  const allowAnonymous = options.allowAnonymous ?? true;
-  // A token that is presented but unknown is refused rather than quietly treated as anonymous.
-  const refuseUnknownToken = (req: Request, res: Response, next: NextFunction) => {
+  // A token that is presented but unknown (or a header that carries none) is refused rather than
+  // quietly treated as anonymous; with anonymous callers off, so is a request with no header. Each
+  // 401 carries the RFC 6750 challenge, and on JSON-RPC is a JSON-RPC error object (the body is not
+  // read before the caller is known, so its id is null, as JSON-RPC says when it cannot be known).
+  const refuseUnknownToken = (binding: 'jsonrpc' | 'rest') => (req: Request, res: Response, next: NextFunction) => {
     const header = req.get('authorization');
-    if (header !== undefined && callerOf(req) === undefined) {
-      metrics.refusals.inc({ reason: 'unauthorized' });
-      res.status(401).json({ error: 'unauthorized', message: 'That token is not one this agent accepts.' });
+    const message =
+      header !== undefined && callerOf(req) === undefined
+        ? bearerTokenOf(header) === ''
+          ? 'That Authorization header carries no bearer token; send "Authorization: Bearer <token>" with a token this agent accepts, or no header at all.'
+          : 'That token is not one this agent accepts.'
+        : header === undefined && !allowAnonymous
+          ? 'This agent serves only callers with a bearer token it accepts; send one in the Authorization header.'
+          : undefined;
+    if (message === undefined) {
+      next();
       return;
     }
-    if (header === undefined && !allowAnonymous) {
-      metrics.refusals.inc({ reason: 'unauthorized' });
-      res.status(401).json({ error: 'unauthorized', message: 'This agent serves only callers with a bearer token it accepts; send one in the Authorization header.' });
-      return;
-    }
-    next();
+    metrics.refusals.inc({ reason: 'unauthorized' });
+    res.set('WWW-Authenticate', bearerChallenge(agent.name, header));
+    const refusal = { error: 'unauthorized', message };
+    if (binding === 'jsonrpc') res.status(401).json({ jsonrpc: '2.0', id: null, error: { code: UNAUTHORIZED_CODE, message, data: refusal } });
+    else res.status(401).json(refusal);
   };
   // Activating here (not in the executor) is what makes the echo reach streaming responses too.
   const contextBuilder: ServerCallContextBuilder = (builderOptions) => {
@@ -269,8 +299,13 @@ export async function startLearnableAgent<Input, Result>(
   app.use(
     JSONRPC_PATH,
     inSeries(
-      refuseUnknownToken,
+      refuseUnknownToken('jsonrpc'),
       jsonRpcBody(bodyLimit),
+      (req: Request, _res: Response, next: NextFunction) => {
+        const method = (req.body as { method?: unknown } | undefined)?.method;
+        if (typeof method === 'string' && method.length <= 100) nameRequestSpan(`A2A ${method}`, { 'rpc.system': 'jsonrpc', 'rpc.method': method });
+        next();
+      },
       admitParses(reader, 'jsonrpc', retryAfter, busy),
       jsonRpcExtensionMethods(methodDeps),
       jsonRpcHandler({ requestHandler, userBuilder: userOf, contextBuilder, legacyCompat }),
@@ -285,10 +320,23 @@ export async function startLearnableAgent<Input, Result>(
   app.get('/metrics', metrics.service.handler());
   const counts = new AgentCounts(ledger, corrections);
   app.get('/learnables/stats', statsHandler(counts, agent.skill.id));
-  app.use(`/${AGENT_CARD_PATH}`, agentCardHandler({ agentCardProvider: requestHandler, legacyCompat, cache: { maxAge: 60 } }));
+  // The card: v1.0 clients get it as proto JSON (`card`, signed when a key is configured); v0.3
+  // clients (A2A-Version absent or 0.x) the SDK's translation of it.
+  const v1Card = agentCardHandler({ agentCardProvider: async () => card, cache: { maxAge: 60 } });
+  const v03Card = agentCardHandler({ agentCardProvider: requestHandler, legacyCompat, cache: { maxAge: 60 } });
+  app.use(`/${AGENT_CARD_PATH}`, (req, res, next) => {
+    if (speaksV03(req.get('A2A-Version'))) return v03Card(req, res, next);
+    res.append('Vary', 'A2A-Version');
+    return v1Card(req, res, next);
+  });
+  if (signing) {
+    app.get(CARD_KEYS_PATH, (_req, res) => {
+      res.set('Cache-Control', 'public, max-age=300').json({ keys: [signing.publicJwk] });
+    });
+  }
   app.use(
     REST_PATH,
-    refuseUnknownToken,
+    refuseUnknownToken('rest'),
     express.json({ limit: bodyLimit, type: ['application/json', 'application/a2a+json'], strict: false, verify: verifyBody }),
     (error: { type?: string; message?: string }, _req: Request, res: Response, next: NextFunction) => {
       if (error.type === 'entity.too.large') res.status(413).json({ error: 'too-large', message: `The request is larger than this agent accepts (${bodyLimit}).` });

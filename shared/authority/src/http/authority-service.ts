@@ -1,3 +1,4 @@
+import { traceRequests } from '@learnables/tracing';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { NextFunction, Request, Response } from 'express';
 import express from 'express';
@@ -11,7 +12,7 @@ import { DelayedDelivery } from '../commit-wait.ts';
 import { BadRequest, NothingActive } from '../errors.ts';
 import { refusalFor } from './refusals.ts';
 import type { TokenNames } from './bearer-tokens.ts';
-import { BearerTokens, bearerTokenOf } from './bearer-tokens.ts';
+import { BearerTokens, bearerChallenge, bearerTokenOf } from './bearer-tokens.ts';
 import { allowedHosts, requireAllowedHost } from './allowed-hosts.ts';
 import { quickActive } from './quick-active.ts';
 import type { ChangeStreamLimits } from './change-streams.ts';
@@ -108,6 +109,7 @@ export function authorityService(options: AuthorityServiceOptions): express.Expr
     next();
   });
   const hosts = allowedHosts(options.hosts);
+  app.use(traceRequests('authority'));
   app.use(requireAllowedHost(hosts, 'authority'));
   app.use(express.json({ limit: options.bodyLimit ?? '256kb', verify: refuseDeepJson }));
 
@@ -115,6 +117,7 @@ export function authorityService(options: AuthorityServiceOptions): express.Expr
     const token = bearerTokenOf(req.get('authorization'));
     const client = tokens.nameOf(token);
     if (client === undefined) {
+      res.set('WWW-Authenticate', bearerChallenge('learnables-authority', req.get('authorization')));
       refuse(res, 401, {
         error: 'unauthorized',
         message: token ? 'That token is not one this authority accepts; nothing was written.' : 'Writing to the authority needs a bearer token; nothing was written.',

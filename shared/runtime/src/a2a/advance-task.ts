@@ -1,3 +1,4 @@
+import { inSpan } from '@learnables/tracing';
 import type { Message } from '@a2a-js/sdk';
 import { Role } from '@a2a-js/sdk';
 import type { AuthorityClient, Logger } from '@learnables/authority';
@@ -106,7 +107,11 @@ export async function advanceTask<Input, Result>(
       {
         name: 'pin',
         compute: async () => {
-          const actives = await Promise.all(agent.kinds.map((kind) => authority.active(kind.collection)));
+          const actives = await inSpan('learnables.pin', { 'learnables.collections': agent.kinds.map((kind) => kind.collection) }, async (span) => {
+            const read = await Promise.all(agent.kinds.map((kind) => authority.active(kind.collection)));
+            span.setAttribute('learnables.pins', read.map((active) => `${active.collection}@${active.version}`));
+            return read;
+          });
           return Object.fromEntries(actives.map((active) => [active.collection, active.version])) as Pins;
         },
       },

@@ -1,3 +1,4 @@
+import { inSpan, traceCarrier } from '@learnables/tracing';
 import { availableParallelism } from 'node:os';
 import { Piscina } from 'piscina';
 import { InputRefused } from '@learnables/learnable';
@@ -195,15 +196,22 @@ export class InputReader<Input> {
    * ticket of the request that brought the message, the parse holds its place until it ends.
    */
   async parse(parts: InputPart[], ticket?: ParseTicket): Promise<Input> {
+    const cost = readingCost(parts, this.inThreadFrom);
+    const inThread = this.pool !== undefined && this.module !== undefined && cost >= this.inThreadFrom;
+    return inSpan('learnables.parse', { 'learnables.parse.thread': inThread, 'learnables.parse.cost_bytes': cost, 'learnables.parse.parts': parts.length }, () => this.parseNow(parts, inThread, ticket));
+  }
+
+  private async parseNow(parts: InputPart[], inThread: boolean, ticket?: ParseTicket): Promise<Input> {
     ticket?.hold();
     try {
-      if (this.pool === undefined || this.module === undefined || readingCost(parts, this.inThreadFrom) < this.inThreadFrom) return await this.agent.parse(parts);
+      if (!inThread || this.pool === undefined || this.module === undefined) return await this.agent.parse(parts);
       // The bytes move to the thread rather than being copied (each part's buffer is its own).
       const transferList = parts.flatMap((part) =>
         part.kind === 'file' && part.bytes.byteOffset === 0 && part.bytes.byteLength === part.bytes.buffer.byteLength ? [part.bytes.buffer as ArrayBuffer] : [],
       );
       const answer = await this.pool.run(
-        { module: String(this.module.url), exportName: this.module.name, parts, options: this.module.options },
+        // The trace context travels with the message (W3C traceparent), for a thread that traces.
+        { module: String(this.module.url), exportName: this.module.name, parts, options: this.module.options, trace: traceCarrier() },
         { transferList },
       );
       if ('refused' in answer) throw new InputRefused(answer.refused);
