@@ -27,7 +27,7 @@ export interface HttpObserverOptions {
   /**
    * The paths that name a route by their prefix (a mounted router, e.g. `/a2a/jsonrpc`), longest
    * first is not needed: the longest match wins. Routes matched by express itself are named by
-   * their pattern (`/v1/collections/:collection/active`). Anything else is `unmatched`, so a
+   * their template (`/v1/collections/:collection/active`). Anything else is `unmatched`, so a
    * scanner's thousand paths never become a thousand series.
    */
   readonly mounts?: readonly string[];
@@ -52,13 +52,13 @@ export function observeHttp(options: HttpObserverOptions) {
   const quiet = new Set(options.quiet ?? ['/healthz', '/readyz', '/metrics']);
   const routeOf = (req: IncomingMessage, path: string): string => {
     const mount = mounts.find((prefix) => path === prefix || path.startsWith(`${prefix}/`) || path.startsWith(`${prefix}:`));
-    // The pattern express matched (a router's own under the path it is mounted at): bounded, as
-    // the patterns are the service's own. A router's pattern whose mount express has already
+    // The route template express matched (a router's own under the path it is mounted at): bounded, as
+    // the templates are the service's own. A router's template whose mount express has already
     // forgotten (its baseUrl is restored as the router is left) is named by the mount instead.
     const { route: matched, baseUrl } = req as { route?: { path?: unknown }; baseUrl?: unknown };
     if (typeof matched?.path === 'string') {
-      const pattern = `${typeof baseUrl === 'string' ? baseUrl : ''}${matched.path}`.replace(/(.)\/$/, '$1');
-      if (mount === undefined || pattern === mount || pattern.startsWith(`${mount}/`) || pattern.startsWith(`${mount}:`)) return pattern;
+      const template = `${typeof baseUrl === 'string' ? baseUrl : ''}${matched.path}`.replace(/(.)\/$/, '$1');
+      if (mount === undefined || template === mount || template.startsWith(`${mount}/`) || template.startsWith(`${mount}:`)) return template;
     }
     return mount ?? 'unmatched';
   };

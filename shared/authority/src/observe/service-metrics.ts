@@ -23,7 +23,7 @@ export class ServiceMetrics {
     collectDefaultMetrics({ register: this.registry });
     this.httpDuration = new Histogram({
       name: 'http_request_duration_seconds',
-      help: 'HTTP requests answered, by method, route (the path pattern, never the raw path) and status, and how long each took.',
+      help: 'HTTP requests answered, by method, route (the path template, never the raw path) and status, and how long each took.',
       labelNames: ['method', 'route', 'status'],
       buckets: HTTP_BUCKETS,
       registers: [this.registry],
