@@ -64,7 +64,8 @@ function snapshot(dir: string): Map<string, string> {
 
 /** Starts one of the copy's stack entry points on port 0 and waits for the URL it prints. */
 function startEntry(cwd: string, args: string[], env: Record<string, string>): Promise<{ url: string; child: ChildProcess }> {
-  const child = spawn(process.execPath, ['--import', 'tsx', ...args], { cwd, env: { ...process.env, ...env }, stdio: ['ignore', 'pipe', 'pipe'] });
+  // LOG_LEVEL=info: the start-up line ("… listening on …") is an info line, and tests log at warn by default.
+  const child = spawn(process.execPath, ['--import', 'tsx', ...args], { cwd, env: { ...process.env, LOG_LEVEL: 'info', ...env }, stdio: ['ignore', 'pipe', 'pipe'] });
   let output = '';
   return new Promise((resolve, reject) => {
     const timer = setTimeout(() => reject(new Error(`${args.join(' ')} did not start within 120 s:\n${output}`)), 120_000);
