@@ -14,6 +14,7 @@ import { STILL_UNKNOWN, readsClose, readsSettled } from './sentences.ts';
 import { evidenceText } from './evidence-text.ts';
 import { findReferences } from './references.ts';
 import { bearsName, customerNamesIn, domainWords } from './suggest-mark.ts';
+import { isFreeMail } from './sender-kinds.ts';
 
 export const COLLECTION = 'customers';
 
@@ -76,8 +77,8 @@ export function decideOn(customers: Definition<CustomerMarks>, evidence: Decidin
 
 /**
  * A decision held against the rest of the author's own part (issue 35, classes 5 and 6):
- * - the author's text names another known customer (a person who moved from one customer to the next,
- *   writing "from this week I work for …"): the two are contenders, and it asks;
+ * - a free-mail person's text names another known customer (one person, who moved from one customer to the
+ *   next, writing "from this week I work for …"): the two are contenders, and it asks;
  * - it rests only on a customer's reference formats, and nothing ties the sender to that customer (its
  *   domain does not bear the customer's name, no lesson was taught on its mail for it): another customer
  *   may issue the same shape (Kestrel Pharma's `KP/\d{4}/\d{4}`, Krakowskie Przetwory's `KP/2027/6148`),
@@ -89,12 +90,13 @@ function checkedAgainstOwnPart(customers: Definition<CustomerMarks>, verdict: Ve
   if (verdict.kind !== 'settled') return verdict;
   const winner = findCustomer(customers, verdict.winner);
   if (winner === undefined || winner.noCustomer) return verdict;
-  const named = [...new Set(customerNamesIn({ subject: fields.subject, body: evidenceText(fields.body) }, customers.entries).flatMap((name) => name.customer ?? []))].filter(
+  const address = /^<([^<>]*)>$/.exec(fields.from)?.[1] ?? '';
+  // Only a free-mail person's: a company's desk names its consignees (Origin's "Consignee: Northgate Motors").
+  const named = !isFreeMail(address) ? [] : [...new Set(customerNamesIn({ subject: fields.subject, body: evidenceText(fields.body) }, customers.entries).flatMap((name) => name.customer ?? []))].filter(
     (key) => key !== verdict.winner && findCustomer(customers, key)?.noCustomer !== true,
   );
   if (named.length > 0) return { kind: 'close', contenders: [verdict.winner, ...named], scores: verdict.scores };
   if (!verdict.hits.every((hit) => hit.mark.sender === undefined && isReferenceFormat(hit.mark))) return verdict;
-  const address = /^<([^<>]*)>$/.exec(fields.from)?.[1] ?? '';
   if (address !== '' && (bearsName(domainWords(address), winner.label) || winner.marks.some((mark) => mark.sender !== undefined && senderMatches(mark.sender, fields.from)))) return verdict;
   return { kind: 'unmarked', unconfirmed: { customer: verdict.winner, hits: verdict.hits } };
 }

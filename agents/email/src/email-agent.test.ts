@@ -214,14 +214,17 @@ describe('the how sentence, held to what the agent does', () => {
     expect(emailAgent.read(plain({ from, subject: 'NGM/2026/1142 booked' }), pinned(seed)).settled).toBe(false);
   });
 
-  it('"a reference format alone decides only mail whose sender … was taught for it", and "naming another customer asks"', () => {
-    expect(how).toContain("a reference format alone decides only mail whose sender's domain bears its customer's name or was taught for it, and never once another customer's taught reference has its shape; a decision the author contradicts by naming another customer asks;");
+  it('"a reference format alone decides only mail whose sender … was taught for it", and "a free-mail sender … naming another customer asks"', () => {
+    expect(how).toContain("a reference format alone decides only mail whose sender's domain bears its customer's name or was taught for it, and never once another customer's taught reference has its shape; a decision a free-mail sender contradicts by naming another customer asks;");
     const haulier = { address: 'desk@haulier.example', name: '' };
     expect(emailAgent.read(plain({ from: haulier, subject: 'NGM/2026/1142 booked' }), pinned(seed)).settled).toBe(false);
     expect(settled(emailAgent.read(plain({ from: NORTHGATE_DESK, subject: 'NGM/2026/1142 booked' }), pinned(seed))).customer).toBe('northgate');
     const taught = customers(['northgate', 'Northgate Motors Ltd', [{ pattern: '\\bNGM/\\d{4}/\\d+', where: 'subject' }, { pattern: 'NGM/2026/0001', where: 'subject', sender: '<desk@haulier\\.example>' }]], ['brightwell-foods', 'Brightwell Foods plc', []]);
     expect(settled(emailAgent.read(plain({ from: haulier, subject: 'NGM/2026/1142 booked' }), pinned(taught))).customer).toBe('northgate');
-    expect(emailAgent.read(plain({ from: NORTHGATE_DESK, subject: 'NGM/2026/1142 booked', body: 'For Brightwell Foods, not us.' }), pinned(seed)).settled).toBe(false);
+    // A company's desk names its consignees; a free-mail person who names another customer may have moved.
+    expect(settled(emailAgent.read(plain({ from: NORTHGATE_DESK, subject: 'NGM/2026/1142 booked', body: 'Consignee: Brightwell Foods.' }), pinned(seed))).customer).toBe('northgate');
+    const person = customers(['northgate', 'Northgate Motors Ltd', [{ pattern: '<ann\\.lee@gmail\\.com>', where: 'from' }]], ['brightwell-foods', 'Brightwell Foods plc', []]);
+    expect(emailAgent.read(plain({ from: { address: 'ann.lee@gmail.com', name: 'Ann' }, body: 'I work for Brightwell Foods now.' }), pinned(person)).settled).toBe(false);
   });
 
   it('"on automated mail only a mark with a sender condition, or a mark of mail that is no customer\'s, scores"', () => {

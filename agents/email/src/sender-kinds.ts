@@ -20,6 +20,11 @@ export type SenderKind =
  */
 const FREE_MAIL: ReadonlySet<string> = new Set((freeEmailDomains as readonly string[]).map((domain) => domain.toLowerCase()));
 
+/** Whether an address is at a free-mail domain (one person's, who may work for two customers or move between them). */
+export function isFreeMail(address: string): boolean {
+  return FREE_MAIL.has(address.slice(address.lastIndexOf('@') + 1).trim().toLowerCase());
+}
+
 /** RFC 5321 forwarders' Sender Rewriting Scheme: `SRS0=hash=tt=origin.example=billing@forwarder.example`. */
 const SRS = /^srs[01][=+-]/i;
 

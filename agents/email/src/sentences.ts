@@ -21,7 +21,7 @@ export function howSentence(margin: number): string {
     "as is, when nothing decides it, a look-alike's forward, mail whose domain fails DMARC and asks for it to be quarantined (as the warehouse's own server reports) and a newsletter that names no customer and no reference; " +
     // Issue 35, classes 5 and 6 (customer-finding.ts checkedAgainstOwnPart, match-marks.ts otherReferenceFitting).
     "a reference format alone decides only mail whose sender's domain bears its customer's name or was taught for it, and never once another customer's taught reference has its shape; " +
-    'a decision the author contradicts by naming another customer asks; ' +
+    'a decision a free-mail sender contradicts by naming another customer asks; ' +
     `the customer with the most points wins if it leads the next by at least ${points(margin)} (the margin); ` +
     'if no mark matches, or no customer leads by that much, I ask.'
   );
