@@ -137,7 +137,7 @@ describe('an agent whose authority goes away, as its operator sees it', () => {
     const down = await readyzUntil(agent.url, (status) => status === 503);
     expect(down.status).toBe(503);
     expect(down.body.ok).toBe(false);
-    expect(down.body.message).toMatch(/^The Email intake agent agent is not ready: the authority at http:\/\/127\.0\.0\.1:\d+ cannot be reached \(ECONNREFUSED\), so this agent cannot tell which rules are in force/);
+    expect(down.body.message).toMatch(/^The Email intake agent is not ready: the authority at http:\/\/127\.0\.0\.1:\d+ cannot be reached \(ECONNREFUSED\), so this agent cannot tell which rules are in force/);
     expect(down.body.checks).toEqual([
       { name: 'store', ok: true },
       { name: 'authority', ok: false, message: expect.stringContaining('cannot be reached') },

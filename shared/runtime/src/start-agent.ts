@@ -20,7 +20,7 @@ import { LearnablesExecutor, PARSE_TICKET, PLAIN_SEND } from './a2a/learnables-e
 import type { ExecutorDeps } from './a2a/learnables-executor.ts';
 import { recoverTasks } from './a2a/recover-tasks.ts';
 import { foregroundRequests, foregroundUntil } from './background-turn.ts';
-import { jsonErrors } from './http/json-errors.ts';
+import { agentCalled, jsonErrors } from './http/json-errors.ts';
 import { jsonRpcBody, jsonRpcExtensionMethods, restExtensionMethods } from './http/extension-methods.ts';
 import { AgentCounts, statsHandler } from './http/metrics.ts';
 import { AgentMetrics } from './http/agent-metrics.ts';
@@ -316,7 +316,7 @@ export async function startLearnableAgent<Input, Result>(
     res.json({ ok: true, agent: agent.name, engine: database.engine, reading: reader.load });
   });
   // Readiness: it can do its work (a balancer takes it out of rotation when this fails).
-  app.get('/readyz', readinessHandler(`${agent.name} agent`, agentReadiness({ database, authorityUrl: options.authority.url, reader, cacheMs: options.readinessCacheMs ?? 2_000 })));
+  app.get('/readyz', readinessHandler(agentCalled(agent.name), agentReadiness({ database, authorityUrl: options.authority.url, reader, cacheMs: options.readinessCacheMs ?? 2_000 })));
   app.get('/metrics', metrics.service.handler());
   const counts = new AgentCounts(ledger, corrections);
   app.get('/learnables/stats', statsHandler(counts, agent.skill.id));

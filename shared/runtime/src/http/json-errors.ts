@@ -48,7 +48,7 @@ export function jsonErrors(agentName: string, logger: Logger) {
   };
   return {
     notFound(req: Request, res: Response): void {
-      answer(req, res, 404, `The ${agentName} agent has no ${req.method} ${req.path}; its card, at /.well-known/agent-card.json, says where it answers.`);
+      answer(req, res, 404, `The ${agentCalled(agentName)} has no ${req.method} ${req.path}; its card, at /.well-known/agent-card.json, says where it answers.`);
     },
     failed(error: HttpError, req: Request, res: Response, _next: NextFunction): void {
       const status = error.status ?? error.statusCode ?? 500;
@@ -62,4 +62,12 @@ export function jsonErrors(agentName: string, logger: Logger) {
       }
     },
   };
+}
+
+/**
+ * How an agent is called in a sentence: its card's name, with "agent" added only when the name
+ * does not already say it ("Email intake agent", not "Email intake agent agent").
+ */
+export function agentCalled(name: string): string {
+  return /\bagent$/i.test(name.trim()) ? name.trim() : `${name.trim()} agent`;
 }
