@@ -242,7 +242,13 @@ export function matchMarks(definition: Definition<CustomerMarks>, fields: Messag
   }
   // A reference format that fits another customer's taught reference tells neither apart: it does not score.
   let shared: SharedFormat[] | undefined;
-  for (const [owner, field] of matched) {
+  // In the order of the fields, then of the customers and their marks in the definition, as the hits below:
+  // the matches come in the order of the compiled shards, which a cached index may hold differently.
+  const position = (key: string) => compiled.customers.get(key)?.position ?? 0;
+  const inDefinitionOrder = [...matched].sort(
+    ([a, fieldA], [b, fieldB]) => MESSAGE_FIELDS.indexOf(fieldA) - MESSAGE_FIELDS.indexOf(fieldB) || position(a.customer) - position(b.customer) || a.index - b.index,
+  );
+  for (const [owner, field] of inDefinitionOrder) {
     const fits = otherReferenceFitting(definition, owner);
     if (fits === undefined) continue;
     // Only a match that holds a digit (a reference): preview's `affects` relies on it (customer-finding.ts).
@@ -256,7 +262,6 @@ export function matchMarks(definition: Definition<CustomerMarks>, fields: Messag
 
   const points = new Map<string, number>();
   for (const { customer } of matched.keys()) points.set(customer, (points.get(customer) ?? 0) + 1);
-  const position = (key: string) => compiled.customers.get(key)?.position ?? 0;
   const scores = [...points]
     .map(([customer, score]) => ({ customer, points: score }))
     .sort((a, b) => b.points - a.points || position(a.customer) - position(b.customer));
