@@ -7,6 +7,7 @@ import type { AddressInfo } from 'node:net';
 import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { emailAgent } from '@learnables/email-agent';
+import { handlingAgent } from '@learnables/handling-agent';
 import { manifestAgent } from '@learnables/manifest-agent';
 import { seedsFolder, thresholdAgent, weightLimitKind } from '@learnables/threshold-agent';
 import { LEARNABLES_URI, fieldsToRender, prefillFields } from '@learnables/protocol';
@@ -119,6 +120,31 @@ describe.each(ourAgents)('learnables-check against our $name', ({ agent, collect
     const run = await cli([stack.agent.url, '--token', 'console-token']);
     expect(run.stdout).toContain(`INCOMPLETE: ${report.needsInput}`);
     expect(run.code).toBe(3);
+  });
+});
+
+describe('learnables-check against an agent that adds no entries and serves retract: two lessons, one retracted', () => {
+  let stack: LoopStack;
+  // The handling agent with its card's addsEntries taken away (retraction can no longer keep an added
+  // entry), and two examples no handling was taught anything like, so both ask.
+  const fixed = {
+    ...handlingAgent,
+    skill: { ...handlingAgent.skill, examples: ['qwzx blorp vantle', 'zarf quillop mendry'] },
+    declaration: { ...handlingAgent.declaration, addsEntries: false },
+  };
+  beforeAll(async () => {
+    stack = await startLoop(fixed as never);
+  });
+  afterAll(async () => stack.close());
+
+  it('teaches the suggestions of two card examples to two entries, retracts the first, and sees the second kept', async () => {
+    const report = await checkAgent(stack.agent.url, { token: 'console-token', authority: { url: stack.authority.url, token: 'console-token' } });
+    expect(failedIds(report)).toEqual([]);
+    expect(report.checks.find((c) => c.id === 'entries.add-idempotent')?.status).toBe('SKIP');
+    const kept = report.checks.find((c) => c.id === 'retraction.keeps-later')!;
+    expect(kept.status, kept.reason).toBe('PASS');
+    expect(kept.reason).toMatch(/^Retracting the lesson of version \d+ \(the suggestion for .+\) via learnables\/retract published version \d+ .*; the lesson of version \d+ \(the suggestion for .+\), taught later, is still there \(teaching it again answered changed: false\)/);
+    expect(report.checks.find((c) => c.id === 'retraction.once')?.status).toBe('PASS');
   });
 });
 
@@ -456,7 +482,8 @@ describe('learnables-check against deliberately broken agents', () => {
 
   it('passes the fake agent itself, unbroken, from its card example alone', async () => {
     const report = await checkAgent(fake.url, { token: fake.token, authority: { url: fake.authorityUrl, token: fake.token } });
-    expect(notPassed(report)).toEqual([]);
+    // The fake agent's card is not signed (a front that rewrites it could not keep a signature).
+    expect(notPassed(report)).toEqual(['SKIP card.signature: The card carries no signature (signatures are optional), so there is none to verify.']);
   });
 
   it.each(broken)('names the broken rule: $name', async ({ hooks, fails, says }) => {
@@ -468,7 +495,7 @@ describe('learnables-check against deliberately broken agents', () => {
       expect(reasons.some((reason) => says.test(reason)), reasons.join('\n')).toBe(true);
       expect(report.ok).toBe(false);
       // Everything else still passes: the kit does not cascade one broken rule into many.
-      expect(report.counts.skip).toBe(0);
+      expect(report.checks.filter((c) => c.status === 'SKIP').map((c) => c.id)).toEqual(['card.signature']);
     } finally {
       await front.close();
     }
@@ -478,13 +505,14 @@ describe('learnables-check against deliberately broken agents', () => {
     const front = await brokenFront(fake.url, { card: (card) => void delete ((learnablesEntry(card).params as Json).methods as Json).teach });
     try {
       const viaAuthority = await checkAgent(front.url, { token: fake.token, authority: { url: fake.authorityUrl, token: fake.token } });
-      expect(notPassed(viaAuthority)).toEqual([]);
+      expect(notPassed(viaAuthority).filter((line) => !line.startsWith('SKIP card.signature:'))).toEqual([]);
       expect(viaAuthority.checks.find((c) => c.id === 'question.suggestion-accepted')?.reason).toContain(`via POST ${fake.authorityUrl}/v1/lessons`);
       expect(viaAuthority.checks.find((c) => c.id === 'refusals.teach-malformed')?.reason).toMatch(/^The authority refused the malformed lesson with HTTP 400/);
 
       const nowhere = await checkAgent(front.url, { token: fake.token });
       const skipped = nowhere.checks.filter((c) => c.status === 'SKIP').map((c) => c.id);
       expect(skipped).toEqual([
+        'card.signature',
         'question.suggestion-accepted',
         'preview.agrees',
         'entries.add-idempotent',
@@ -520,13 +548,15 @@ describe('learnables-check against deliberately broken agents', () => {
       const report = await checkAgent(front.url, { token: fake.token, authority: { url: fake.authorityUrl, token: fake.token } });
       expect(failedIds(report)).toEqual([]);
       const skips = Object.fromEntries(report.checks.filter((c) => c.status === 'SKIP').map((c) => [c.id, c.reason]));
-      expect(Object.keys(skips)).toEqual(['none.writes-nothing', 'preview.read-only', 'preview.agrees', 'entries.add-idempotent', 'retraction.keeps-later', 'retraction.once']);
+      expect(Object.keys(skips)).toEqual(['card.signature', 'none.writes-nothing', 'preview.read-only', 'preview.agrees', 'entries.add-idempotent', 'retraction.keeps-later', 'retraction.once']);
       expect(skips['none.writes-nothing']).toBe('The declaration does not say admitsNone: true, so its questions are not answered "none of these" (§2.8); nothing to check.');
       expect(skips['preview.read-only']).toBe('Skipped: the declaration names no preview method (methods.preview, §1.8), so there is no preview to check.');
       expect(skips['preview.agrees']).toBe(skips['preview.read-only']);
       expect(skips['entries.add-idempotent']).toBe('The declaration does not say addsEntries: true (§1.3), so entries are not added through it; nothing to check.');
-      // Retraction is still possible through the authority, but the run added no entry to keep.
-      expect(skips['retraction.keeps-later']).toMatch(/^Skipped: the run added no entry \(see entries\.add-idempotent\), so it has no activation later than its lesson \(version \d+\) to see kept\.$/);
+      // Retraction is still possible through the authority, but the run added no entry, and no second lesson is known.
+      expect(skips['retraction.keeps-later']).toBe(
+        'Skipped: the run added no entry (see entries.add-idempotent), and no other card example asks about another entry with a suggestion (0 other example(s) tried), so it has no two activations to retract one of and keep the other.',
+      );
       expect(report.ok).toBe(true);
 
       // With no authority either, retraction has nothing to go through.

@@ -16,7 +16,7 @@ import { freePort } from '@learnables/testing';
 
 const ROOT = fileURLToPath(new URL('../', import.meta.url));
 /** The packages published for outside use, by folder. Every other workspace package is private. */
-const PUBLIC = ['protocol', 'learnable', 'authority', 'runtime', 'conformance', 'fake-agent'];
+const PUBLIC = ['protocol', 'learnable', 'tracing', 'authority', 'runtime', 'conformance', 'fake-agent'];
 const TSC = join(ROOT, 'node_modules/typescript/bin/tsc');
 
 interface Ran {
@@ -171,9 +171,10 @@ describe('outside consumer: the packed packages installed with npm', () => {
       expect(JSON.stringify(manifest.exports), name).not.toContain('@learnables/source');
       expect(Object.values(manifest.dependencies ?? {}).filter((v) => v.startsWith('workspace:')), name).toEqual([]);
     }
-    // The checker is protocol and a JSON Schema validator: nothing of the runtime, no SDK, no database.
+    // The checker is protocol and a JSON Schema validator, with jose and the SDK's card canonicalization to verify a
+    // signed card (the SDK depends on jose alone; its server parts are optional peers): nothing of the runtime, no database.
     const checker = JSON.parse(readFileSync(join(project, 'node_modules/@learnables/conformance/package.json'), 'utf8')) as { dependencies: Record<string, string> };
-    expect(Object.keys(checker.dependencies).sort()).toEqual(['@learnables/protocol', 'ajv']);
+    expect(Object.keys(checker.dependencies).sort()).toEqual(['@a2a-js/sdk', '@learnables/protocol', 'ajv', 'jose']);
   });
 
   it('imports every package, and the JSON Schemas, from plain node', async () => {

@@ -15,6 +15,7 @@ import { largeEmail, scratchDir } from '@learnables/testing';
 import type { ScratchDir } from '@learnables/testing';
 import { fixture, said, startLoop, startSeededAuthority } from './support/loop-stack.ts';
 import type { LoopStack } from './support/loop-stack.ts';
+import { silentLogger } from '@learnables/authority';
 
 const XLSX = 'application/vnd.openxmlformats-officedocument.spreadsheetml.sheet';
 const filesIn = (folder: string, ending: RegExp) => readdirSync(fileURLToPath(new URL(`../fixtures/${folder}/`, import.meta.url))).filter((name) => ending.test(name));
@@ -50,7 +51,7 @@ describe('parse threads decide exactly as the event loop does', () => {
       store: `sqlite:${dir.path}/${name}-${threads}.db`,
       authority: { url: authority.url, token: 'agent-token' },
       users: { 'console-token': 'console' },
-      log: () => undefined,
+      logger: silentLogger(),
       // Every message to a thread (not only those of 16 kB or more), so each fixture is read there.
       parsing: { threads, inThreadFrom: 0 },
     });

@@ -39,33 +39,36 @@ describe('reading is pure: rereads and previews leave the next question as it wa
   });
   afterAll(async () => stack.close());
 
-  const desk = 'Desk <ops@shared-desk.example>';
+  // A desk of Brightwell's own (its domain bears the name), so Brightwell's reference format decides its mail (issue 35:
+  // a stranger's format-only mail asks).
+  const desk = 'Desk <ops@brightwell-desk.example>';
   const message = email(desk, 'Booking for Thursday');
 
   it('sends a message, rereads many others from the same sender and previews lessons, sends it again: the same question and suggestion', async () => {
     const first = await sendFile(client, message, 'message/rfc822', 'a.eml');
     const before = asked(first);
-    expect(before).toContain('<ops@shared-desk\\\\.example>');
+    expect(before).toContain('<ops@brightwell-desk\\\\.example>');
 
-    // Messages from the same desk that the seed's marks decide (Brightwell by BW-, Northgate by NGM/,
-    // Kestrel by KP/), each reread, never sent; and the asking task itself, reread by its id.
-    const others = [
-      email(desk, 'Chilled pallets BW-12345'),
-      email(desk, 'Pre-alert NGM/2026/1142'),
-      email(desk, 'Samples', 'Batch KP/2026/0042 arrives Friday.'),
-      email(desk, 'Dry goods BW-54321'),
+    // Messages from the same desk, each reread, never sent: two the seed's Brightwell format decides, two it
+    // asks about (Northgate's and Kestrel's formats do not decide a Brightwell desk's mail); and the asking
+    // task itself, reread by its id.
+    const others: [ReturnType<typeof email>, boolean][] = [
+      [email(desk, 'Chilled pallets BW-12345'), true],
+      [email(desk, 'Pre-alert NGM/2026/1142'), false],
+      [email(desk, 'Samples', 'Batch KP/2026/0042 arrives Friday.'), false],
+      [email(desk, 'Dry goods BW-54321'), true],
     ];
     for (let round = 0; round < 5; round += 1) {
-      for (const other of others) {
+      for (const [other, decides] of others) {
         const reading = (await rereadMessage(stack.agent.url, other)) as { customer: { settled: boolean } };
-        expect(reading.customer.settled).toBe(true);
+        expect(reading.customer.settled).toBe(decides);
       }
       await reread(stack.agent.url, first.id);
     }
     // Lessons only previewed: one that would settle the asking message, one for another customer.
     for (const entry of ['northgate', 'brightwell-foods']) {
       await call(stack.agent.url, 'learnables/preview', {
-        lesson: { collection: 'customers', entry, value: { pattern: '<ops@shared-desk\\.example>', where: 'from' }, taughtBy: 'dana', reason: 'tried' },
+        lesson: { collection: 'customers', entry, value: { pattern: '<ops@brightwell-desk\\.example>', where: 'from' }, taughtBy: 'dana', reason: 'tried' },
       });
     }
 

@@ -187,7 +187,8 @@ for (const engine of ['sqlite', 'postgres'] as const) {
 
     it('preview leaves nothing behind in memory either: the senders it reads are not remembered as seen with the customers it tries', async () => {
       const { client, agent } = stack;
-      const desk = `ops-${engine}@shared-desk.example`;
+      // A desk of Brightwell's own (its domain bears the name): its reference format decides its mail (issue 35).
+      const desk = `ops-${engine}@brightwell-desk.example`;
       // Decided for Brightwell by its reference: the agent remembers the desk as writing for Brightwell.
       const decided = await sendEmail(client, `Desk <${desk}>`, 'Chilled pallets BW-12345');
       expect(said(decided).extension).toMatchObject({ findings: { customer: { winner: 'brightwell-foods' } } });

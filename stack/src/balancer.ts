@@ -58,9 +58,11 @@ frontend ${agent.name}
 backend ${agent.name}
   # Tasks differ widely in cost (a 25 MB email against a two-line one): the least busy replica gets the next.
   balance leastconn
-  # A replica is in rotation while its /healthz answers 200; two failures take it out, two passes bring it back.
+  # A replica is in rotation while its /readyz answers 200 (its store, the authority and its parse
+  # threads answer; /healthz only says the process does): two failures take it out, two passes
+  # bring it back. The check carries a request id, so its lines are told apart from callers'.
   option httpchk
-  http-check send meth GET uri /healthz ver HTTP/1.1 hdr Host ${agent.name}
+  http-check send meth GET uri /readyz ver HTTP/1.1 hdr Host ${agent.name} hdr x-request-id haproxy-check
   http-check expect status 200
   default-server ${serverOptions}
 ${agent.servers.map((server) => `  server ${server.name} ${server.address}`).join('\n')}

@@ -39,12 +39,12 @@ describe('docker-compose.yml', () => {
       expect(new Set(advertised)).toEqual(new Set([`\${${entry.envPrefix}_PUBLIC_URL:-http://${entry.service}:${entry.port}}`]));
       expect(file.split(`"${bound(entry.port)}"`)).toHaveLength(2);
       expect(file).toMatch(new RegExp(`  balancer:[^]*ports: \\[[^\\]]*:${entry.port}:${entry.port}"`));
-      expect(file).toContain(`wget -q -O /dev/null http://127.0.0.1:${entry.port}/healthz`);
-      // The balancer listens on the agent's port and checks each replica's /healthz.
+      expect(file).toContain(`wget -q -O /dev/null http://127.0.0.1:${entry.port}/readyz`);
+      // The balancer listens on the agent's port and checks each replica's readiness (/readyz).
       expect(config).toContain(`frontend ${entry.service}\n  bind :${entry.port}\n`);
       for (const replica of replicaNames(entry)) expect(config).toContain(`  server ${replica} ${replica}:${entry.port}\n`);
     }
-    expect(config).toContain('http-check send meth GET uri /healthz');
+    expect(config).toContain('http-check send meth GET uri /readyz');
     // A lone agent needs no balancer: it publishes its own port and is not in haproxy.cfg.
     for (const entry of agents.filter((line) => line.replicas === 1)) {
       expect(file).toContain(`ports: ["${bound(entry.port)}"]`);
@@ -77,7 +77,7 @@ describe('docker-compose.yml', () => {
           [`${entry.envPrefix}_PUBLIC_URL`]: `\${${entry.envPrefix}_PUBLIC_URL:-http://${entry.service}:${entry.port}}`,
           AGENTS_ALLOW_ANONYMOUS: 'false',
         });
-        expect(replica.healthcheck?.test.join(' ')).toContain(`http://127.0.0.1:${entry.port}/healthz`);
+        expect(replica.healthcheck?.test.join(' ')).toContain(`http://127.0.0.1:${entry.port}/readyz`);
       }
       // The one published port of an agent belongs to the balancer when it has replicas, else to the agent.
       const owners = published.filter(([port]) => port === bound(entry.port)).map(([, name]) => name);

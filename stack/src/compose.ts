@@ -16,9 +16,13 @@ const AGENTS_AUTHORITY_TOKEN = required('AGENTS_AUTHORITY_TOKEN', 'the agents wr
 const CONSOLE_AUTHORITY_TOKEN = required('CONSOLE_AUTHORITY_TOKEN', 'the console writes to the authority with it');
 const CONSOLE_AGENT_TOKEN = required('CONSOLE_AGENT_TOKEN', 'the console calls the agents with it');
 
-/** The container's own health check of one service: its /healthz, from inside. */
+/**
+ * The container's own health check of one service: its /readyz, from inside. Healthy means ready
+ * (its store answers; for an agent, the authority answers and its parse threads too), so what
+ * depends on it starts once it can work, and \`docker compose ps\` shows a replica that cannot.
+ */
 const healthcheck = (port: number) => `    healthcheck:
-      test: ["CMD", "node", "-e", "fetch('http://127.0.0.1:${port}/healthz').then(r=>process.exit(r.ok?0:1),()=>process.exit(1))"]
+      test: ["CMD", "node", "-e", "fetch('http://127.0.0.1:${port}/readyz').then(r=>process.exit(r.ok?0:1),()=>process.exit(1))"]
       interval: 3s
       timeout: 3s
       retries: 40
@@ -81,9 +85,9 @@ ${replicated.flatMap((entry) => replicaNames(entry)).map((replica) => `      ${r
       default:
         aliases: [${balanced.map((agent) => agent.name).join(', ')}]
     ports: [${replicated.map((entry) => published(entry.port)).join(', ')}]
-    # Healthy while every agent behind it has a replica that answers its /healthz.
+    # Healthy while every agent behind it has a replica that is ready (its /readyz, through the balancer).
     healthcheck:
-      test: ["CMD-SHELL", "${replicated.map((entry) => `wget -q -O /dev/null http://127.0.0.1:${entry.port}/healthz`).join(' && ')}"]
+      test: ["CMD-SHELL", "${replicated.map((entry) => `wget -q -O /dev/null http://127.0.0.1:${entry.port}/readyz`).join(' && ')}"]
       interval: 3s
       timeout: 3s
       retries: 40

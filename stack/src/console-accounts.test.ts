@@ -9,6 +9,7 @@ import { fileURLToPath } from 'node:url';
 import { afterAll, describe, expect, it } from 'vitest';
 import { createConsole, parseUsers } from '@learnables/console';
 import { FIRST_USER, consoleAccounts, forgetFirstPassword, localFiles, setUser } from './console-accounts.ts';
+import { silentLogger } from '@learnables/authority';
 
 const cli = fileURLToPath(new URL('./console-user-main.ts', import.meta.url));
 
@@ -57,7 +58,7 @@ describe('console accounts in the stack', () => {
     expect(again.firstUser).toEqual({ ...first.firstUser, made: false });
     expect(again.accounts.sessionSecret).toBe(first.accounts.sessionSecret);
 
-    const running = await createConsole({ accounts: again.accounts, agents: [], authority: { url: 'http://127.0.0.1:9', token: 'unused' }, log: () => undefined });
+    const running = await createConsole({ accounts: again.accounts, agents: [], authority: { url: 'http://127.0.0.1:9', token: 'unused' }, logger: silentLogger() });
     try {
       const signIn = await fetch(`${running.url}/api/session`, {
         method: 'POST',
@@ -110,7 +111,7 @@ describe('console accounts in the stack', () => {
   it('pnpm console-user changing a password or removing a user ends that user’s open live streams, and no one else’s', async () => {
     const users = join(dir, 'stream-users');
     for (const name of ['dana', 'lee', 'sam']) await setUser(users, name, `${name} has a long password`);
-    const running = await createConsole({ accounts: { usersFile: users, sessionSecret: 'y'.repeat(40) }, agents: [], authority: { url: 'http://127.0.0.1:9', token: 'unused' }, log: () => undefined });
+    const running = await createConsole({ accounts: { usersFile: users, sessionSecret: 'y'.repeat(40) }, agents: [], authority: { url: 'http://127.0.0.1:9', token: 'unused' }, logger: silentLogger() });
     const streams: { close: () => void }[] = [];
     try {
       const streamOf = async (name: string) => {

@@ -8,12 +8,16 @@
 // data/console-users, made on first start with the user `operator`) and CONSOLE_SESSION_SECRET (signs
 // session cookies, at least 32 bytes; default a random one kept in data/console-session-secret).
 import { createConsole } from '@learnables/console';
+import { startTracing } from '@learnables/tracing';
 import type { ReplayAction } from '@learnables/console';
 import { LOCAL_DEV_TOKEN, portFrom, realToken } from './config.ts';
 import { consoleAccounts } from './console-accounts.ts';
 import { formatWeekLine } from './demo/report.ts';
 import { runScenario } from './demo/run-scenario.ts';
 import { AUTHORITY_PORT, CONSOLE_PORT, localAgentUrls } from './registry.ts';
+import { serviceLogger } from './service-logger.ts';
+
+const logger = serviceLogger('console');
 
 const agents = (process.env.CONSOLE_AGENTS ?? [...localAgentUrls(process.env, portFrom).values()].join(','))
   .split(',')
@@ -54,8 +58,11 @@ const replay: ReplayAction = {
 };
 
 const { accounts, firstUser } = await consoleAccounts();
-if (firstUser?.made) console.log(`made the console user ${firstUser.name} with the password ${firstUser.password} (kept in data/console-first-password until it is changed)`);
+// The password is said once, to whoever started the console, as before: the one line that is for a person.
+if (firstUser?.made) logger.warn(`made the console user ${firstUser.name} with the password ${firstUser.password} (kept in data/console-first-password until it is changed)`);
 
+// Traces go to OTEL_EXPORTER_OTLP_ENDPOINT when it is set (docs/tracing.md); nothing is done otherwise.
+const tracing = startTracing('learnables-console');
 const running = await createConsole({
   accounts,
   replay,
@@ -65,8 +72,9 @@ const running = await createConsole({
   port: portFrom(process.env.CONSOLE_PORT, CONSOLE_PORT, 'CONSOLE_PORT'),
   host: process.env.CONSOLE_HOST ?? '127.0.0.1',
   ...(process.env.CONSOLE_ORIGINS && { origins: process.env.CONSOLE_ORIGINS }),
+  logger,
 });
-console.log(`console listening on ${running.url}`);
-const stop = () => void running.close().then(() => process.exit(0));
+logger.info({ url: running.url }, `console listening on ${running.url}`);
+const stop = () => void running.close().then(() => tracing.shutdown()).then(() => process.exit(0));
 process.on('SIGINT', stop);
 process.on('SIGTERM', stop);

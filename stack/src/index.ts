@@ -4,3 +4,4 @@ export { registerAgent } from './registered-agent.ts';
 export type { AgentLine, AgentEnv, RegisteredAgent } from './registered-agent.ts';
 export { parseTokens, portFrom, repoRoot, LOCAL_DEV_TOKEN } from './config.ts';
 export { connectAgent } from './demo/scenario-client.ts';
+export { SCANNED_PACKAGES, frameworkWords, scannedTexts, sourceFiles, withoutComments } from './vocabulary-scan.ts';

@@ -3,9 +3,9 @@ import { agents } from './agents.ts';
 import { checkRegistry } from './registered-agent.ts';
 import type { RegisteredAgent } from './registered-agent.ts';
 
-/** The default ports of the two services that are not agents; no agent may take them. */
-export const AUTHORITY_PORT = 4100;
-export const CONSOLE_PORT = 4300;
+import { AUTHORITY_PORT, CONSOLE_PORT } from './ports.ts';
+
+export { AUTHORITY_PORT, CONSOLE_PORT };
 
 checkRegistry(agents, new Map([[AUTHORITY_PORT, 'the authority'], [CONSOLE_PORT, 'the console']]));
 

@@ -1,7 +1,9 @@
 import { join } from 'node:path';
+import { startTracing } from '@learnables/tracing';
 import { startLearnableAgent } from '@learnables/runtime';
 import { LOCAL_DEV_TOKEN, booleanFrom, parseTokens, portFrom, realToken, repoRoot, wholeFrom } from './config.ts';
 import type { RegisteredAgent } from './registered-agent.ts';
+import { serviceLogger } from './service-logger.ts';
 
 /**
  * Run one agent as its own service. Configuration is by environment, with the agent's prefix:
@@ -15,11 +17,18 @@ import type { RegisteredAgent } from './registered-agent.ts';
  * `IN_FLIGHT_MB` (megabytes of messages taken and not yet answered before one is answered busy;
  * default 48 times MAX_PARSES),
  * `KEPT_MESSAGE_MB` and `KEPT_INPUT_MB` (how much of a message, and of what was read from it, a task
- * keeps; default 4 and 16).
+ * keeps; default 4 and 16),
+ * `CARD_SIGNING_KEY` (a file holding a PEM or JWK private key: the card is signed with it and its
+ * public half served at /.well-known/jwks.json; `AGENT_CARD_SIGNING_KEY` is read too), and
+ * `PROVIDER_NAME` / `PROVIDER_URL` (the card's provider: who runs the agent, and its web address;
+ * default "learnables reference implementation" at the agent's public origin).
  */
 export async function runAgent(registered: RegisteredAgent): Promise<void> {
   const env = (name: string) => process.env[`${registered.envPrefix}_${name}`];
+  // Traces go to OTEL_EXPORTER_OTLP_ENDPOINT when it is set (docs/tracing.md); nothing is done otherwise.
+  const tracing = startTracing(`learnables-${registered.envPrefix.toLowerCase().replace(/_/g, '-')}`);
   const agent = registered.create(env);
+  const logger = serviceLogger(agent.name);
   const host = env('HOST') ?? '127.0.0.1';
   const users = new Map(
     [...parseTokens(process.env.AGENT_TOKENS, 'AGENT_TOKENS')].map(([token, name]) => [token, name === 'local' ? 'operator-desk' : name]),
@@ -33,8 +42,17 @@ export async function runAgent(registered: RegisteredAgent): Promise<void> {
   const inFlightMb = whole('IN_FLIGHT_MB', 1);
   const keptMessage = whole('KEPT_MESSAGE_MB', 1);
   const keptInput = whole('KEPT_INPUT_MB', 1);
+  const signingKey = setting('CARD_SIGNING_KEY') ?? process.env.AGENT_CARD_SIGNING_KEY;
+  const providerUrl = setting('PROVIDER_URL');
+  if (providerUrl !== undefined && !/^https?:\/\/[^\s]+$/.test(providerUrl)) {
+    throw new Error(`${registered.envPrefix}_PROVIDER_URL (or AGENTS_PROVIDER_URL) must be an http(s) address, and "${providerUrl}" is not.`);
+  }
   const running = await startLearnableAgent(agent, {
     allowAnonymous,
+    ...(signingKey && { cardSigningKey: signingKey }),
+    ...((providerUrl || setting('PROVIDER_NAME')) && {
+      provider: { organization: setting('PROVIDER_NAME') ?? 'learnables reference implementation', url: providerUrl ?? (env('PUBLIC_URL') ?? `http://${host}:${portFrom(env('PORT'), registered.port, `${registered.envPrefix}_PORT`)}`).replace(/\/+$/, '') },
+    }),
     store: env('STORE') ?? `sqlite:${join(repoRoot, 'data', registered.storeFile)}`,
     authority: { url: process.env.AUTHORITY_URL ?? 'http://127.0.0.1:4100', token: realToken(process.env.AUTHORITY_TOKEN ?? LOCAL_DEV_TOKEN, 'AUTHORITY_TOKEN') },
     port: portFrom(env('PORT'), registered.port, `${registered.envPrefix}_PORT`),
@@ -48,11 +66,13 @@ export async function runAgent(registered: RegisteredAgent): Promise<void> {
     },
     keptInput: { ...(keptMessage !== undefined && { message: keptMessage * 1_000_000 }), ...(keptInput !== undefined && { input: keptInput * 1_000_000 }) },
     users,
+    logger,
   });
-  console.log(
+  logger.info(
+    { url: running.url, engine: running.database.engine, resumed: running.recovered.length, allowAnonymous },
     `${agent.name} listening on ${running.url} (${running.database.engine}${running.recovered.length ? `; resumed ${running.recovered.length} tasks` : ''}; ${allowAnonymous ? 'anonymous callers served: set AGENTS_ALLOW_ANONYMOUS=false beyond your own machine' : 'bearer token required'})`,
   );
-  const stop = () => void running.close().then(() => process.exit(0));
+  const stop = () => void running.close().then(() => tracing.shutdown()).then(() => process.exit(0));
   process.on('SIGINT', stop);
   process.on('SIGTERM', stop);
 }

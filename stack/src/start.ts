@@ -4,15 +4,18 @@ import type { ChildProcess } from 'node:child_process';
 import { spawn } from 'node:child_process';
 import { chmodSync, existsSync, mkdirSync } from 'node:fs';
 import { join } from 'node:path';
+import { createInterface } from 'node:readline';
 import { fileURLToPath } from 'node:url';
 import { portFrom, repoRoot } from './config.ts';
 import { consoleAccounts } from './console-accounts.ts';
 import { AUTHORITY_PORT, CONSOLE_PORT, agents, localAgentUrls } from './registry.ts';
+import { prettyLine, wantsPretty } from './service-logger.ts';
 
 interface Service {
   readonly name: string;
   readonly entry: string;
   readonly args: readonly string[];
+  /** Its /readyz: the next service starts once this one can do its work (the agents need the authority's answers). */
   readonly health: string;
   readonly show: string;
 }
@@ -31,21 +34,33 @@ const extension = import.meta.url.endsWith('.ts') ? '.ts' : '.js';
 const entryPath = (entry: string) => fileURLToPath(new URL(`./${entry}${extension}`, import.meta.url));
 
 const services: Service[] = [
-  { name: 'authority', entry: 'authority-main', args: [], health: local(authorityPort, '/healthz'), show: local(authorityPort) },
+  { name: 'authority', entry: 'authority-main', args: [], health: local(authorityPort, '/readyz'), show: local(authorityPort) },
   ...agents.map((entry) => ({
     name: `${entry.name} agent`,
     entry: 'agent-main',
     args: [entry.name],
-    health: `${urlOf(entry.name)}/healthz`,
+    health: `${urlOf(entry.name)}/readyz`,
     show: `${urlOf(entry.name)}/.well-known/agent-card.json`,
   })),
-  { name: 'console', entry: 'console-main', args: [], health: local(consolePort, '/healthz'), show: local(consolePort) },
+  { name: 'console', entry: 'console-main', args: [], health: local(consolePort, '/readyz'), show: local(consolePort) },
 ].filter((service) => existsSync(entryPath(service.entry)));
 
 const env = {
   ...process.env,
   AUTHORITY_URL: process.env.AUTHORITY_URL ?? local(authorityPort),
   ...Object.fromEntries(agents.map((entry) => [`${entry.envPrefix}_URL`, urlOf(entry.name)])),
+};
+
+// Each service writes JSON lines (LOG_LEVEL, docs/operations.md); a person at a terminal reads them
+// pretty, each with its service's name in front. Piped on (to a file, to a collector), they stay JSON.
+const pretty = wantsPretty(process.stdout);
+const shown = (line: string): string => {
+  if (!pretty || !line.startsWith('{')) return `${line}\n`;
+  try {
+    return prettyLine(line);
+  } catch {
+    return `${line}\n`;
+  }
 };
 
 const children: ChildProcess[] = [];
@@ -76,7 +91,7 @@ async function healthy(url: string, child: ChildProcess, name: string): Promise<
     }
     await new Promise((resolve) => setTimeout(resolve, 250));
   }
-  throw new Error(`${name} did not answer ${url} within 90 seconds.`);
+  throw new Error(`${name} was not ready at ${url} within 90 seconds (its output above says why).`);
 }
 
 process.on('SIGINT', () => stop(0));
@@ -96,15 +111,13 @@ try {
       stdio: ['ignore', 'pipe', 'pipe'],
     });
     children.push(child);
-    const prefix = (chunk: Buffer) =>
-      chunk
-        .toString()
-        .split('\n')
-        .filter((line) => line.trim() !== '')
-        .map((line) => `[${service.name}] ${line}\n`)
-        .join('');
-    child.stdout!.on('data', (chunk: Buffer) => process.stdout.write(prefix(chunk)));
-    child.stderr!.on('data', (chunk: Buffer) => process.stderr.write(prefix(chunk)));
+    // Line by line (a JSON line may arrive in two chunks), each with the service's name in front.
+    const relay = (from: NodeJS.ReadableStream, to: NodeJS.WriteStream) =>
+      createInterface({ input: from, crlfDelay: Infinity }).on('line', (line) => {
+        if (line.trim() !== '') to.write(`[${service.name}] ${shown(line)}`);
+      });
+    relay(child.stdout!, process.stdout);
+    relay(child.stderr!, process.stderr);
     child.once('exit', (code, signal) => {
       if (!stopping) {
         console.error(`[${service.name}] stopped (${code ?? signal}); stopping the rest.`);

@@ -27,6 +27,7 @@ import { startLearnableAgent } from '@learnables/runtime';
 import { scratchDir } from '@learnables/testing';
 import { customerMarksKind, emailAgent } from '@learnables/email-agent';
 import type { EmailInput } from '@learnables/email-agent';
+import { silentLogger } from '@learnables/authority';
 
 const TASKS = 5_000;
 const MARKS = 10_000;
@@ -66,7 +67,7 @@ const startAgent = (plain = false, warmPreview = true) =>
     // Every recent task tried, as before preview had a budget: this measures the work, and the plain
     // way takes minutes (a served preview stops at 5 s and says how far it got).
     previewBudget: { milliseconds: Number.POSITIVE_INFINITY, bytes: Number.POSITIVE_INFINITY },
-    log: () => undefined,
+    logger: silentLogger(),
   });
 let agent: RunningAgent = await startAgent();
 

@@ -11,6 +11,7 @@ import type { WordInput } from '../../shared/runtime/src/word-agent.test-support
 import type { ConsoleStack } from './console-harness.ts';
 import { mkdirSync } from 'node:fs';
 import { AGENT_TOKEN, AUTHORITY_TOKEN, passwordOf, sendText, signInCookie, startConsoleStack, testAccounts } from './console-harness.ts';
+import { silentLogger } from '@learnables/authority';
 
 const received: InputPart[][] = [];
 
@@ -62,7 +63,7 @@ describe("the console's API", () => {
       authority: { url: stack.authority.url, token: AUTHORITY_TOKEN },
       agentToken: AGENT_TOKEN,
       maxUploadBytes: 1024,
-      log: () => undefined,
+      logger: silentLogger(),
     });
     words = await stack.sdk(stack.agents[0]!);
     dana.cookie = await signInCookie(stack.console.url, 'dana');
@@ -189,6 +190,30 @@ describe("the console's API", () => {
     const script = await (await fetch(`${stack.console.url}/app.js`)).text();
     expect(script).toContain('typed as text');
     expect(await (await fetch(`${stack.console.url}/app.css`)).text()).not.toMatch(/url\(|@import/);
+  });
+
+  it('is ready while the authority answers, shows an agent it cannot reach without being unready for it, and counts sign-ins and answers', async () => {
+    const ready = await fetch(`${small.url}/readyz`);
+    expect(ready.status).toBe(200);
+    expect(await ready.json()).toMatchObject({
+      ok: true,
+      checks: [
+        { name: 'authority', ok: true },
+        { name: 'agent 1', ok: true },
+        { name: 'agent 2', ok: false, message: expect.stringMatching(/^the agent at http:\/\/127\.0\.0\.1:9 cannot be reached/) },
+      ],
+    });
+
+    // Dana signed in once in beforeAll; a wrong password now, then an answer sent through this console.
+    expect((await call(small.url, 'POST', '/api/session', { name: 'dana', password: 'not her password' })).status).toBe(401);
+    const task = await sendText(words, 'quince paste');
+    expect((await call(small.url, 'POST', `/api/agents/${agentId(0)}/tasks/${task.id}/answer`, { entry: 'alpha' }, danaAtSmall)).status).toBe(200);
+    const metrics = await (await fetch(`${small.url}/metrics`)).text();
+    expect(metrics).toMatch(/^learnables_console_sign_ins_total\{outcome="signed-in",service="console"\} 1$/m);
+    expect(metrics).toMatch(/^learnables_console_sign_ins_total\{outcome="refused",service="console"\} 1$/m);
+    expect(metrics).toMatch(/^learnables_console_answers_total\{outcome="sent",service="console"\} 1$/m);
+    expect(metrics).toMatch(/^http_request_duration_seconds_count\{service="console",method="POST",route="\/api\/agents\/:agent\/tasks\/:task\/answer",status="200"\} 1$/m);
+    expect(metrics).toMatch(/^nodejs_eventloop_lag_seconds\{service="console"\} /m);
   });
 
   const agentId = (index: number) => new URL(stack.agents[index]!.url).host.replace(/[^a-z0-9]+/g, '-');

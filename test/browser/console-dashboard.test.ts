@@ -12,6 +12,7 @@ import type { Browser, Page } from 'playwright-core';
 import { scratchDir } from '@learnables/testing';
 import type { ScratchDir } from '@learnables/testing';
 import { launchBrowser, signedInPage, testAccounts } from './console-harness.ts';
+import { silentLogger } from '@learnables/authority';
 
 const week = (period: string, messages: number, questions: number) => ({ period, messages, questions, questionsPer100: messages === 0 ? 0 : Math.round((questions * 1000) / messages) / 10 });
 
@@ -35,7 +36,7 @@ describe('the dashboard', () => {
   beforeAll(async () => {
     dir = scratchDir('console-dashboard-');
     [consoleApp, browser] = await Promise.all([
-      createConsole({ accounts: await testAccounts(dir.path), agents: [], authority: { url: 'http://127.0.0.1:9', token: 'unused' }, log: () => undefined }),
+      createConsole({ accounts: await testAccounts(dir.path), agents: [], authority: { url: 'http://127.0.0.1:9', token: 'unused' }, logger: silentLogger() }),
       launchBrowser(),
     ]);
     page = await signedInPage(browser, consoleApp.url, 'dana');

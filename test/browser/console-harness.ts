@@ -1,6 +1,7 @@
 // Reusable pieces for browser tests of the console: a real authority over HTTP, real learnable
 // agents on the runtime, the console itself, and Debian's Chromium driven by playwright-core.
 // Nothing here knows any agent's vocabulary: agents, kinds and seeds are handed in.
+import { silentLogger } from '@learnables/authority';
 import { randomUUID } from 'node:crypto';
 import { mkdirSync, writeFileSync } from 'node:fs';
 import type { Server } from 'node:http';
@@ -81,12 +82,12 @@ export interface ConsoleStack {
   close(): Promise<void>;
 }
 
-const quiet = () => undefined;
+const quiet = silentLogger();
 
 async function startAuthority(dir: ScratchDir, kinds: readonly LearnableKind[], seed: (authority: Authority) => Promise<unknown>) {
   const authority = new Authority({ store: await openStore(`${dir.path}/authority.db`), kinds });
   await seed(authority);
-  const server: Server = authorityService({ authority, tokens: { [AUTHORITY_TOKEN]: 'console', 'agent-token': 'agent' }, log: quiet }).listen(0, '127.0.0.1');
+  const server: Server = authorityService({ authority, tokens: { [AUTHORITY_TOKEN]: 'console', 'agent-token': 'agent' }, logger: quiet }).listen(0, '127.0.0.1');
   await new Promise((resolve) => server.once('listening', resolve));
   const url = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
   return {
@@ -114,7 +115,7 @@ export async function startConsoleStack(options: StackOptions): Promise<ConsoleS
         store: `sqlite:${dir.path}/agent-${index}.db`,
         authority: { url: authority.url, token: 'agent-token' },
         users: { [AGENT_TOKEN]: 'console' },
-        log: quiet,
+        logger: quiet,
       }),
     ),
   );
@@ -125,7 +126,7 @@ export async function startConsoleStack(options: StackOptions): Promise<ConsoleS
     agentToken: AGENT_TOKEN,
     // Open tabs hear of new and answered questions within a quarter of a second.
     livePollMs: 250,
-    log: quiet,
+    logger: quiet,
     ...(options.replay && { replay: options.replay }),
   });
   return {

@@ -11,6 +11,7 @@ import type { LearnableAgent } from '@learnables/runtime';
 import { wordAgent } from '../../shared/runtime/src/word-agent.test-support.ts';
 import type { ConsoleStack } from './console-harness.ts';
 import { launchBrowser, sendText, signInCookie, signedInPage, startConsoleStack, testAccounts } from './console-harness.ts';
+import { silentLogger } from '@learnables/authority';
 
 describe('the replay button on the dashboard', () => {
   let consoleApp: RunningConsole;
@@ -26,7 +27,7 @@ describe('the replay button on the dashboard', () => {
         accounts: await testAccounts(dir.path),
         agents: [],
         authority: { url: 'http://127.0.0.1:9', token: 'unused' },
-        log: () => undefined,
+        logger: silentLogger(),
         replay: {
           label: 'Replay the test scenario',
           description: 'Runs a job that reports two lines.',

@@ -53,7 +53,7 @@ describe('email agent: lessons that cost every later message', () => {
     expect(await stack.authority.client.history('customers')).toEqual(before);
     for (const [name, customer] of [
       ['brightwell-bw-88213-chilled-pallets.eml', 'brightwell-foods'],
-      ['corvid-cve-204518-customs-hold.eml', 'corvid-electronics'],
+      ['corvid-returns-rma-alternative.eml', 'corvid-electronics'],
       ['kestrel-qa-coa-pdf.eml', 'kestrel-pharma'],
     ]) {
       const task = await sendFile(stack.client, fixture(`email/${name}`), 'message/rfc822', name as string);

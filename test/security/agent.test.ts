@@ -11,6 +11,7 @@ import { freePort, startService } from '../support/processes.ts';
 import { startLearnableAgent } from '@learnables/runtime';
 import { emailAgent } from '@learnables/email-agent';
 import { HOSTILE_TOKENS } from '../support/hostile.ts';
+import { silentLogger } from '@learnables/authority';
 
 // These tests start agents as their own processes, each given 60 s to answer its health check: on a loaded two-core machine one test can outlast vitest's default 30 s
 // without anything being wrong; what they assert does not depend on time.
@@ -157,7 +158,7 @@ describe('agent security', () => {
       authority: { url: stack.authority.url },
       publicUrl: 'http://threshold-agent-1:4203',
       hosts: 'intake.example, https://agents.example',
-      log: () => undefined,
+      logger: silentLogger(),
     });
     try {
       const url = `http://127.0.0.1:${(named.server.address() as AddressInfo).port}`;
@@ -170,10 +171,10 @@ describe('agent security', () => {
 
   it('refuses to start with a user named "unknown": that is the name anonymous callers\' tasks share', async () => {
     await expect(
-      startLearnableAgent(thresholdAgent, { store: `sqlite:${stack.dir.path}/unknown.db`, authority: { url: stack.authority.url }, users: new Map([['t', 'unknown']]), log: () => undefined }),
+      startLearnableAgent(thresholdAgent, { store: `sqlite:${stack.dir.path}/unknown.db`, authority: { url: stack.authority.url }, users: new Map([['t', 'unknown']]), logger: silentLogger() }),
     ).rejects.toThrow(/anonymous callers/);
     await expect(
-      startLearnableAgent(thresholdAgent, { store: `sqlite:${stack.dir.path}/bidi.db`, authority: { url: stack.authority.url }, users: new Map([['t', 'dana\u202e']]), log: () => undefined }),
+      startLearnableAgent(thresholdAgent, { store: `sqlite:${stack.dir.path}/bidi.db`, authority: { url: stack.authority.url }, users: new Map([['t', 'dana\u202e']]), logger: silentLogger() }),
     ).rejects.toThrow(/direction/);
   });
 });
@@ -218,7 +219,7 @@ describe('agent security: anonymous access is a setting', () => {
     const url = `http://127.0.0.1:${port}`;
     const agent = await startService(
       'threshold-agent-main.ts',
-      { THRESHOLD_AGENT_PORT: String(port), THRESHOLD_AGENT_STORE: `sqlite:${stack.dir.path}/closed.db`, AUTHORITY_URL: stack.authority.url, AUTHORITY_TOKEN: 'agent-token', AGENT_TOKENS: 'desk=desk-token', AGENTS_ALLOW_ANONYMOUS: 'false' },
+      { THRESHOLD_AGENT_PORT: String(port), THRESHOLD_AGENT_STORE: `sqlite:${stack.dir.path}/closed.db`, AUTHORITY_URL: stack.authority.url, AUTHORITY_TOKEN: 'agent-token', AGENT_TOKENS: 'desk=desk-token', AGENTS_ALLOW_ANONYMOUS: 'false', LOG_LEVEL: 'info' },
       url,
     );
     try {
@@ -230,7 +231,9 @@ describe('agent security: anonymous access is a setting', () => {
       expect((await send('/a2a/rest/learnables:reread', { message: message() })).status).toBe(401);
       const refused = await send('/a2a/jsonrpc', { jsonrpc: '2.0', id: 1, method: 'learnables/reread', params: { message: message() } });
       expect(refused.status).toBe(401);
-      expect(((await refused.json()) as { message: string }).message).toMatch(/only callers with a bearer token/);
+      // A JSON-RPC error object with the challenge (issue 37), not a plain JSON body.
+      expect(refused.headers.get('www-authenticate')).toMatch(/^Bearer realm=/);
+      expect(((await refused.json()) as { error: { code: number; message: string } }).error).toMatchObject({ code: -31401, message: expect.stringMatching(/only callers with a bearer token/) });
       expect((await send('/a2a/rest/message:send', { message: message() }, 'desk-token')).status).toBe(200);
       expect((await fetch(`${url}/.well-known/agent-card.json`)).status).toBe(200);
       expect((await fetch(`${url}/healthz`)).status).toBe(200);

@@ -8,6 +8,7 @@ import { parseTokens } from '@learnables/stack';
 import { scratchDir, scratchPostgres, wordListKind } from '@learnables/testing';
 import type { ScratchDatabase, ScratchDir } from '@learnables/testing';
 import { HOSTILE_TOKENS } from '../support/hostile.ts';
+import { silentLogger } from '@learnables/authority';
 
 const lesson = { collection: 'lists', entry: 'alpha', value: { word: 'mallory' }, taughtBy: 'mallory', reason: 'a token that is not one' };
 
@@ -28,7 +29,7 @@ async function startAuthority(storeUrl: string): Promise<Running> {
   await authority.seed('lists', { alpha: { words: [] } }, 'lists.json');
   // As the stack reads AUTHORITY_TOKENS: only these two tokens may write.
   const tokens = parseTokens('console=console-token,email-agent=agent-token');
-  const server: Server = authorityService({ authority, tokens, log: () => undefined }).listen(0, '127.0.0.1');
+  const server: Server = authorityService({ authority, tokens, logger: silentLogger() }).listen(0, '127.0.0.1');
   await new Promise((resolve) => server.once('listening', resolve));
   return {
     base: `http://127.0.0.1:${(server.address() as AddressInfo).port}`,

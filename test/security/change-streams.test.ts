@@ -10,6 +10,7 @@ import type { ChangeStreamLimits } from '@learnables/authority';
 import { Authority, DEFAULT_CHANGE_STREAMS, authorityService, openStore } from '@learnables/authority';
 import { scratchDir, wordListKind } from '@learnables/testing';
 import type { ScratchDir } from '@learnables/testing';
+import { silentLogger } from '@learnables/authority';
 
 interface Stream {
   readonly status: number;
@@ -55,7 +56,7 @@ describe('the change feed', () => {
     dir = scratchDir('change-streams-');
     authority = new Authority({ store: await openStore(`sqlite:${dir.path}/authority.db`), kinds: [wordListKind()] });
     await authority.seed('lists', { alpha: { words: [] } }, 'lists.json');
-    server = authorityService({ authority, tokens: { t0ken: 'console' }, log: () => undefined, ...(changeStreams && { changeStreams }) }).listen(0, '127.0.0.1');
+    server = authorityService({ authority, tokens: { t0ken: 'console' }, logger: silentLogger(), ...(changeStreams && { changeStreams }) }).listen(0, '127.0.0.1');
     await new Promise((resolve) => server!.once('listening', resolve));
     return (server.address() as AddressInfo).port;
   }

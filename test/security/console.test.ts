@@ -15,6 +15,7 @@ import type { LearnableAgent } from '@learnables/runtime';
 import { wordAgent } from '../../shared/runtime/src/word-agent.test-support.ts';
 import type { ConsoleStack } from '../browser/console-harness.ts';
 import { passwordOf, sendText, signInCookie, startConsoleStack, testAccounts } from '../browser/console-harness.ts';
+import { silentLogger } from '@learnables/authority';
 
 interface Answer {
   readonly status: number;
@@ -107,7 +108,7 @@ describe('console security', () => {
     dir = scratchDir('security-console-');
     authority = new Authority({ store: await openStore(`sqlite:${dir.path}/authority.db`), kinds: [wordListKind()] });
     await authority.seed('lists', { alpha: { words: [] } }, 'lists.json');
-    authorityServer = authorityService({ authority, tokens: { 'console-token': 'console' }, hosts: 'authority', log: () => undefined }).listen(0, '127.0.0.1');
+    authorityServer = authorityService({ authority, tokens: { 'console-token': 'console' }, hosts: 'authority', logger: silentLogger() }).listen(0, '127.0.0.1');
     await new Promise((resolve) => authorityServer.once('listening', resolve));
     authorityUrl = `http://127.0.0.1:${(authorityServer.address() as AddressInfo).port}`;
     accounts = await testAccounts(dir.path);
@@ -124,7 +125,7 @@ describe('console security', () => {
           return 'done';
         },
       },
-      log: () => undefined,
+      logger: silentLogger(),
     });
     host = new URL(app.url).host;
     dana.cookie = await signIn('dana');
@@ -296,7 +297,7 @@ describe('console security', () => {
 
   /** A console of its own, so each test of the sign-in limits starts with none counted. */
   const withConsole = async (limits: SignInLimitOptions, test: (url: string) => Promise<void>) => {
-    const limited = await createConsole({ accounts: { ...accounts, signInLimits: limits }, agents: [], authority: { url: authorityUrl, token: 'console-token' }, log: () => undefined });
+    const limited = await createConsole({ accounts: { ...accounts, signInLimits: limits }, agents: [], authority: { url: authorityUrl, token: 'console-token' }, logger: silentLogger() });
     try {
       await test(limited.url);
     } finally {
@@ -376,7 +377,7 @@ describe('console security', () => {
     const own = `${dir.path}/streams`;
     mkdirSync(own, { recursive: true });
     const streamAccounts = await testAccounts(own);
-    const live = await createConsole({ accounts: streamAccounts, agents: [], authority: { url: authorityUrl, token: 'console-token' }, log: () => undefined });
+    const live = await createConsole({ accounts: streamAccounts, agents: [], authority: { url: authorityUrl, token: 'console-token' }, logger: silentLogger() });
     const open: OpenStream[] = [];
     try {
       const sessionOf = async (name: string) => (await attemptAt(live.url, name, passwordOf(name))).cookies.find((cookie) => cookie.startsWith('learnables-session='))!;

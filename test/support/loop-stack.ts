@@ -1,7 +1,7 @@
-import { readFileSync } from 'node:fs';
+import { readFileSync, writeFileSync } from 'node:fs';
 import type { Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { randomUUID } from 'node:crypto';
+import { generateKeyPairSync, randomUUID } from 'node:crypto';
 import { fileURLToPath } from 'node:url';
 import { SendMessageRequest } from '@a2a-js/sdk';
 import type { Task } from '@a2a-js/sdk';
@@ -14,6 +14,7 @@ import type { LearnableKind } from '@learnables/learnable';
 import { connectAgent, learnableKinds, seedFolders } from '@learnables/stack';
 import { scratchDir, scratchPostgres } from '@learnables/testing';
 import type { ScratchDir } from '@learnables/testing';
+import { silentLogger } from '@learnables/authority';
 
 export const fixture = (path: string): Buffer => readFileSync(fileURLToPath(new URL(`../../fixtures/${path}`, import.meta.url)));
 
@@ -68,11 +69,15 @@ export async function startLoop<Input, Result>(agent: LearnableAgent<Input, Resu
   const dir = scratchDir('loop-');
   const authority = await startSeededAuthority(dir, choice);
   const database = choice.engine === 'postgres' ? await scratchPostgres('loop_agent') : undefined;
+  // Every loop's card is signed, as a deployment's should be (the conformance kit verifies it).
+  const { privateKey } = generateKeyPairSync('ec', { namedCurve: 'P-256' });
+  writeFileSync(`${dir.path}/card-key.pem`, privateKey.export({ format: 'pem', type: 'pkcs8' }));
   const running = await startLearnableAgent(agent, {
+    cardSigningKey: `${dir.path}/card-key.pem`,
     store: database?.url ?? `sqlite:${dir.path}/agent.db`,
     authority: { url: authority.url, token: 'agent-token' },
     users: { 'console-token': 'console' },
-    log: () => undefined,
+    logger: silentLogger(),
     ...(choice.parsing && { parsing: choice.parsing }),
     ...(choice.keptInput && { keptInput: choice.keptInput }),
   });

@@ -8,6 +8,9 @@ export interface Service {
   readonly url: string;
   readonly child: ChildProcess;
   readonly output: () => string;
+  /** What it wrote to each stream alone. */
+  readonly stdout: () => string;
+  readonly stderr: () => string;
   stop(): Promise<void>;
 }
 
@@ -22,8 +25,16 @@ export async function startService(entry: string, env: Record<string, string>, u
     stdio: ['ignore', 'pipe', 'pipe'],
   });
   let output = '';
-  child.stdout!.on('data', (chunk: Buffer) => (output += chunk.toString()));
-  child.stderr!.on('data', (chunk: Buffer) => (output += chunk.toString()));
+  let stdout = '';
+  let stderr = '';
+  child.stdout!.on('data', (chunk: Buffer) => {
+    output += chunk.toString();
+    stdout += chunk.toString();
+  });
+  child.stderr!.on('data', (chunk: Buffer) => {
+    output += chunk.toString();
+    stderr += chunk.toString();
+  });
   const until = Date.now() + 60_000;
   for (;;) {
     if (child.exitCode !== null || child.signalCode !== null) throw new Error(`${entry} stopped before it was ready:\n${output}`);
@@ -39,6 +50,8 @@ export async function startService(entry: string, env: Record<string, string>, u
     url,
     child,
     output: () => output,
+    stdout: () => stdout,
+    stderr: () => stderr,
     async stop() {
       if (child.exitCode !== null || child.signalCode !== null) return;
       const exited = new Promise((resolve) => child.once('exit', resolve));

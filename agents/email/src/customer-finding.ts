@@ -1,9 +1,9 @@
 import type { Definition, Learnable } from '@learnables/learnable';
 import type { Decider, Finding, PinnedDefinition, PinnedDefinitions } from '@learnables/runtime';
-import { CustomerMarks, compileMark, customerMarksKind } from './customer-marks.ts';
+import { CustomerMarks, compileMark, compiledMark, customerMarksKind, plainNameOf } from './customer-marks.ts';
 import type { Mark } from './customer-marks.ts';
 import type { EmailInput } from './email-input.ts';
-import { findCustomer, matchMarks } from './match-marks.ts';
+import { findCustomer, isReferenceFormat, literalReferenceOf, matchMarks } from './match-marks.ts';
 import type { Verdict } from './match-marks.ts';
 import type { InternalSenders } from './internal-senders.ts';
 import { MESSAGE_FIELDS } from './message-fields.ts';
@@ -11,6 +11,10 @@ import type { MessageField, MessageFields } from './message-fields.ts';
 import { messageModel } from './message-model.ts';
 import type { MessageModel } from './message-model.ts';
 import { STILL_UNKNOWN, readsClose, readsSettled } from './sentences.ts';
+import { evidenceText } from './evidence-text.ts';
+import { findReferences } from './references.ts';
+import { bearsName, customerNamesIn, domainWords } from './suggest-mark.ts';
+import { isFreeMail } from './sender-kinds.ts';
 
 export const COLLECTION = 'customers';
 
@@ -21,6 +25,12 @@ export function customerFinding(customers: Definition<CustomerMarks>, verdict: V
     return { settled: true, winner: verdict.winner, reads: readsSettled(labelOf(verdict.winner), verdict.hits, verdict.because), collection: COLLECTION };
   }
   const reads = verdict.kind === 'close' ? readsClose(verdict.contenders.map(labelOf), margin) : STILL_UNKNOWN;
+  // A reference shape two customers issue (match-marks.ts, SharedFormat): said, and flagged for preview.
+  const shared = verdict.shared?.[0];
+  if (verdict.kind === 'unmarked' && shared !== undefined) {
+    const because = `${shared.hit.text} has the shape of ${labelOf(shared.hit.customer)}'s references and of ${labelOf(shared.other)}'s (${shared.reference}), so the shape decides for neither`;
+    return { settled: false, reads: `${because}. ${reads}`, collection: COLLECTION, contested: true };
+  }
   return { settled: false, reads, collection: COLLECTION };
 }
 
@@ -32,13 +42,22 @@ export function customersOf(definitions: PinnedDefinitions): PinnedDefinition<Cu
 export interface DecidingEvidence {
   readonly fields: MessageFields;
   readonly automated: boolean;
-  /** Set for a delivery report (a bounce) or an automatic reply: why it is nobody's mail, unless a lesson says otherwise. */
+  /**
+   * Set for mail that is nobody's unless a lesson says otherwise (MessageModel.nobodys: a bounce, an
+   * automatic reply, a likely impostor's forward, mail its own domain disowns): why.
+   */
   readonly nobodys?: string;
+  /** With `nobodys`, for a newsletter: only when no entry's mark, name or any reference is in its own part. */
+  readonly unlessNamed?: true;
 }
 
 export function decidingEvidence(model: MessageModel): DecidingEvidence {
-  const nobodys = model.kind === 'delivery-report' || model.kind === 'auto-reply' ? model.kindBecause : undefined;
-  return { fields: model.own, automated: model.automated, ...(nobodys === undefined ? {} : { nobodys }) };
+  const nobodys = model.nobodys;
+  return {
+    fields: model.own,
+    automated: model.automated,
+    ...(nobodys === undefined ? {} : { nobodys: nobodys.because, ...(nobodys.whenNothingNamed === true && { unlessNamed: true as const }) }),
+  };
 }
 
 /**
@@ -48,10 +67,54 @@ export function decidingEvidence(model: MessageModel): DecidingEvidence {
  * notice (`Auto-Submitted: auto-generated`, `Precedence: bulk`) may be a portal's for a customer: it asks.
  */
 export function decideOn(customers: Definition<CustomerMarks>, evidence: DecidingEvidence, margin: number): Verdict {
-  const verdict = matchMarks(customers, evidence.fields, margin, evidence.automated ? 'taught-for-automated' : undefined);
+  const verdict = checkedAgainstOwnPart(customers, matchMarks(customers, evidence.fields, margin, evidence.automated ? 'taught-for-automated' : undefined), evidence.fields);
   if (verdict.kind !== 'unmarked' || evidence.nobodys === undefined) return verdict;
+  // A newsletter is nobody's only when nothing in it is any customer's: a portal's notices are bulk mail too.
+  if (evidence.unlessNamed === true && namesSomething(customers, evidence.fields, margin)) return verdict;
   const nobody = noCustomerEntry(customers);
   return nobody === undefined ? verdict : { kind: 'settled', winner: nobody, hits: [], scores: [], because: evidence.nobodys };
+}
+
+/**
+ * A decision held against the rest of the author's own part (issue 35, classes 5 and 6):
+ * - a free-mail person's text names another known customer (one person, who moved from one customer to the
+ *   next, writing "from this week I work for …"): the two are contenders, and it asks;
+ * - it rests only on a customer's reference formats, and nothing ties the sender to that customer (its
+ *   domain does not bear the customer's name, no lesson was taught on its mail for it): another customer
+ *   may issue the same shape (Kestrel Pharma's `KP/\d{4}/\d{4}`, Krakowskie Przetwory's `KP/2027/6148`),
+ *   so it asks; once its first message is taught (the sender AND its reference, SPEC §2.3.3), the format
+ *   decides that sender's next ones.
+ * From the definition and the message alone, so read, reread and preview agree.
+ */
+function checkedAgainstOwnPart(customers: Definition<CustomerMarks>, verdict: Verdict, fields: MessageFields): Verdict {
+  if (verdict.kind !== 'settled') return verdict;
+  const winner = findCustomer(customers, verdict.winner);
+  if (winner === undefined || winner.noCustomer) return verdict;
+  const address = /^<([^<>]*)>$/.exec(fields.from)?.[1] ?? '';
+  // Only a free-mail person's: a company's desk names its consignees (Origin's "Consignee: Northgate Motors").
+  const named = !isFreeMail(address) ? [] : [...new Set(customerNamesIn({ subject: fields.subject, body: evidenceText(fields.body) }, customers.entries).flatMap((name) => name.customer ?? []))].filter(
+    (key) => key !== verdict.winner && findCustomer(customers, key)?.noCustomer !== true,
+  );
+  if (named.length > 0) return { kind: 'close', contenders: [verdict.winner, ...named], scores: verdict.scores };
+  if (!verdict.hits.every((hit) => hit.mark.sender === undefined && isReferenceFormat(hit.mark))) return verdict;
+  if (address !== '' && (bearsName(domainWords(address), winner.label) || winner.marks.some((mark) => mark.sender !== undefined && senderMatches(mark.sender, fields.from)))) return verdict;
+  return { kind: 'unmarked', unconfirmed: { customer: verdict.winner, hits: verdict.hits } };
+}
+
+function senderMatches(pattern: string, from: string): boolean {
+  try {
+    return compiledMark(pattern).test(from);
+  } catch {
+    return false;
+  }
+}
+
+/** Whether any entry's mark (admitted or not), any customer's name or any reference is in these fields. */
+function namesSomething(customers: Definition<CustomerMarks>, fields: MessageFields, margin: number): boolean {
+  if (matchMarks(customers, fields, margin).kind !== 'unmarked') return true;
+  const text = { subject: fields.subject, body: evidenceText(fields.body) };
+  if (findReferences(`${text.subject}\n${text.body}`, 1).length > 0 || findReferences(fields.attachments, 1).length > 0) return true;
+  return customerNamesIn(text, customers.entries).length > 0;
 }
 
 /** The first entry for mail that is no customer's, if the definition has one. */
@@ -89,6 +152,12 @@ export function customerDecider(margin: number, internal?: InternalSenders): Dec
           marks.set(JSON.stringify([mark.pattern, mark.where]), { pattern: mark.pattern, places: mark.where === 'any' ? MESSAGE_FIELDS : [mark.where] });
         }
       }
+      // A taught reference added or taken away changes which other customers' reference formats decide
+      // (a shape two customers issue decides for neither, match-marks.ts): any message whose own part holds a
+      // digit may then be decided otherwise; one without could never be matched by such a format's reference.
+      const references = (entry: Learnable<any> | undefined) => new Set(marksOf(entry).flatMap((mark) => literalReferenceOf(mark.pattern) ?? []));
+      const [referencesBefore, referencesAfter] = [references(before), references(after)];
+      const referencesChanged = referencesBefore.size !== referencesAfter.size || [...referencesBefore].some((reference) => !referencesAfter.has(reference));
       // A mark that no longer compiles cannot be tested alone: every message may be affected.
       const tests: { test(text: string): boolean; places: readonly MessageField[] }[] = [];
       for (const { pattern, places } of marks.values()) {
@@ -100,7 +169,15 @@ export function customerDecider(margin: number, internal?: InternalSenders): Dec
         }
         tests.push({ test: (text) => regex.test(text), places });
       }
-      return ({ fields, nobodys: automatic }) => (nobodys && automatic !== undefined) || tests.some(({ test, places }) => places.some((place) => test(fields[place])));
+      // A newsletter stays nobody's only while nothing in it is a customer's: any change may name it.
+      // A customer's name written in a message contradicts a decision for another (checkedAgainstOwnPart): a
+      // name added, changed or taken away reaches the messages that hold it.
+      const names = [before, after].flatMap((entry) => (entry === undefined ? [] : [plainNameOf(entry.label).toLowerCase().replace(/\s+/g, ' ')]));
+      const renamed = before?.label !== after?.label ? names.filter((name) => name.length > 0) : [];
+      const namesIt = (fields: MessageFields) =>
+        renamed.length > 0 && [fields.subject, fields.body].some((text) => renamed.some((name) => text.toLowerCase().replace(/\s+/g, ' ').includes(name)));
+      const holdsDigit = (fields: MessageFields) => referencesChanged && MESSAGE_FIELDS.some((place) => /[0-9]/.test(fields[place]));
+      return ({ fields, nobodys: automatic, unlessNamed }) => (automatic !== undefined && (nobodys || unlessNamed === true)) || holdsDigit(fields) || namesIt(fields) || tests.some(({ test, places }) => places.some((place) => test(fields[place])));
     },
   };
 }

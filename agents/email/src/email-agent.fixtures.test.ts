@@ -8,6 +8,8 @@ import { CustomerMarks, compileMark, customerMarksKind } from './customer-marks.
 import { createEmailAgent } from './email-agent.ts';
 import { InternalSenders } from './internal-senders.ts';
 import { messageModel } from './message-model.ts';
+import { isReferenceFormat } from './match-marks.ts';
+import { bearsName, domainWords } from './suggest-mark.ts';
 import type { EmailInput } from './email-input.ts';
 import { MESSAGE_FIELDS } from './message-fields.ts';
 import { parseEmail } from './parse-email.ts';
@@ -46,13 +48,15 @@ beforeAll(async () => {
 
 /**
  * Whether any of the customer's seed marks matches the author's own part of the message (the
- * evidence rule, issue 35), tried one by one: the slow, obvious way.
+ * evidence rule, issue 35), tried one by one: the slow, obvious way. A reference format counts only
+ * when the sender's domain bears the customer's name (another customer may issue the same shape).
  */
 function seedMarkApplies(customer: string, input: EmailInput): boolean {
   const fields = messageModel(input, internal).own;
   const entry = seed.entries.find((candidate) => candidate.key === customer);
-  return (entry?.marks ?? []).some(({ pattern, where }) =>
-    (where === 'any' ? MESSAGE_FIELDS : [where]).some((field) => compileMark(pattern).test(fields[field])),
+  const tied = entry !== undefined && fields.from !== '' && bearsName(domainWords(fields.from.slice(1, -1)), entry.label);
+  return (entry?.marks ?? []).some((mark) =>
+    (tied || !isReferenceFormat(mark)) && (mark.where === 'any' ? MESSAGE_FIELDS : [mark.where]).some((field) => compileMark(mark.pattern).test(fields[field])),
   );
 }
 
@@ -76,7 +80,7 @@ describe('the email fixtures under the seed customers', () => {
       const customer = truth[file]?.customer;
       return customer != null && seedMarkApplies(customer, input);
     });
-    expect(expected.length).toBeGreaterThanOrEqual(20);
+    expect(expected.length).toBeGreaterThanOrEqual(19);
     for (const [file, input] of expected) {
       const reading = emailAgent.read(input, pinned(seed, 1));
       expect(reading.findings.customer?.winner, `${file}: ${reading.findings.customer?.reads}`).toBe(truth[file]?.customer);

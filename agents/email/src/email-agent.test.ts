@@ -26,8 +26,15 @@ const email = (overrides: Partial<EmailInput> = {}): EmailInput => ({
   ...overrides,
 });
 
-/** A message that names no customer in its text: nothing in it says its sender writes for others. */
-const plain = (overrides: Partial<EmailInput> = {}): EmailInput => email({ body: 'Please book in 4 pallets for Thursday.', ...overrides });
+/**
+ * A message that names no customer and no reference in its text: nothing in it says its sender writes
+ * for others (a reference from a domain that bears no customer's name would: SPEC §2.3.3).
+ */
+const plain = (overrides: Partial<EmailInput> = {}): EmailInput =>
+  email({ subject: 'Pre-alert and invoice', body: 'Please book in 4 pallets for Thursday.', attachments: [{ filename: 'invoice.pdf', mediaType: 'application/pdf' }], ...overrides });
+
+/** A sender whose domain bears Northgate's name but holds none of its marks: its reference formats decide its mail. */
+const NORTHGATE_DESK = { address: 'desk@northgate-logistics.example', name: '' };
 
 const seed = customers(
   ['northgate', 'Northgate Motors Ltd', [{ pattern: '@northgate-motors\\.example', where: 'from' }, { pattern: '\\bNGM/\\d{4}/\\d+', where: 'subject' }]],
@@ -185,7 +192,8 @@ describe('the how sentence, held to what the agent does', () => {
     expect(emailAgent.read(quoted, pinned(definition)).settled).toBe(false);
     const outlook = { ...quoted, body: 'Thursday works.\n\nFrom: Intake <intake@warehouse.example>\nSent: Tuesday\nSubject: slots\n\nBay 2 for NGM/2026/1142.' };
     expect(emailAgent.read(outlook, pinned(definition)).settled).toBe(false);
-    expect(settled(emailAgent.read({ ...quoted, body: `Thursday works for NGM/2026/1142.\n${quoted.body}` }, pinned(definition))).customer).toBe('northgate');
+    // (From a sender tied to Northgate: a reference format alone decides only such a sender's mail.)
+    expect(settled(emailAgent.read({ ...quoted, from: NORTHGATE_DESK, body: `Thursday works for NGM/2026/1142.\n${quoted.body}` }, pinned(definition))).customer).toBe('northgate');
   });
 
   it('"the subject and a forwarded message count only when they are the author\'s (not an automatic reply\'s, nor a reply\'s, … nor a forward by anyone else)"', () => {
@@ -200,8 +208,23 @@ describe('the how sentence, held to what the agent does', () => {
     for (const subject of ['Re: NGM/2026/1142', 'RE : NGM/2026/1142', 'AW: NGM/2026/1142', 'SV: NGM/2026/1142', 'Antw: NGM/2026/1142', 'R: NGM/2026/1142', 'Réf. : NGM/2026/1142', '[#4411] Re: NGM/2026/1142']) {
       expect(emailAgent.read(plain({ from, subject }), pinned(seed)).settled, subject).toBe(false);
     }
-    expect(settled(emailAgent.read(plain({ from, subject: 'NGM/2026/1142 booked' }), pinned(seed))).customer).toBe('northgate');
-    expect(settled(emailAgent.read(plain({ from, subject: 'Request: NGM/2026/1142' }), pinned(seed))).customer).toBe('northgate');
+    expect(settled(emailAgent.read(plain({ from: NORTHGATE_DESK, subject: 'NGM/2026/1142 booked' }), pinned(seed))).customer).toBe('northgate');
+    expect(settled(emailAgent.read(plain({ from: NORTHGATE_DESK, subject: 'Request: NGM/2026/1142' }), pinned(seed))).customer).toBe('northgate');
+    // From a haulier nothing ties to Northgate, the format alone asks (another customer may issue the shape).
+    expect(emailAgent.read(plain({ from, subject: 'NGM/2026/1142 booked' }), pinned(seed)).settled).toBe(false);
+  });
+
+  it('"a reference format alone decides only mail whose sender … was taught for it", and "a free-mail sender … naming another customer asks"', () => {
+    expect(how).toContain("a reference format alone decides only mail whose sender's domain bears its customer's name or was taught for it, and never once another customer's taught reference has its shape; a decision a free-mail sender contradicts by naming another customer asks;");
+    const haulier = { address: 'desk@haulier.example', name: '' };
+    expect(emailAgent.read(plain({ from: haulier, subject: 'NGM/2026/1142 booked' }), pinned(seed)).settled).toBe(false);
+    expect(settled(emailAgent.read(plain({ from: NORTHGATE_DESK, subject: 'NGM/2026/1142 booked' }), pinned(seed))).customer).toBe('northgate');
+    const taught = customers(['northgate', 'Northgate Motors Ltd', [{ pattern: '\\bNGM/\\d{4}/\\d+', where: 'subject' }, { pattern: 'NGM/2026/0001', where: 'subject', sender: '<desk@haulier\\.example>' }]], ['brightwell-foods', 'Brightwell Foods plc', []]);
+    expect(settled(emailAgent.read(plain({ from: haulier, subject: 'NGM/2026/1142 booked' }), pinned(taught))).customer).toBe('northgate');
+    // A company's desk names its consignees; a free-mail person who names another customer may have moved.
+    expect(settled(emailAgent.read(plain({ from: NORTHGATE_DESK, subject: 'NGM/2026/1142 booked', body: 'Consignee: Brightwell Foods.' }), pinned(seed))).customer).toBe('northgate');
+    const person = customers(['northgate', 'Northgate Motors Ltd', [{ pattern: '<ann\\.lee@gmail\\.com>', where: 'from' }]], ['brightwell-foods', 'Brightwell Foods plc', []]);
+    expect(emailAgent.read(plain({ from: { address: 'ann.lee@gmail.com', name: 'Ann' }, body: 'I work for Brightwell Foods now.' }), pinned(person)).settled).toBe(false);
   });
 
   it('"on automated mail only a mark with a sender condition, or a mark of mail that is no customer\'s, scores"', () => {
@@ -378,7 +401,9 @@ describe('a shared sender', () => {
     const agent = createEmailAgent();
     const portal = (subject: string) => email({ from: { address: 'desk@freight-portal.example', name: 'Freight Portal' }, subject, body: 'see booking', attachments: [] });
     const first = asked(agent.read(portal('Booking OB-10001'), pinned(seed)));
-    expect(first.suggested).toEqual({ pattern: '<desk@freight-portal\\.example>', where: 'from' });
+    // A portal's domain bears no customer's name: its first message is offered as the sender AND its reference (SPEC §2.3.3).
+    expect(first.suggested).toEqual({ pattern: expect.stringContaining('OB-10001'), where: 'subject', sender: '<desk@freight-portal\\.example>' });
+    expect(first.question).toContain("desk@freight-portal.example is at a domain that bears no customer's name");
     // As the runtime does: an answered task completes, and only then is the agent told of it.
     const complete = (input: EmailInput, reading: Reading<EmailResult, MarkLesson>) => {
       if (reading.settled) agent.completed?.(input, reading.result);

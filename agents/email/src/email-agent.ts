@@ -9,7 +9,8 @@ import { findCustomer, matchMarks, prepareMarks } from './match-marks.ts';
 import { InternalSenders } from './internal-senders.ts';
 import { senderLine } from './message-fields.ts';
 import { messageModel } from './message-model.ts';
-import { evidenceNotes } from './evidence-notes.ts';
+import type { MessageModel } from './message-model.ts';
+import { evidenceNotes, sharedFormatNotes } from './evidence-notes.ts';
 import type { MessageField } from './message-fields.ts';
 import { emailFromParts } from './parse-parts.ts';
 import { howSentence, questionFor, readsAnswered, readsNone } from './sentences.ts';
@@ -63,6 +64,17 @@ export function createEmailAgent(options: EmailAgentOptions = {}): LearnableAgen
   // Whom each sender's messages were lately decided for, so a shared sender is not offered as a mark.
   const recent = options.recent ?? new RecentSenders();
   const internal = options.internal ?? new InternalSenders();
+  // The model of a message read, for `completed` when the runtime hands back the same input (it usually
+  // does): a second model of a 40 MB body would cost as much as the first. Weak: it goes with the input.
+  const models = new WeakMap<EmailInput, MessageModel>();
+  const modelOf = (input: EmailInput): MessageModel => {
+    let model = models.get(input);
+    if (model === undefined) {
+      model = messageModel(input, internal);
+      models.set(input, model);
+    }
+    return model;
+  };
   if (!Number.isInteger(margin) || margin < 1) {
     throw new RangeError(`The margin must be a whole number of points, at least 1, and ${margin} is not: with less, a tie would settle.`);
   }
@@ -133,7 +145,7 @@ export function createEmailAgent(options: EmailAgentOptions = {}): LearnableAgen
     read(input, definitions): Reading<EmailResult, MarkLesson> {
       const customers = definitions.of(customerMarksKind);
       // The message as mail systems read it: only the author's own part decides (issue 35).
-      const model = messageModel(input, internal);
+      const model = modelOf(input);
       const fields = model.own;
       const verdict = decideOn(customers, decidingEvidence(model), margin);
       // The same finding the decider gives preview (customer-finding.ts).
@@ -158,7 +170,7 @@ export function createEmailAgent(options: EmailAgentOptions = {}): LearnableAgen
       const suggestion = suggestEvidence(input, { customers, recent, internal }, { model });
       const suggested = suggestion?.mark;
       // Why the message's other parts decide nothing, in plain words: what the rule left out.
-      const notes = evidenceNotes(model, customers, margin);
+      const notes = [...evidenceNotes(model, customers, margin), ...sharedFormatNotes(verdict, customers)];
       const question = [questionFor(contenderNames), ...notes, ...(suggestion?.why === undefined ? [] : [suggestion.why])].join(' ');
       return {
         settled: false,
@@ -215,7 +227,7 @@ export function createEmailAgent(options: EmailAgentOptions = {}): LearnableAgen
     // Whom the sender wrote for, noted only once the task completed (decided by marks or answered),
     // never while reading: a reread or a preview reads too, and must leave the next question as it was.
     completed(input, result) {
-      if (result.customer !== null) recent.saw(addressIn(messageModel(input, internal).own.from), result.customer);
+      if (result.customer !== null) recent.saw(addressIn(modelOf(input).own.from), result.customer);
     },
 
     // Preview reads thousands of recent messages under two versions: only the marks, and only again

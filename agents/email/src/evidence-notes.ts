@@ -1,6 +1,7 @@
 import type { Definition } from '@learnables/learnable';
 import type { CustomerMarks } from './customer-marks.ts';
 import { findCustomer, matchMarks } from './match-marks.ts';
+import type { Verdict } from './match-marks.ts';
 import type { MessageFields } from './message-fields.ts';
 import type { MessageModel } from './message-model.ts';
 
@@ -36,6 +37,21 @@ export function evidenceNotes(model: MessageModel, customers: Definition<Custome
     }
   }
   return notes;
+}
+
+/** What a question says of reference formats left out because another customer's reference fits them too (class 6). */
+export function sharedFormatNotes(verdict: Verdict, customers: Definition<CustomerMarks>): string[] {
+  const labelOf = (key: string) => findCustomer(customers, key)?.label ?? key;
+  const unconfirmed =
+    verdict.kind === 'unmarked' && verdict.unconfirmed !== undefined
+      ? [
+          `${[...new Set(verdict.unconfirmed.hits.map((hit) => quoted(hit.text)))].slice(0, 2).join(', ')} has the shape of ${labelOf(verdict.unconfirmed.customer)}'s references, but nothing else says this message is theirs (its sender has never been taught as writing for them), so the shape alone does not decide.`,
+        ]
+      : [];
+  return [...unconfirmed, ...(verdict.shared ?? []).slice(0, 3).map(
+    ({ hit, other, reference }) =>
+      `${quoted(hit.text)} has the shape of ${labelOf(hit.customer)}'s references, but ${labelOf(other)}'s reference ${quoted(reference)} has it too, so the shape does not decide.`,
+  )];
 }
 
 function quoted(text: string): string {

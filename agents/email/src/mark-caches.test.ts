@@ -143,6 +143,36 @@ describe('the caches of mark checks and compiled patterns, and read handing its 
     );
   });
 
+  // Found by the property above (CI, then seed -164170534 after the fixtures' test had filled the caches): a cached
+  // index listed the reference formats two customers share in another order than a new one, so the question's
+  // sentences came out in another order. Kept as a fixed case, run after the fixtures like the property was.
+  it('list the reference formats two customers share in the same order with the caches warm', () => {
+    const forwarded = '---------- Forwarded message ---------\nFrom: Dock Slot <someone@elsewhere.example>\nDate: Mon, 2 Mar 2026 09:00\nSubject: pallets\nTo: ops@warehouse.example\n\n';
+    const inputs: EmailInput[] = [
+      {
+        from: { address: '', name: 'Ops Desk' },
+        subject: 'Oakridge Furniture',
+        body: `${forwarded}TWP2026118 NGM/2026/1142 BW-88213 Pinnacle Audio Ltd`,
+        attachments: [
+          { filename: 'forwarded message.eml', mediaType: 'message/rfc822', text: 'From: <bookings@haulier.example>\nSubject: fwd\n\nBrightwell Foods TWP2026118 PA-2026-0901 Pinnacle Audio Ltd Brightwell Foods KP/2026/0042' },
+          { filename: 'stock.csv', mediaType: 'text/csv', text: 'sku,qty,ref\n' },
+          { filename: 'stock.csv', mediaType: 'text/csv', text: 'sku,qty,ref\nNGM/2026/1142 Pinnacle Audio Ltd \n ref TWP2026118' },
+        ],
+      },
+      { from: { address: 'ops@warehouse.example', name: 'Dock Slot' }, subject: 'Fwd:', body: 'Consignee: NW10 7HQ PA-2026-0901 TWP2026118 TWP2026118', attachments: [] },
+      {
+        from: { address: 'ops@warehouse.example', name: '' },
+        subject: 'NGM/2026/1142 ALC-2026-3310 TWP2026118 Hollis Toys arrival Pallets',
+        body: `${forwarded}TWP2026118 Vireo Bikes Brightwell Foods TWP2026118\n\nKind regards,\nAnna\nNW10 7HQ`,
+        attachments: [],
+      },
+    ];
+    const warm = fixtures.map(({ file, input }) => ({ label: file, input }));
+    decideAll(true, warm, true);
+    const stream = inputs.map((input, i) => ({ label: `found-${i}`, input }));
+    expect(decideAll(true, stream, true)).toEqual(decideAll(false, stream, true));
+  });
+
   it("hand the suggestion read's own fields: the same as it reads them itself", () => {
     fc.assert(
       fc.property(message, (input) => {

@@ -4,6 +4,7 @@ import type { Definition } from '@learnables/learnable';
 import { backgroundTurn } from '@learnables/runtime';
 import { compileMark, compileSender } from './customer-marks.ts';
 import type { CustomerMarks, Mark } from './customer-marks.ts';
+import { referencePattern } from './mark-patterns.ts';
 import { MESSAGE_FIELDS } from './message-fields.ts';
 import type { MessageField, MessageFields } from './message-fields.ts';
 
@@ -25,9 +26,30 @@ export interface Score {
  * the next by the margin; `contenders` are those within the margin of the top score.
  */
 export type Verdict =
-  | { readonly kind: 'settled'; readonly winner: string; readonly hits: readonly MarkHit[]; readonly scores: readonly Score[]; readonly because?: string }
-  | { readonly kind: 'unmarked' }
-  | { readonly kind: 'close'; readonly contenders: readonly string[]; readonly scores: readonly Score[] };
+  | { readonly kind: 'settled'; readonly winner: string; readonly hits: readonly MarkHit[]; readonly scores: readonly Score[]; readonly because?: string; readonly shared?: readonly SharedFormat[] }
+  | { readonly kind: 'unmarked'; readonly shared?: readonly SharedFormat[]; readonly unconfirmed?: Unconfirmed }
+  | { readonly kind: 'close'; readonly contenders: readonly string[]; readonly scores: readonly Score[]; readonly shared?: readonly SharedFormat[] };
+
+/**
+ * A customer's reference formats that alone would have decided a message from a sender nothing ties to
+ * that customer (issue 35, class 6: another customer may issue the same shape before anyone knows it).
+ */
+export interface Unconfirmed {
+  readonly customer: string;
+  readonly hits: readonly MarkHit[];
+}
+
+/**
+ * A reference format of one customer that matched, left out of the score because it also fits a
+ * reference another customer was taught (issue 35, class 6: two customers issue the same shape, and
+ * the format decides for neither; SPEC §2.3.2).
+ */
+export interface SharedFormat {
+  readonly hit: MarkHit;
+  /** The other customer, and its reference the format fits. */
+  readonly other: string;
+  readonly reference: string;
+}
 
 type RE2Set = InstanceType<typeof RE2.Set>;
 
@@ -218,25 +240,113 @@ export function matchMarks(definition: Definition<CustomerMarks>, fields: Messag
       if (!matched.has(owner) && fromItsSender(owner, fields.from) && (admitted === undefined || admitted(owner))) matched.set(owner, field);
     });
   }
-  if (matched.size === 0) return { kind: 'unmarked' };
+  // A reference format that fits another customer's taught reference tells neither apart: it does not score.
+  let shared: SharedFormat[] | undefined;
+  // In the order of the fields, then of the customers and their marks in the definition, as the hits below:
+  // the matches come in the order of the compiled shards, which a cached index may hold differently.
+  const position = (key: string) => compiled.customers.get(key)?.position ?? 0;
+  const inDefinitionOrder = [...matched].sort(
+    ([a, fieldA], [b, fieldB]) => MESSAGE_FIELDS.indexOf(fieldA) - MESSAGE_FIELDS.indexOf(fieldB) || position(a.customer) - position(b.customer) || a.index - b.index,
+  );
+  for (const [owner, field] of inDefinitionOrder) {
+    const fits = otherReferenceFitting(definition, owner);
+    if (fits === undefined) continue;
+    // Only a match that holds a digit (a reference): preview's `affects` relies on it (customer-finding.ts).
+    const hit = hitOf(owner, field, fields[field]);
+    if (!/[0-9]/.test(hit.text)) continue;
+    matched.delete(owner);
+    (shared ??= []).push({ hit, ...fits });
+  }
+  const withShared = shared === undefined ? {} : { shared };
+  if (matched.size === 0) return { kind: 'unmarked', ...withShared };
 
   const points = new Map<string, number>();
   for (const { customer } of matched.keys()) points.set(customer, (points.get(customer) ?? 0) + 1);
-  const position = (key: string) => compiled.customers.get(key)?.position ?? 0;
   const scores = [...points]
     .map(([customer, score]) => ({ customer, points: score }))
     .sort((a, b) => b.points - a.points || position(a.customer) - position(b.customer));
   const [top, next] = scores as [Score, ...Score[]];
   if (top.points - (next?.points ?? 0) < margin) {
     const contenders = scores.filter((score) => top.points - score.points < margin).map((score) => score.customer);
-    return { kind: 'close', contenders, scores };
+    return { kind: 'close', contenders, scores, ...withShared };
   }
   // In the order of the fields, then of the marks in the definition (customer, then its marks).
   const hits = [...matched]
     .filter(([owner]) => owner.customer === top.customer)
     .sort(([a, fieldA], [b, fieldB]) => MESSAGE_FIELDS.indexOf(fieldA) - MESSAGE_FIELDS.indexOf(fieldB) || a.index - b.index)
     .map(([owner, field]) => hitOf(owner, field, fields[field]));
-  return { kind: 'settled', winner: top.customer, hits, scores };
+  return { kind: 'settled', winner: top.customer, hits, scores, ...withShared };
+}
+
+// ---------------------------------------------------------------------------------------------
+// Shared reference formats (issue 35, class 6).
+
+const [REFERENCE_OPENS, REFERENCE_CLOSES] = referencePattern('\u0000').split('\u0000') as [string, string];
+
+/** The reference a literal reference mark (`referencePattern(reference)`, as suggestions write it) stands for; undefined for any other mark. */
+export function literalReferenceOf(pattern: string): string | undefined {
+  if (pattern.length <= REFERENCE_OPENS.length + REFERENCE_CLOSES.length || !pattern.startsWith(REFERENCE_OPENS) || !pattern.endsWith(REFERENCE_CLOSES)) return undefined;
+  const escaped = pattern.slice(REFERENCE_OPENS.length, pattern.length - REFERENCE_CLOSES.length);
+  // Only escaped text: an unescaped metacharacter means a pattern, not one reference.
+  if (/(?<!\\)[\^$.|?*+()[\]{}]/.test(escaped.replace(/\\\\/g, ''))) return undefined;
+  return escaped.replace(/\\(.)/g, '$1');
+}
+
+/** Whether a mark is a reference format: a pattern for many references (it has a digit class), not one reference, an address or a name. */
+export function isReferenceFormat(mark: Mark): boolean {
+  return !mark.pattern.includes('@') && /\\d|\[0-9/.test(mark.pattern) && literalReferenceOf(mark.pattern) === undefined;
+}
+
+/** Each version's taught literal references, with whose they are; built the first time a format matches. */
+const referencesByEntries = new WeakMap<readonly CustomerMarks[], readonly { readonly customer: string; readonly reference: string }[]>();
+/** For each version and format mark that matched, the other customer's reference it fits, or null. */
+const fitsByEntries = new WeakMap<readonly CustomerMarks[], Map<OwnedMark, { other: string; reference: string } | null>>();
+
+function literalReferences(definition: Definition<CustomerMarks>): readonly { readonly customer: string; readonly reference: string }[] {
+  let references = referencesByEntries.get(definition.entries);
+  if (references === undefined) {
+    references = definition.entries.flatMap((customer) =>
+      customer.marks.flatMap((mark) => {
+        const reference = literalReferenceOf(mark.pattern);
+        return reference === undefined ? [] : [{ customer: customer.key, reference }];
+      }),
+    );
+    referencesByEntries.set(definition.entries, references);
+  }
+  return references;
+}
+
+/**
+ * Another customer's taught reference that this customer's reference format also fits, if any: the
+ * format is then a shape both issue (Quarry Stone's `QS/\d{4}/\d{3,}` and Quayside's `QS/2027/4101`).
+ * Decided from the definition alone, so read, reread and preview agree.
+ */
+export function otherReferenceFitting(definition: Definition<CustomerMarks>, owner: { readonly customer: string; readonly mark: Mark }): { other: string; reference: string } | undefined {
+  if (!isReferenceFormat(owner.mark)) return undefined;
+  let fits = fitsByEntries.get(definition.entries);
+  if (fits === undefined) {
+    fits = new Map();
+    fitsByEntries.set(definition.entries, fits);
+  }
+  const known = fits.get(owner as OwnedMark);
+  if (known !== undefined) return known ?? undefined;
+  let found: { other: string; reference: string } | null = null;
+  let regex: RE2 | undefined;
+  try {
+    regex = compileMark(owner.mark.pattern);
+  } catch {
+    regex = undefined;
+  }
+  if (regex !== undefined) {
+    for (const { customer, reference } of literalReferences(definition)) {
+      if (customer !== owner.customer && regex.test(reference)) {
+        found = { other: customer, reference };
+        break;
+      }
+    }
+  }
+  fits.set(owner as OwnedMark, found);
+  return found ?? undefined;
 }
 
 /**

@@ -2,6 +2,7 @@ import type { EmailInput, EmailSender } from './email-input.ts';
 import { FORWARD_SEARCHED, forwardOf, hasForwardPrefix, isSeparatorLine, quotedHeaderBlocks } from './forwards.ts';
 import { InternalSenders } from './internal-senders.ts';
 import { messageFieldsWith } from './message-fields.ts';
+import { VIA } from './sender-kinds.ts';
 import type { MessageFields } from './message-fields.ts';
 
 /**
@@ -39,6 +40,16 @@ export interface MessageModel {
   readonly forward?: MessageForward;
   /** Set when the receiving server reports a failing DMARC (or aligned SPF/DKIM) for the From domain: why. */
   readonly unverified?: string;
+  /**
+   * Set when the message is nobody's unless a lesson says otherwise, and why (SPEC §2.3.7): a delivery
+   * report, an automatic reply, a forward by a look-alike of the forwarded sender's domain (a likely
+   * impostor), mail whose DMARC failed with its domain asking for it to be quarantined or rejected, as
+   * the warehouse's own server reports. A newsletter (`Precedence: bulk` with `List-Unsubscribe`) only
+   * `whenNothingNamed`: when no entry's mark, name or a reference is in its own part.
+   */
+  readonly nobodys?: { readonly because: string; readonly whenNothingNamed?: true };
+  /** For a list's post rewritten "via" the list (the author's address in `Reply-To`): the list's own address. */
+  readonly via?: EmailSender;
   /** The author's own part, as marks see it: what an unasked decision may rest on. */
   readonly own: MessageFields;
   /** Every part, as marks saw the message before the model (quoted history and forwards included). */
@@ -61,7 +72,10 @@ export function messageModel(input: EmailInput, internal: InternalSenders = NO_O
   const trusted = forward !== undefined && automated === undefined && unverified === undefined && internal.has(input.from.address);
   const forwarded: MessageForward | undefined =
     forward === undefined || automated !== undefined ? undefined : { by: input.from, original: forward.sender, internal: trusted };
-  const author = trusted ? forward.sender : input.from;
+  // A list that rewrites its members' From (`Ann Smith via Ops`, for DMARC) keeps the author in Reply-To:
+  // the post's author is that address, as plain a sender as any From (issue 35, class 5).
+  const via = forward === undefined && automated === undefined ? listAuthor(input, internal) : undefined;
+  const author = trusted ? forward.sender : via ?? input.from;
 
   let body: string;
   if (trusted && forward.attachment === undefined) {
@@ -105,11 +119,14 @@ export function messageModel(input: EmailInput, internal: InternalSenders = NO_O
     body,
     attachments: attachments.join('\n'),
   };
+  const nobodys = nobodysBecause(input, automated, impostor ? unverified : undefined, internal);
   return {
     kind,
     automated: automated !== undefined,
     ...(automated === undefined ? {} : { kindBecause: automated.because }),
     author,
+    ...(via === undefined ? {} : { via: input.from }),
+    ...(nobodys === undefined ? {} : { nobodys }),
     ...(forwarded === undefined ? {} : { forward: forwarded }),
     ...(unverified === undefined ? {} : { unverified }),
     own,
@@ -246,6 +263,36 @@ function automatedBecause(input: EmailInput): Automated | undefined {
   return undefined;
 }
 
+/**
+ * The author of a list's post whose From the list rewrote "via" itself: the `Reply-To` mailbox, when
+ * the message carries list headers (RFC 2919 `List-Id`, RFC 2369 `List-*`), the display name says
+ * "… via …" and the `Reply-To` is neither at the list's own domain nor the warehouse's own.
+ */
+function listAuthor(input: EmailInput, internal: InternalSenders): EmailSender | undefined {
+  const facts = input.senderFacts;
+  const replyTo = facts?.replyTo;
+  if (replyTo === undefined || replyTo.address === '' || !VIA.test(input.from.name)) return undefined;
+  if (facts?.listId === undefined && facts?.listPost === undefined && facts?.listHeaders !== true) return undefined;
+  const listDomain = domainOfAddress(input.from.address);
+  const authorDomain = domainOfAddress(replyTo.address);
+  if (authorDomain === '' || authorDomain === listDomain || authorDomain.endsWith(`.${listDomain}`) || internal.has(replyTo.address)) return undefined;
+  return replyTo;
+}
+
+/** Why a message is nobody's unless a lesson says otherwise (see MessageModel.nobodys). */
+function nobodysBecause(input: EmailInput, automated: Automated | undefined, impostor: string | undefined, internal: InternalSenders): MessageModel['nobodys'] {
+  if (automated !== undefined && (automated.kind === 'delivery-report' || automated.kind === 'auto-reply')) return { because: automated.because };
+  if (impostor !== undefined) return { because: impostor };
+  const quarantined = quarantinedBy(input, internal);
+  if (quarantined !== undefined) return { because: quarantined };
+  // A newsletter: bulk mail with an unsubscribe link. A portal's notice is bulk too, but names its customer or a reference.
+  const precedence = (input.headerFacts?.precedence ?? '').toLowerCase();
+  if (automated?.kind === 'notice' && (precedence === 'bulk' || precedence === 'junk') && input.senderFacts?.listHeaders === true) {
+    return { because: `This is bulk mail with an unsubscribe link (a newsletter: Precedence ${precedence}, List-Unsubscribe) that names no customer and no reference`, whenNothingNamed: true };
+  }
+  return undefined;
+}
+
 // ---------------------------------------------------------------------------------------------
 // Look-alike domains: `alder-chem.example.secure-invoice.invalid` forwarding `planning@alder-chem.example`.
 
@@ -305,6 +352,36 @@ function failedAuthentication(input: EmailInput): string | undefined {
     if ([...spf, ...dkim].some((r) => r.result === 'pass')) continue;
     if (spf.some((r) => r.result === 'fail')) return failure(fromDomain, 'SPF fail', server);
     if (dkim.some((r) => r.result === 'fail')) return failure(fromDomain, 'DKIM fail', server);
+  }
+  return undefined;
+}
+
+/**
+ * Why the message is nobody's by its own domain's word: DMARC failed, and the domain's policy asks
+ * for failing mail to be quarantined or rejected (`action=quarantine`, `p=reject` …), as the
+ * warehouse's own receiving server reports (the topmost Authentication-Results, its authserv-id a
+ * host under a configured internal domain: RFC 8601 §5 has that server remove any such header it
+ * did not write). A forged header can only come from a server of the warehouse's; from anyone else
+ * a failure still only makes the agent ask.
+ */
+function quarantinedBy(input: EmailInput, internal: InternalSenders): string | undefined {
+  const header = input.headerFacts?.authenticationResults?.[0];
+  if (header === undefined) return undefined;
+  const server = (header.split(';')[0] ?? '').trim().toLowerCase();
+  if (!/^[a-z0-9.-]{1,253}$/.test(server) || !internal.has(`postmaster@${server}`)) return undefined;
+  const fromDomain = domainOfAddress(input.from.address);
+  if (fromDomain === '') return undefined;
+  for (const part of header.split(';').slice(1)) {
+    const words = part.trim();
+    const dmarc = /^dmarc\s*=\s*fail\b/i.exec(words);
+    if (dmarc === null) continue;
+    const headerFrom = /\bheader\.from\s*=\s*([^\s;()]+)/i.exec(words)?.[1]?.toLowerCase();
+    if (headerFrom !== undefined && headerFrom !== fromDomain && !fromDomain.endsWith(`.${headerFrom}`)) continue;
+    // Microsoft's `action=quarantine|reject`, Gmail's and OpenDMARC's `(p=REJECT …)` comment.
+    const policy = /\baction\s*=\s*(quarantine|reject|oreject)\b/i.exec(words)?.[1] ?? /\bp\s*=\s*(quarantine|reject)\b/i.exec(words)?.[1];
+    if (policy === undefined) continue;
+    const asks = policy.toLowerCase() === 'quarantine' ? 'quarantined' : 'rejected';
+    return `The sender's domain ${fromDomain} failed its DMARC check, and its owner asks for such mail to be ${asks} (as ${server.slice(0, 80)}, the warehouse's own server, reports): it is not the domain's mail`;
   }
   return undefined;
 }

@@ -20,11 +20,16 @@ export type SenderKind =
  */
 const FREE_MAIL: ReadonlySet<string> = new Set((freeEmailDomains as readonly string[]).map((domain) => domain.toLowerCase()));
 
+/** Whether an address is at a free-mail domain (one person's, who may work for two customers or move between them). */
+export function isFreeMail(address: string): boolean {
+  return FREE_MAIL.has(address.slice(address.lastIndexOf('@') + 1).trim().toLowerCase());
+}
+
 /** RFC 5321 forwarders' Sender Rewriting Scheme: `SRS0=hash=tt=origin.example=billing@forwarder.example`. */
 const SRS = /^srs[01][=+-]/i;
 
 /** A display name a list or group writes when it rewrites the author's From (`Ann Smith via Ops`). */
-const VIA = /\svia\s+\S/i;
+export const VIA = /\svia\s+\S/i;
 
 /**
  * What `sender` is. `input`'s header facts speak of its own From only: a forward's original sender

@@ -17,7 +17,11 @@ export function howSentence(margin: number): string {
     "the body is the new text without quoted history, and the subject and a forwarded message count only when they are the author's " +
     "(not an automatic reply's, nor a reply's, which repeats the subject it answers, nor a forward by anyone else); " +
     "on automated mail (automatic replies, delivery reports, notices) only a mark with a sender condition, or a mark of mail that is no customer's, scores, " +
-    "and an automatic reply or a delivery report that none matches is the entry for mail that is no customer's, when there is one (a notice asks); " +
+    "and an automatic reply or a delivery report that none matches is the entry for mail that is no customer's, when there is one (a notice asks), " +
+    "as is, when nothing decides it, a look-alike's forward, mail whose domain fails DMARC and asks for it to be quarantined (as the warehouse's own server reports) and a newsletter that names no customer and no reference; " +
+    // Issue 35, classes 5 and 6 (customer-finding.ts checkedAgainstOwnPart, match-marks.ts otherReferenceFitting).
+    "a reference format alone decides only mail whose sender's domain bears its customer's name or was taught for it, and never once another customer's taught reference has its shape; " +
+    'a decision a free-mail sender contradicts by naming another customer asks; ' +
     `the customer with the most points wins if it leads the next by at least ${points(margin)} (the margin); ` +
     'if no mark matches, or no customer leads by that much, I ask.'
   );

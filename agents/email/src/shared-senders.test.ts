@@ -175,10 +175,12 @@ describe('a sender that writes about customers', () => {
     let definition = seed();
     // Decided by the seed's reference in the subject: the haulier is seen with Brightwell.
     const collection = email(haulier, 'Collection booked BW-88666', 'Vehicle loaded, 17 pallets.');
+    // A seed reference format alone, from a haulier nothing ties to Brightwell, asks (issue 35, class 6): answered.
     const first = agent.read(collection, pinned(definition));
-    expect(first.settled && first.result.customer).toBe('brightwell-foods');
+    const answered = agent.answer(collection, pinned(definition), asked(first), { entry: 'brightwell-foods' });
+    expect(answered.settled && answered.result.customer).toBe('brightwell-foods');
     // The task completes, and the runtime tells the agent so (reading alone remembers nothing).
-    if (first.settled) agent.completed?.(collection, first.result);
+    if (answered.settled) agent.completed?.(collection, answered.result);
     // The reference in the body: asked. Its address never told its mail apart, so it is not what is offered alone.
     const second = asked(agent.read(email(haulier, 'POD job 725877', 'Signed POD attached.\nConsignee reference: BW-89416'), pinned(definition)));
     expect(second.suggested).toMatchObject({ sender: '<traffic@swiftline-haulage\\.example>' });

@@ -192,8 +192,13 @@ describe('suggestMark', () => {
       const suggestion = suggestEvidence(input, { customers: customers(), recent });
       expect(suggestion?.mark.where).toBe('subject');
       expect(suggestion?.why).toContain('lately written for Brightwell Foods plc and Corvid Electronics Inc.');
-      // Without that history the sender is the evidence, as before.
-      expect(suggestMark(input, { customers: customers() })).toEqual({ pattern: '<desk@3pl-hub\\.example>', where: 'from' });
+      // Without that history: a domain that bears no customer's name, writing a reference, is a third party (SPEC §2.3.3).
+      const fresh = suggestEvidence(input, { customers: customers() });
+      expect(fresh?.mark).toEqual({ pattern: expect.stringContaining('NGM/2026/1142'), where: 'subject', sender: '<desk@3pl-hub\\.example>' });
+      expect(fresh?.why).toContain("bears no customer's name");
+      // A customer's own people, at a domain that bears its name, are offered their address alone.
+      const own = email({ from: { address: 'desk@corvid.example', name: 'Corvid desk' }, subject: 'Arrival CVX-2026-1142', body: '' });
+      expect(suggestMark(own, { customers: customers() })).toEqual({ pattern: '<desk@corvid\\.example>', where: 'from' });
     });
 
     it('offers nothing rather than a shared sender with nothing narrower', () => {

@@ -85,7 +85,7 @@ export function suggestEvidence(input: EmailInput, context: SuggestionContext = 
   const sender: EmailSender | undefined =
     fields.from === ''
       ? undefined
-      : forwarded ?? (hasForwardPrefix(input.subject) && model.forward === undefined ? undefined : input.from);
+      : forwarded ?? (hasForwardPrefix(input.subject) && model.forward === undefined ? undefined : model.via === undefined ? input.from : model.author);
   const customers = customersOf(context.customers);
   // Automated mail is decided only by a mark with a sender condition: nothing else is worth teaching.
   const usable = (mark: Mark) =>
@@ -120,7 +120,8 @@ export function suggestEvidence(input: EmailInput, context: SuggestionContext = 
       // A forward by someone outside: its sender forwards what others wrote, perhaps for several customers.
       (model.forward !== undefined && !model.forward.internal ? { kind: 'forwards' as const, sentence: `${sender.address} forwards mail that others wrote` } : undefined) ??
       sharedBecause(sender, senderMark, senderLine(sender), context.customers, context.recent) ??
-      namesCustomers(sender, names);
+      namesCustomers(sender, names, customers) ??
+      (kind === undefined ? thirdParty(sender, customers, names.length > 0 || referencesIn(evidence).length > 0) : undefined);
     if (shared === undefined && usable(senderMark)) {
       if (forwarded !== undefined) return { mark: senderMark, why: `This is a forward: I suggest the original sender ${sender.address}, not ${input.from.address || 'the forwarder'}.` };
       // A free-mail address is one person's, never its domain, which is everyone's.
@@ -151,7 +152,7 @@ export function suggestEvidence(input: EmailInput, context: SuggestionContext = 
         ...(first.customer !== undefined && { names: first.customer }),
       };
     }
-    if (!model.automated && (shared?.kind === 'automated' || shared?.kind === 'told-otherwise') && usable(senderMark)) {
+    if (!model.automated && (shared?.kind === 'automated' || shared?.kind === 'told-otherwise' || shared?.kind === 'third-party') && usable(senderMark)) {
       return { mark: senderMark, why: `${shared.sentence}; teach it only if it writes for this customer alone.` };
     }
     return undefined;
@@ -166,7 +167,7 @@ export function suggestMark(input: EmailInput, context: SuggestionContext = {}):
 }
 
 interface Shared {
-  readonly kind: 'held' | 'seen' | 'told-otherwise' | 'automated' | 'names' | 'forwards';
+  readonly kind: 'held' | 'seen' | 'told-otherwise' | 'automated' | 'names' | 'forwards' | 'third-party';
   readonly sentence: string;
 }
 
@@ -176,6 +177,48 @@ interface Candidate {
   readonly text: string;
   /** For a customer's name: whose. */
   readonly customer?: string;
+}
+
+/**
+ * A sender whose domain bears no known customer's name, writing a reference or a name in its own
+ * text (SPEC §2.3.3): a customer's own people write from a domain that bears the customer's name
+ * (`orders@quayside-spirits.example`); a haulier, a forwarder or a portal writes from its own
+ * (`trafico@transportes-meseta.example`) about its customers' shipments, and its address alone would
+ * take the next customer's. Offered as the sender AND what it wrote; once the customer is known by
+ * name, its own people's next message is offered their address alone.
+ */
+function thirdParty(sender: EmailSender, customers: readonly CustomerMarks[], wroteEvidence: boolean): Shared | undefined {
+  // With no customer known yet there is no name to bear: the sender is offered as before.
+  if (!wroteEvidence || !customers.some((customer) => !customer.noCustomer)) return undefined;
+  const domain = domainWords(sender.address);
+  if (domain === '' || customers.some((customer) => !customer.noCustomer && bearsName(domain, customer.label))) return undefined;
+  return { kind: 'third-party', sentence: `${sender.address} is at a domain that bears no customer's name (a haulier, a forwarder or a portal may write for several)` };
+}
+
+/** Words of a customer's name too common to tell one company's domain from another's. */
+const COMMON_WORDS = new Set([
+  'societe', 'group', 'groupe', 'gruppe', 'international', 'logistics', 'logistik', 'logistica', 'logistiek', 'transport', 'transports', 'transportes',
+  'trading', 'services', 'company', 'holding', 'holdings', 'global', 'europe', 'european', 'industries', 'industrie', 'supplies', 'foods', 'systems',
+]);
+
+/** A sender's domain as one run of letters and digits, without its last label (`transportes-meseta.example` → `transportesmeseta`). */
+export function domainWords(address: string): string {
+  const domain = address.slice(address.lastIndexOf('@') + 1).toLowerCase();
+  const labels = domain.split('.');
+  return (labels.length > 1 ? labels.slice(0, -1) : labels).join('').replace(/[^0-9a-z]/g, '');
+}
+
+/** Whether a domain (as `domainWords` gives it) bears a name: one of its distinctive words of four letters or more, or all of them run together. */
+export function bearsName(domain: string, label: string): boolean {
+  const words = label
+    .replace(LEGAL_FORM, '')
+    .normalize('NFKD')
+    .replace(/[\u0300-\u036f]/g, '')
+    .toLowerCase()
+    .split(/[^0-9a-z]+/)
+    .filter((word) => word !== '');
+  if (words.length > 0 && domain.includes(words.join(''))) return true;
+  return words.some((word) => word.length >= 4 && !COMMON_WORDS.has(word) && domain.includes(word));
 }
 
 function sharedBecause(
@@ -208,12 +251,22 @@ function sharedBecause(
  * block) is written about that customer by someone else, such as a booking portal or a haulier,
  * who writes about others too.
  */
-function namesCustomers(sender: EmailSender, named: readonly Candidate[]): Shared | undefined {
+function namesCustomers(sender: EmailSender, named: readonly Candidate[], customers: readonly CustomerMarks[]): Shared | undefined {
   if (named.length === 0) return undefined;
+  // A customer's own people name their own company (`Östra Hamnens Livs` from maja.sjoberg@ostrahamnen.example):
+  // that says nothing of writing for others, when the one customer named is the one the domain bears.
+  const keys = new Set(named.flatMap((candidate) => candidate.customer ?? []));
+  const own = keys.size === 1 ? customers.find((customer) => keys.has(customer.key)) : undefined;
+  if (own !== undefined && bearsName(domainWords(sender.address), own.label)) return undefined;
   return { kind: 'names', sentence: `${sender.address} writes about ${listed([...new Set(named.map((candidate) => candidate.text))])} by name, as a portal or a haulier writes about several customers` };
 }
 
 /** Known customers' names (without their legal form) where they stand in the subject, then the body. */
+/** The customers' names (each a mark of that customer alone) found in the start of a subject and a body. */
+export function customerNamesIn(evidence: Readonly<Record<'subject' | 'body', string>>, customers: readonly CustomerMarks[]): readonly { readonly customer?: string; readonly text: string }[] {
+  return namesIn(evidence, customers);
+}
+
 function namesIn(evidence: Readonly<Record<'subject' | 'body', string>>, customers: readonly CustomerMarks[]): Candidate[] {
   const found: Candidate[] = [];
   for (const where of ['subject', 'body'] as const) {

@@ -1,3 +1,4 @@
+import { inSpan } from '@learnables/tracing';
 import type { Definition, Learnable, LearnableKind } from '@learnables/learnable';
 import {
   MalformedLesson,
@@ -133,6 +134,14 @@ export class Authority {
    * transaction, so no reader ever sees a version without its activation or the reverse.
    */
   async absorb(raw: unknown, client: string): Promise<LessonOutcome> {
+    return inSpan('learnables.lesson.write', { 'learnables.client': client }, async (span) => {
+      const outcome = await this.absorbLesson(raw, client);
+      span.setAttributes({ 'learnables.collection': outcome.collection, 'learnables.entry': outcome.entry, 'learnables.changed': outcome.changed, 'learnables.version': outcome.version });
+      return outcome;
+    });
+  }
+
+  private async absorbLesson(raw: unknown, client: string): Promise<LessonOutcome> {
     const parsed = LessonSchema.safeParse(raw);
     if (!parsed.success) throw new MalformedLesson(`That lesson cannot be read: ${explainInvalid(parsed.error)}.`);
     const lesson: Lesson = parsed.data;

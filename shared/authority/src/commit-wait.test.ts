@@ -10,6 +10,7 @@ import { engines } from './engines.test-support.ts';
 import { authorityService } from './http/authority-service.ts';
 import type { Activation, DefinitionStore } from './store/definition-store.ts';
 import { openStore } from './store/open-store.ts';
+import { silentLogger } from './observe/logger.ts';
 
 // Long against any write's own time, so that a lower bound says the wait was waited; only lower
 // bounds are asserted (these machines are shared and loaded: nothing here is an upper bound).
@@ -53,7 +54,7 @@ describe.each(engines)('commit wait on $name', (engine) => {
     committed = [];
     authority = new Authority({ store: timingCommits(await openStore(url), committed), kinds: [wordListKind()], commitWaitMs: WAIT });
     await authority.seed('lists', { alpha: { words: [] }, beta: { words: [] } }, 'lists.json');
-    const app = authorityService({ authority, tokens: { s3cret: 'console' }, log: () => undefined });
+    const app = authorityService({ authority, tokens: { s3cret: 'console' }, logger: silentLogger() });
     activeReads = 0;
     withoutHeader = false;
     server = createServer((req, res) => {

@@ -11,7 +11,7 @@ export { authorityService } from './http/authority-service.ts';
 export type { AuthorityServiceOptions } from './http/authority-service.ts';
 export { DEFAULT_CHANGE_STREAMS } from './http/change-streams.ts';
 export type { ChangeStreamLimits } from './http/change-streams.ts';
-export { BearerTokens, bearerTokenOf } from './http/bearer-tokens.ts';
+export { BearerTokens, bearerChallenge, bearerTokenOf } from './http/bearer-tokens.ts';
 export { allowedHosts, hostNameOf, requireAllowedHost } from './http/allowed-hosts.ts';
 export type { TokenNames } from './http/bearer-tokens.ts';
 export { refusalFor } from './http/refusals.ts';
@@ -19,3 +19,5 @@ export { AuthorityClient, AuthorityRefused, AuthorityUnavailable, COMMIT_WAIT_HE
 export { DEFAULT_COMMIT_WAIT_MS, MAX_COMMIT_WAIT_MS } from './commit-wait.ts';
 export type { AuthorityClientOptions, WatchOptions, StoredDefinitionEntry } from './client/authority-client.ts';
 export { loadSeeds } from './seeds.ts';
+export { READINESS_TIMEOUT_MS, REQUEST_ID_HEADER, ServiceMetrics, bounded, cached, createLogger, logLevelFrom, observeHttp, readiness, readinessHandler, requestIdOf, requestLogger, silentLogger } from './observe/index.ts';
+export type { CheckResult, HttpObserverOptions, Logger, LoggerSettings, ReadinessCheck } from './observe/index.ts';

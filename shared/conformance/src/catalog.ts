@@ -4,6 +4,8 @@ export type Section = (typeof SECTIONS)[number];
 
 export const CHECKS = {
   'card.fetch': { spec: '§1.1', title: 'the agent card is served at /.well-known/agent-card.json' },
+  'card.signature': { spec: 'A2A §8.4', title: 'every signature on the card verifies (when it carries any)' },
+  'card.security': { spec: '§1.8', title: 'every security scheme a method names is one the card declares' },
   'card.interfaces': { spec: '§6.3', title: 'the card offers a v1.0 JSON-RPC interface' },
   'card.extension-once': { spec: '§1.1', title: 'the URI is declared exactly once in capabilities.extensions' },
   'card.required-false': { spec: '§1.2', title: 'the entry says required: false' },

@@ -35,6 +35,8 @@ import {
 } from './run-context.ts';
 import { addEntries, noneAnswer, previewAgrees, previewReadOnly, retraction } from './settle-and-undo.ts';
 import { correction } from './correction-checks.ts';
+import type { SignatureVerdict } from './card-signature.ts';
+import { verifyCardSignatures } from './card-signature.ts';
 import { validate } from './validate.ts';
 import type { RpcAnswer, WireMessage, WireTask } from './wire.ts';
 import { brief, createWire, echoes, extensionMetadata, partForFile, taskOf, userMessage, wordsOf } from './wire.ts';
@@ -138,6 +140,10 @@ async function card(run: Run, agentUrl: string): Promise<void> {
   }
   const agentCard = answer.body;
   r.pass('card.fetch', `GET ${cardUrl} with A2A-Version: 1.0 answered a JSON card for ${brief(agentCard.name)}`);
+  const signed = await verifyCardSignatures(agentCard, cardUrl, wire, run.options.cardKey).catch((error: unknown): SignatureVerdict => ({ status: 'fail', reason: `expected the card's signatures to be checkable, but ${errorText(error)}` }));
+  if (signed.status === 'pass') r.pass('card.signature', signed.reason);
+  else if (signed.status === 'fail') r.fail('card.signature', signed.reason);
+  else r.skip('card.signature', signed.reason);
 
   const interfaces = (Array.isArray(agentCard.supportedInterfaces) ? agentCard.supportedInterfaces : []).filter(isObject);
   const find = (binding: string) =>
@@ -254,6 +260,19 @@ async function card(run: Run, agentUrl: string): Promise<void> {
     rereadName !== undefined,
     `the declaration serves reread as ${rereadName} on JSON-RPC${others.length > 0 ? `, ${others.join(', ')}` : ', and offers no teach method'}`,
     `expected params.methods.reread.jsonrpc to name the reread method (§6.3: reread MUST be served on JSON-RPC under a published name), got methods ${brief(params.methods)}`,
+  );
+  const schemes = isObject(agentCard.securitySchemes) ? Object.keys(agentCard.securitySchemes) : [];
+  const named = Object.entries(methods ?? {}).flatMap(([method, names]) =>
+    isObject(names) && Array.isArray(names.security) ? names.security.map((scheme) => ({ method, scheme: String(scheme) })) : [],
+  );
+  const unknown = named.filter(({ scheme }) => !schemes.includes(scheme));
+  r.verdict(
+    'card.security',
+    unknown.length === 0,
+    named.length === 0
+      ? 'no method of the declaration names a security scheme: each is called as core methods are'
+      : `${[...new Set(named.map(({ method, scheme }) => `${method} needs ${scheme}`))].join(', ')}, and the card declares ${[...new Set(named.map(({ scheme }) => scheme))].join(', ')} in securitySchemes`,
+    `expected every scheme a method's security names to be in the card's securitySchemes (${schemes.join(', ') || 'none'}), but ${unknown.map(({ method, scheme }) => `${method} names ${scheme}`).join(', ')}`,
   );
 }
 

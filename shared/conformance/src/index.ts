@@ -5,5 +5,8 @@ export type { CheckId, CheckResult, Section, Status } from './catalog.ts';
 export { formatReport, formatCheck } from './report.ts';
 export { isSentence, REFUSAL_CODES } from './refusal-checks.ts';
 export { validate } from './validate.ts';
+export { verifyCardSignatures } from './card-signature.ts';
+export type { SignatureVerdict } from './card-signature.ts';
+export { createWire } from './wire.ts';
 export type { SchemaName, Verdict } from './validate.ts';
 export { main, USAGE } from './cli.ts';

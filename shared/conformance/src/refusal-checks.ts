@@ -1,22 +1,10 @@
+import { REFUSAL_CODES } from '@learnables/protocol';
 import type { JsonRpcError } from './wire.ts';
 import { brief } from './wire.ts';
 import { validate } from './validate.ts';
 
-/** The refusal table of SPEC.md §3.4: HTTP status and JSON-RPC code per `error`. */
-export const REFUSAL_CODES: Readonly<Record<string, { http: number; jsonrpc: number }>> = {
-  unlearnable: { http: 422, jsonrpc: -32602 },
-  malformed: { http: 400, jsonrpc: -32602 },
-  'unknown-collection': { http: 404, jsonrpc: -32602 },
-  'unknown-entry': { http: 404, jsonrpc: -32602 },
-  'unknown-version': { http: 404, jsonrpc: -32602 },
-  'unknown-task': { http: 404, jsonrpc: -32602 },
-  'not-found': { http: 404, jsonrpc: -32601 },
-  unauthorized: { http: 401, jsonrpc: -32001 },
-  forbidden: { http: 403, jsonrpc: -32001 },
-  'too-large': { http: 413, jsonrpc: -32600 },
-  conflict: { http: 409, jsonrpc: -32603 },
-  internal: { http: 500, jsonrpc: -32603 },
-};
+/** The refusal table of SPEC.md §3.4 (the protocol package's): HTTP status and JSON-RPC code per `error`. */
+export { REFUSAL_CODES };
 
 // Messages that name a status rather than say anything a person can act on.
 const BARE = new Set(
@@ -64,7 +52,7 @@ export function jsonRpcRefusalProblems(error: JsonRpcError): string[] {
   else {
     const refusal = error.data as { error: string; message: string };
     if (refusal.message !== error.message) problems.push(`its data.message ${brief(refusal.message)} differs from the error message`);
-    const expected = REFUSAL_CODES[refusal.error]?.jsonrpc;
+    const expected = REFUSAL_CODES.get(refusal.error)?.jsonrpc;
     if (expected !== undefined && error.code !== expected) problems.push(`its code is ${error.code} where §3.4 gives ${expected} for '${refusal.error}'`);
   }
   return problems;
@@ -77,7 +65,7 @@ export function httpRefusalProblems(status: number, body: unknown): string[] {
   if (!verdict.ok) return [`HTTP ${status} came with ${brief(body)}, which is not a Refusal (${verdict.problems})`];
   const refusal = body as { error: string; message: string };
   if (!isSentence(refusal.message)) problems.push(`its message ${brief(refusal.message)} is not a sentence a person can act on`);
-  const expected = REFUSAL_CODES[refusal.error]?.http;
+  const expected = REFUSAL_CODES.get(refusal.error)?.http;
   if (expected !== undefined && status !== expected) problems.push(`its status is ${status} where §3.4 gives ${expected} for '${refusal.error}'`);
   return problems;
 }

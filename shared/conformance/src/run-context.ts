@@ -14,6 +14,8 @@ export interface CheckOptions {
   readonly text?: string;
   /** Bearer token for the agent (core methods, reread and teach). */
   readonly token?: string;
+  /** A public key (JWK, JWK Set or PEM file) to verify the card's signatures with, instead of the key its `jku` names. */
+  readonly cardKey?: string;
   /** A learnables authority to publish through when the agent declares no teach method, and to roll back with afterwards. */
   readonly authority?: { readonly url: string; readonly token?: string };
   /** Which entry to answer the question with; default the question's first entry. */

@@ -334,6 +334,54 @@ async function stillThere(run: Run, entry: AddedEntry): Promise<{ there: boolean
   return { there: !again.changed, how: `adding it again answered changed: ${String(again.changed)}`, ...(again.changed && { wrote: again.entry.version }) };
 }
 
+/** The later activation a retraction must keep, and how to tell it is still in effect. */
+interface Later {
+  readonly version: number;
+  readonly what: string;
+  stillThere(): Promise<{ there: boolean; how: string; wrote?: number } | undefined>;
+}
+
+const entryLater = (run: Run, entry: AddedEntry): Later => ({ version: entry.version, what: `${entry.key}, added later`, stillThere: () => stillThere(run, entry) });
+
+/**
+ * A second lesson to an existing entry other than `taughtEntry`, taught now: the suggestion of the
+ * first other card example that asks about another entry. Why there is none, as a clause.
+ */
+async function secondLesson(run: Run, collection: string, taughtEntry: string): Promise<Later | string> {
+  const others = run.candidates.filter((candidate) => candidate !== run.input);
+  for (const candidate of others) {
+    const task = taskOf((await send(run, candidate.parts, true)).result);
+    if (task?.status?.state !== INPUT_REQUIRED) continue;
+    const block = extensionMetadata(task);
+    if (!isObject(block) || block.collection !== collection || !isObject(block.suggested)) continue;
+    // The entry the question names, else (the answers are the entries) the first answer other than the taught entry.
+    const answers = (Array.isArray(block.entries) ? block.entries : []).filter(isObject).map((choice) => choice.key).filter((key): key is string => typeof key === 'string');
+    const entry = typeof block.entry === 'string' ? block.entry : answers.find((key) => key !== taughtEntry);
+    // Another entry: a second lesson to the same one may replace the first, and then retracting the first rightly changes nothing.
+    if (entry === undefined || entry === taughtEntry) continue;
+    const lesson = { collection, entry, value: block.suggested, taughtBy: TAUGHT_BY, reason: 'learnables-check: a later lesson, to be kept when an earlier one is retracted (SPEC §5.4).' };
+    const written = await write(run, 'teach', lesson);
+    if (!written || written.refusal) return `teaching the suggestion of ${candidate.source} to ${entry} was ${written ? `refused (${brief(written.refusal!.message, 120)})` : 'not possible'}`;
+    const outcome = (isObject(written.result) ? written.result : {}) as { changed?: unknown; version?: unknown };
+    if (outcome.changed !== true || typeof outcome.version !== 'number') return `teaching the suggestion of ${candidate.source} to ${entry} changed nothing`;
+    const version = outcome.version;
+    wrote(run, version, `the suggestion for ${entry}`);
+    return {
+      version,
+      what: `the lesson of version ${version} (the suggestion for ${entry}), taught later`,
+      async stillThere() {
+        // Taught again, a value still in effect changes nothing; one that is gone is taught anew (and cleaned up).
+        const again = await write(run, 'teach', { ...lesson, reason: 'learnables-check: is this lesson still in effect? (teaching it again changes nothing if it is)' });
+        const result = (isObject(again?.result) ? again.result : {}) as { changed?: unknown; version?: unknown };
+        if (!again || again.refusal || typeof result.changed !== 'boolean') return undefined;
+        if (result.changed && typeof result.version === 'number') wrote(run, result.version, `the suggestion for ${entry}, taught again`);
+        return { there: !result.changed, how: `teaching it again answered changed: ${String(result.changed)}`, ...(result.changed && typeof result.version === 'number' && { wrote: result.version }) };
+      },
+    };
+  }
+  return `no other card example asks about another entry with a suggestion (${others.length} other example(s) tried)`;
+}
+
 export async function retraction(run: Run): Promise<void> {
   const { r } = run;
   if (!run.declaration || !run.jsonrpc) return; // decided by card()
@@ -345,18 +393,21 @@ export async function retraction(run: Run): Promise<void> {
   // An earlier activation of the run's own, and a later one that must outlive its retraction.
   const taught = run.taught?.changed ? run.taught : undefined;
   const [firstEntry] = run.added;
-  if (!firstEntry) {
-    r.skipRest(
-      `Skipped: the run added no entry (see entries.add-idempotent), so it has no activation later than ${taught ? `its lesson (version ${taught.version})` : 'another'} to see kept.`,
-      'retraction',
-    );
-    return;
-  }
   let earlier: { version: number; what: string; lesson: boolean };
-  let later: AddedEntry;
-  if (taught && taught.version < firstEntry.version) {
+  let later: Later;
+  if (!firstEntry) {
+    // No entry added (addsEntries is not true): two lessons to existing entries, the suggestion and
+    // the suggestion of another of the card's examples, about another entry.
+    const second = taught ? await secondLesson(run, collection, taught.entry) : 'the run taught no lesson (see question.suggestion-accepted)';
+    if (!taught || typeof second === 'string') {
+      r.skipRest(`Skipped: the run added no entry (see entries.add-idempotent), and ${typeof second === 'string' ? second : 'taught nothing'}, so it has no two activations to retract one of and keep the other.`, 'retraction');
+      return;
+    }
     earlier = { version: taught.version, what: `the lesson of version ${taught.version} (the suggestion for ${taught.entry})`, lesson: true };
-    later = firstEntry;
+    later = second;
+  } else if (taught && taught.version < firstEntry.version) {
+    earlier = { version: taught.version, what: `the lesson of version ${taught.version} (the suggestion for ${taught.entry})`, lesson: true };
+    later = entryLater(run, firstEntry);
   } else {
     const second = await addEntry(run, labelFor(run, 1), 'learnables-check: a later activation, to be kept when an earlier one is retracted (SPEC §5.4).');
     if (!second.ok || !second.changed) {
@@ -367,7 +418,7 @@ export async function retraction(run: Run): Promise<void> {
     run.added.push(second.entry);
     wrote(run, second.entry.version, `the entry ${second.entry.key}`);
     earlier = { version: firstEntry.version, what: `the entry ${firstEntry.key} added at version ${firstEntry.version}`, lesson: false };
-    later = second.entry;
+    later = entryLater(run, second.entry);
   }
 
   const body = { collection, version: earlier.version, author: TAUGHT_BY, reason: 'learnables-check: retract one activation and keep every later one (SPEC §5.4).' };
@@ -394,9 +445,9 @@ export async function retraction(run: Run): Promise<void> {
   if (outcome.changed === true) run.writes = run.writes.filter((w) => w.version !== earlier.version);
   let live = version;
 
-  const kept = await stillThere(run, later);
-  if (!kept) problems.push(`the kit could not tell whether ${later.key} (added at version ${later.version}) is still there`);
-  else if (!kept.there) problems.push(`${later.key}, added later at version ${later.version}, is gone: ${kept.how}`);
+  const kept = await later.stillThere();
+  if (!kept) problems.push(`the kit could not tell whether ${later.what} at version ${later.version}, is still there`);
+  else if (!kept.there) problems.push(`${later.what} at version ${later.version}, is gone: ${kept.how}`);
   if (kept?.wrote !== undefined) live = kept.wrote;
   if (earlier.lesson && run.asked && run.before) {
     // The lesson's value is out: the task it settled reads as it did before the lesson.
@@ -407,7 +458,7 @@ export async function retraction(run: Run): Promise<void> {
         problems.push(`task ${run.asked.id}'s ${name} still reads ${describe(now)}, where before the lesson it read ${describe(readingOf(was))}`);
       }
     }
-  } else if (!earlier.lesson) {
+  } else if (!earlier.lesson && firstEntry) {
     const gone = await stillThere(run, firstEntry);
     if (gone?.there) problems.push(`${firstEntry.key} is still there after its retraction: ${gone.how}`);
     if (gone?.wrote !== undefined) live = gone.wrote;
@@ -415,7 +466,7 @@ export async function retraction(run: Run): Promise<void> {
   r.verdict(
     'retraction.keeps-later',
     problems.length === 0,
-    `retracting ${earlier.what} via ${first.via} published version ${String(version)} (${brief(outcome.audit, 100)}); ${later.key}, added later, is still there (${kept?.how ?? ''})${earlier.lesson ? `, and task ${run.asked?.id ?? ''} reads as before the lesson` : ''}`,
+    `retracting ${earlier.what} via ${first.via} published version ${String(version)} (${brief(outcome.audit, 100)}); ${later.what}, is still there (${kept?.how ?? ''})${earlier.lesson ? `, and task ${run.asked?.id ?? ''} reads as before the lesson` : ''}`,
     `expected retracting ${earlier.what} to publish a version that keeps everything published after it, but ${problems.join('; ')}`,
   );
 

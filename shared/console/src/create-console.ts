@@ -1,7 +1,9 @@
+import { traceRequests } from '@learnables/tracing';
 import type { Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import express from 'express';
-import { AuthorityClient, allowedHosts, requireAllowedHost } from '@learnables/authority';
+import type { Logger, ReadinessCheck } from '@learnables/authority';
+import { AuthorityClient, ServiceMetrics, allowedHosts, cached, createLogger, observeHttp, readinessHandler, requireAllowedHost } from '@learnables/authority';
 import { requireJsonBody, requireSameOrigin } from './http/request-guards.ts';
 import { jsonErrors } from './http/json-errors.ts';
 import { AgentDirectory } from './agents/agent-directory.ts';
@@ -45,12 +47,17 @@ export interface ConsoleOptions {
   replay?: ReplayAction;
   /** How often the agents are asked what changed while a console tab is open. Default 2 s. */
   livePollMs?: number;
-  log?: (message: string, error?: unknown) => void;
+  /** Where access lines and errors go, one JSON object a line. Default: createLogger at LOG_LEVEL, on stdout. */
+  logger?: Logger;
+  /** How long /readyz keeps its answer of whether the authority and agents answer. Default 2 s. */
+  readinessCacheMs?: number;
 }
 
 export interface RunningConsole {
   readonly url: string;
   readonly server: Server;
+  /** The console's Prometheus series (also at /metrics). */
+  readonly metrics: ServiceMetrics;
   close(): Promise<void>;
 }
 
@@ -61,9 +68,47 @@ const SECURITY_HEADERS = {
   'referrer-policy': 'no-referrer',
 };
 
+const ANSWER_PATH = /^\/api\/agents\/[^/]+\/tasks\/[^/]+\/answer$/;
+
+/** Whether a service's /readyz says it is ready: undefined if so, else what is wrong, in a sentence. */
+async function readyAt(what: string, base: string): Promise<string | undefined> {
+  const url = `${base.replace(/\/+$/, '')}/readyz`;
+  let response: globalThis.Response;
+  try {
+    response = await fetch(url, { signal: AbortSignal.timeout(1_500) });
+  } catch (error) {
+    return `${what} at ${base} cannot be reached (${(error as { cause?: { code?: string } }).cause?.code ?? (error as Error).name}).`;
+  }
+  if (response.ok) {
+    await response.body?.cancel();
+    return undefined;
+  }
+  const said = (await response.json().catch(() => undefined)) as { message?: unknown } | undefined;
+  return `${what} at ${base} is not ready (HTTP ${response.status}${typeof said?.message === 'string' ? `: ${said.message}` : ''}).`;
+}
+
+/**
+ * The console needs the authority for every lesson and rollback: without it, not ready. Each
+ * agent is shown but not required: the console still serves the others (and says which is down).
+ */
+function consoleReadiness(authorityUrl: string, agents: readonly { url: string }[], cacheMs: number): ReadinessCheck[] {
+  const authority = cached(async () => {
+    const down = await readyAt('the authority', authorityUrl);
+    return down === undefined ? undefined : `${down} No lesson, answer with a lesson, or rollback can be written.`;
+  }, cacheMs);
+  return [
+    { name: 'authority', check: authority },
+    ...agents.map((agent, i) => ({ name: `agent ${i + 1}`, required: false, check: cached(() => readyAt('the agent', agent.url), cacheMs) })),
+  ];
+}
+
 /** Start the operator console: its UI, bundled at start, and its JSON API under /api. */
 export async function createConsole(options: ConsoleOptions): Promise<RunningConsole> {
-  const log = options.log ?? ((message: string, error?: unknown) => console.error(message, error ?? ''));
+  const logger = options.logger ?? createLogger({ service: 'console' });
+  const log = (message: string, error?: unknown) => logger.error({ err: error }, message);
+  const metrics = new ServiceMetrics('console');
+  const signIns = metrics.counter('learnables_console_sign_ins_total', 'Sign-ins tried on this console, by outcome: signed-in, refused (a wrong name or password, or too many tries) or failed.', ['outcome']);
+  const answers = metrics.counter('learnables_console_answers_total', "Operators' answers to agents' questions sent through this console, by outcome: sent, refused or failed.", ['outcome']);
   const directory = new AgentDirectory(options.agents, { ...(options.agentToken !== undefined && { token: options.agentToken }) });
   const authority = new AuthorityClient({ url: options.authority.url, token: options.authority.token });
   const ui = await bundleUi();
@@ -72,16 +117,28 @@ export async function createConsole(options: ConsoleOptions): Promise<RunningCon
 
   const app = express();
   app.disable('x-powered-by');
+  app.use(observeHttp({ logger, metrics, mounts: ['/api/replay', '/api'] }));
+  // Sign-ins and answers, counted by how they were answered (the routes themselves stay as they are).
+  app.use((req, res, next) => {
+    const counter = req.method !== 'POST' ? undefined : req.path === '/api/session' ? signIns : ANSWER_PATH.test(req.path) ? answers : undefined;
+    if (counter !== undefined) {
+      res.once('finish', () => counter.inc({ outcome: res.statusCode < 400 ? (counter === signIns ? 'signed-in' : 'sent') : res.statusCode < 500 ? 'refused' : 'failed' }));
+    }
+    next();
+  });
   app.use((_req, res, next) => {
     res.set(SECURITY_HEADERS);
     next();
   });
   const hosts = allowedHosts(options.origins);
+  app.use(traceRequests('console'));
   app.use(requireAllowedHost(hosts, 'console'));
   app.use('/api', requireSameOrigin(hosts), requireJsonBody((req) => /^\/agents\/[^/]+\/files$/.test(req.path)), sessions.gate(), requireSignedIn);
   app.get('/healthz', (_req, res) => {
     res.json({ ok: true, agents: directory.agents.length });
   });
+  app.get('/readyz', readinessHandler('console', consoleReadiness(options.authority.url, options.agents, options.readinessCacheMs ?? 2_000)));
+  app.get('/metrics', metrics.handler());
   // The replay refuses a stack that already holds messages unless confirmed: the agents' own weekly counts say whether it does.
   const countMessages = async () => {
     const { agents } = await statsAcross(directory);
@@ -114,6 +171,7 @@ export async function createConsole(options: ConsoleOptions): Promise<RunningCon
   return {
     url: `http://${host}:${port}`,
     server,
+    metrics,
     async close() {
       live.stop();
       server.closeAllConnections();

@@ -1,5 +1,6 @@
 // learnables-fake-agent [--port N] [--authority-port N] [--token T] [--json]
 import { parseArgs } from 'node:util';
+import { createLogger } from '@learnables/authority';
 import { describeFakeAgent, startFakeAgent } from './fake-agent.ts';
 
 export const USAGE = `Usage:
@@ -44,7 +45,9 @@ export async function main(argv: readonly string[]): Promise<number> {
       ...(values.port !== undefined && { port: number(values.port, 'port') }),
       ...(values['authority-port'] !== undefined && { authorityPort: number(values['authority-port'], 'authority-port') }),
       ...(values.token !== undefined && { token: values.token }),
-      log: (message, error) => process.stderr.write(`${message}${error ? ` ${String(error)}` : ''}\n`),
+      // On stderr: stdout is the description a script reads (--json).
+      // Warnings and errors unless LOG_LEVEL asks for more (an access line per request, say).
+      logger: createLogger({ service: 'fake-agent', destination: process.stderr, ...(process.env.LOG_LEVEL === undefined && { level: 'warn' }) }),
     });
     process.stdout.write(values.json ? `${JSON.stringify({ url: fake.url, authorityUrl: fake.authorityUrl, token: fake.token, checklistUrl: fake.checklistUrl })}\n` : describeFakeAgent(fake));
     await new Promise<void>((resolve) => {

@@ -14,7 +14,8 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { NextFunction, Request, Response } from 'express';
 import express from 'express';
-import { Authority, authorityService, openStore } from '@learnables/authority';
+import type { Logger } from '@learnables/authority';
+import { Authority, authorityService, openStore, silentLogger } from '@learnables/authority';
 import type { LearnableKind, Learned } from '@learnables/learnable';
 import { Learnable, UnlearnableValue } from '@learnables/learnable';
 import type { LessonValue } from '@learnables/protocol';
@@ -240,7 +241,8 @@ export interface FakeAgentOptions {
   readonly host?: string;
   /** The bearer token a client teaches with (the agent and the authority both accept it); default a random one. */
   readonly token?: string;
-  readonly log?: (message: string, error?: unknown) => void;
+  /** Where the fake agent's and its authority's lines go. Default: nowhere. */
+  readonly logger?: Logger;
 }
 
 export interface RunningFakeAgent {
@@ -283,7 +285,8 @@ export async function startFakeAgent(options: FakeAgentOptions = {}): Promise<Ru
   const host = options.host ?? '127.0.0.1';
   const token = options.token ?? `fake-${randomBytes(9).toString('base64url')}`;
   const agentToken = `agent-${randomBytes(9).toString('base64url')}`;
-  const log = options.log ?? (() => undefined);
+  const logger = options.logger ?? silentLogger();
+  const log = (message: string, error?: unknown) => logger.error({ err: error }, message);
   const dir = mkdtempSync(join(tmpdir(), 'learnables-fake-'));
   const calls: ClientCall[] = [];
   const suggestions = new Map<string, Record<string, string>>();
@@ -313,7 +316,7 @@ export async function startFakeAgent(options: FakeAgentOptions = {}): Promise<Ru
       next();
     },
   );
-  authorityApp.use(authorityService({ authority, tokens: { [token]: 'client', [agentToken]: 'fake-agent' }, log }));
+  authorityApp.use(authorityService({ authority, tokens: { [token]: 'client', [agentToken]: 'fake-agent' }, logger }));
   const authorityServer = createServer(authorityApp);
   const authorityPort = await listen(authorityServer, options.authorityPort ?? 0, host);
   const authorityUrl = `http://${host}:${authorityPort}`;
@@ -407,7 +410,7 @@ export async function startFakeAgent(options: FakeAgentOptions = {}): Promise<Ru
   try {
     agent = await startLearnableAgent(
       fakeAgent((suggested) => suggestions.set(JSON.stringify(suggested), suggested)),
-      { store: `sqlite:${join(dir, 'agent.db')}`, authority: { url: authorityUrl, token: agentToken }, users: { [token]: 'client' }, publicUrl: url, host, log },
+      { store: `sqlite:${join(dir, 'agent.db')}`, authority: { url: authorityUrl, token: agentToken }, users: { [token]: 'client' }, publicUrl: url, host, logger },
     );
   } catch (error) {
     front.close();

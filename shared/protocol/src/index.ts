@@ -1,4 +1,5 @@
 export { LEARNABLES_URI, EXTENSIONS_HEADER, LEARNABLES_METHODS } from './uri.ts';
+export { UNAUTHORIZED_CODE, FORBIDDEN_CODE, LEGACY_ACCESS_CODE, REFUSAL_CODES, isAccessRefusal } from './refusal-codes.ts';
 export { MESSAGE_DATE_AHEAD_MS, plausibleMessageDate } from './message-date.ts';
 export {
   LessonFieldSchema,

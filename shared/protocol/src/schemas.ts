@@ -21,7 +21,18 @@ export const LessonFieldSchema = z
   });
 
 /** Where an agent serves one extension method, per transport. */
-export const MethodNamesSchema = z.object({ jsonrpc: words('a JSON-RPC method name'), rest: words('a REST path') });
+export const MethodNamesSchema = z.object({
+  jsonrpc: words('a JSON-RPC method name'),
+  rest: words('a REST path'),
+  security: z
+    .array(words('a security scheme name'))
+    .min(1)
+    .optional()
+    .meta({
+      description:
+        "Names in the card's securitySchemes, any one of which a call of this method must satisfy, even where the card lets core methods be called without; absent means as core methods.",
+    }),
+});
 
 /** The declaration an agent publishes in its card, as the `params` of the extension entry. */
 export const DeclarationSchema = z.object({
@@ -263,6 +274,10 @@ export const ReadingSchema = z.object({
   winner: z.string().optional(),
   reads: words('reads'),
   version: z.number().int().positive(),
+  contested: z
+    .literal(true)
+    .optional()
+    .meta({ description: 'Unsettled because the evidence that would decide it is another entry\'s too (SPEC §6.5); a client may ignore it.' }),
 });
 
 /** One thing a completed task decided, in the agent's words, and the collection that decided it. */
@@ -386,6 +401,15 @@ export const PreviewResultSchema = z.object({
       .nonnegative()
       .optional()
       .meta({ description: 'Of `changes`, the findings the candidate would settle otherwise than a person answered or corrected them.' }),
+    contested: z
+      .number()
+      .int()
+      .nonnegative()
+      .optional()
+      .meta({
+        description:
+          'Of `unsettles`, the findings the candidate leaves open because the lesson shows the evidence that decided them is another entry\'s too (a reference shape two entries issue), not because the lesson competes for them.',
+      }),
   }),
   examples: z.array(PreviewExampleSchema).meta({ description: 'At most 20 per effect.' }),
   recent: z

@@ -18,6 +18,7 @@ import { agentCardFor } from '../src/a2a/agent-card.ts';
 import { agentMessage, textPart } from '../src/a2a/parts.ts';
 import { startLearnableAgent } from '../src/start-agent.ts';
 import { wordAgent } from '../src/word-agent.test-support.ts';
+import { silentLogger } from '@learnables/authority';
 
 /** The same work as the word agent's settled path, with nothing learnable around it. */
 class BareExecutor implements AgentExecutor {
@@ -89,7 +90,7 @@ if (role === 'authority' && args.length === 1) {
   const authority = await startAuthority({ path: args[0]!, remove: () => undefined }, wait === undefined ? {} : { commitWaitMs: Number(wait) });
   ({ url, close } = authority);
 } else if (role === 'runtime' && args.length === 2) {
-  const agent = await startLearnableAgent(wordAgent, { store: args[0]!, authority: { url: args[1]! }, log: () => undefined });
+  const agent = await startLearnableAgent(wordAgent, { store: args[0]!, authority: { url: args[1]! }, logger: silentLogger() });
   ({ url, close } = agent);
 } else if (role === 'bare' && args.length === 1) {
   ({ url, close } = await startBare(args[0]!));

@@ -1,3 +1,4 @@
+import { createLogger } from '@learnables/authority';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import { TaskState } from '@a2a-js/sdk';
@@ -113,6 +114,37 @@ describe('checkAgent: the card against its kinds, at start-up', () => {
     expect(() => checkAgent(bayAgent(declaration as Partial<BayAgent['declaration']>))).toThrow(problem);
   });
 
+  it.each([
+    [{ admitsNone: true }, 'its declaration says admitsNone: true, and it has no answerNone: every "none of these" answer would be refused; add answerNone or drop admitsNone'],
+    [{ lessonFields: [{ name: 'height', label: 'Height', kind: 'number' }, { name: 'height', label: 'Height again', kind: 'text' }] }, 'two of its lesson fields are named "height"'],
+    [{ lessonFields: [{ name: 'height', label: 'Height', kind: 'choice' }] }, "its declaration is not one the protocol accepts (lessonFields.0.choices: a field of kind 'choice' needs at least one choice)"],
+    [{ how: '  ' }, 'its declaration is not one the protocol accepts (how: how must not be empty)'],
+  ] as const)('refuses a declaration promising what the agent cannot keep: %j', (declaration, problem) => {
+    expect(() => checkAgent(bayAgent(declaration as Partial<BayAgent['declaration']>))).toThrow(problem);
+  });
+
+  it('passes admitsNone: true with an answerNone, and addsEntries: true with a kind that creates what it rebuilds', () => {
+    const answerNone = () => ({ settled: true as const, findings: {}, result: 'none' });
+    expect(() => checkAgent({ ...bayAgent({ admitsNone: true, addsEntries: true }), answerNone })).not.toThrow();
+  });
+
+  it.each([
+    ['whose create makes another key', { create: (_key: string, label: string) => new Bay('b1', label) }, 'made the entry "b1" labelled "Learnables start-up check"; a new entry keeps the key and label it is given'],
+    ['whose create makes an entry its state schema refuses', { create: (key: string, label: string) => new Bay(key, label, '3' as unknown as number) }, 'a new entry cannot be rebuilt from the state it stores'],
+    ['whose create fails', { create: () => { throw new Error('no room'); } }, 'failed: no room'],
+  ])('refuses addsEntries: true with a kind %s', (_name, change, problem) => {
+    const kind = { ...bayKind, ...change };
+    expect(() => checkAgent(bayAgent({ addsEntries: true }, [kind]))).toThrow(`its declaration says addsEntries: true, and its kind's`.slice(0, 40));
+    expect(() => checkAgent(bayAgent({ addsEntries: true }, [kind]))).toThrow(problem);
+    // The same kind passes when the card promises no new entries.
+    expect(() => checkAgent(bayAgent({}, [kind]))).not.toThrow();
+  });
+
+  it('takes a create that refuses a name in the learnable\'s words: that is no broken promise', () => {
+    const kind = { ...bayKind, create: () => { throw new UnlearnableValue('Bays are numbered, not named.'); } };
+    expect(() => checkAgent(bayAgent({ addsEntries: true }, [kind]))).not.toThrow();
+  });
+
   it('refuses two kinds for one collection', () => {
     expect(() => checkAgent(bayAgent({}, [bayKind, bayKind]))).toThrow('two of its kinds are for "bays"; each collection has one kind');
   });
@@ -189,7 +221,17 @@ describe('a refused suggestion, over real HTTP', () => {
     startLearnableAgent(blankSuggestion, {
       store: `sqlite:${dir.path}/${name}.db`,
       authority: { url: authority.url, token: 'agent-token' },
-      log: (message, error) => logged.push(`${message} ${error instanceof Error ? error.message : ''}`),
+      // Warnings and errors only (each task's info line would be one more), each as its message and its error's.
+      logger: createLogger({
+        service: 'word',
+        level: 'warn',
+        destination: {
+          write: (line: string) => {
+            const { msg, err } = JSON.parse(line) as { msg: string; err?: { message?: string } };
+            logged.push(`${msg} ${err?.message ?? ''}`);
+          },
+        },
+      }),
       ...(strict !== undefined && { strict }),
     }).then((agent) => {
       agents.push(agent);

@@ -1,6 +1,7 @@
-import type { Learnable } from '@learnables/learnable';
+import type { Learnable, LearnableKind } from '@learnables/learnable';
 import { LessonRefused } from '@learnables/learnable';
 import type { LessonValue } from '@learnables/protocol';
+import { DeclarationSchema } from '@learnables/protocol';
 import type { LearnableAgent, Question, Reading } from './learnable-agent.ts';
 import type { PinnedDefinitions } from './pinned-definitions.ts';
 
@@ -20,10 +21,26 @@ const listed = (items: Iterable<string>) => [...items].map((item) => `"${item}"`
  * collection or a lesson field; and when the learnable declares its value's schema, every lesson
  * field must be a key it takes, every key it needs a field, and every choice and default one it
  * accepts — a form the learnable refuses whatever the person types is found here, not by them.
+ * The declaration's other promises are held to what the agent can do: it is one the protocol
+ * accepts; its lesson fields have names of their own; `admitsNone: true` needs an `answerNone`
+ * (else the console offers "None of these" and every such answer is refused); `addsEntries: true`
+ * needs a kind whose `create` makes the entry asked for, one the kind rebuilds from its state.
  */
 export function checkAgent(agent: LearnableAgent<any, any, any>): void {
   const problems: string[] = [];
   const { declaration, kinds } = agent;
+  const parsed = DeclarationSchema.omit({ methods: true }).safeParse(declaration);
+  if (!parsed.success) {
+    const issue = parsed.error.issues[0]!;
+    problems.push(`its declaration is not one the protocol accepts (${issue.path.join('.') || 'declaration'}: ${issue.message})`);
+  }
+  const names = declaration.lessonFields.map((field) => field.name);
+  for (const [index, name] of names.entries()) {
+    if (names.indexOf(name) !== index) problems.push(`two of its lesson fields are named "${name}"; a form sends one value per name`);
+  }
+  if (declaration.admitsNone === true && typeof agent.answerNone !== 'function') {
+    problems.push('its declaration says admitsNone: true, and it has no answerNone: every "none of these" answer would be refused; add answerNone or drop admitsNone');
+  }
   const collections = kinds.map((kind) => kind.collection);
   for (const [index, collection] of collections.entries()) {
     if (collections.indexOf(collection) !== index) problems.push(`two of its kinds are for "${collection}"; each collection has one kind`);
@@ -60,7 +77,36 @@ export function checkAgent(agent: LearnableAgent<any, any, any>): void {
       }
     }
   }
+  if (kind !== undefined && declaration.addsEntries === true) {
+    const refusal = createRefusal(kind);
+    if (refusal !== undefined) problems.push(`its declaration says addsEntries: true, and ${refusal}`);
+  }
   if (problems.length > 0) throw new AgentMistake(`${agent.name}: ${problems.join('; ')}.`);
+}
+
+/**
+ * Why a NewEntry would fail or store what cannot be read back: the kind's `create`, given a key and
+ * a label, must make an entry of that key and label, of the kind's own class, whose state the kind
+ * rebuilds. A refusal in the learnable's words (this name is not one it takes) is no mistake.
+ */
+function createRefusal(kind: LearnableKind<any>): string | undefined {
+  const key = 'learnables-start-up-check';
+  const label = 'Learnables start-up check';
+  let created: Learnable<any>;
+  try {
+    created = kind.create(key, label);
+  } catch (error) {
+    if (error instanceof LessonRefused) return undefined;
+    return `its kind's create("${key}", "${label}") failed: ${error instanceof Error ? error.message : String(error)}`;
+  }
+  if (created?.key !== key || created.label !== label) return `its kind's create("${key}", "${label}") made the entry "${String(created?.key)}" labelled "${String(created?.label)}"; a new entry keeps the key and label it is given`;
+  if (kind.owns !== undefined && !kind.owns(created)) return `its kind's create makes an entry its kind does not own (another class than its learnable)`;
+  try {
+    kind.fromState(key, JSON.parse(JSON.stringify(created.toState())));
+  } catch (error) {
+    return `a new entry cannot be rebuilt from the state it stores (${error instanceof Error ? error.message : String(error)}): make create's entry one its state schema reads`;
+  }
+  return undefined;
 }
 
 /** The first refusal of a zod parse (or of code that throws), as words; undefined when it passes. */

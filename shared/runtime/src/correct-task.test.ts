@@ -8,6 +8,7 @@ import type { RunningAgent } from './start-agent.ts';
 import { startLearnableAgent } from './start-agent.ts';
 import { wordAgent } from './word-agent.test-support.ts';
 import { MOST_CORRECTIONS } from './storage/corrections.ts';
+import { silentLogger } from '@learnables/authority';
 
 /** Corrections (SPEC §6.7) and the numbers that count them (§6.8), on a real agent over HTTP, on both stores. */
 for (const engine of ['sqlite', 'postgres'] as const) describe(`correcting a completed task’s decision (${engine})`, () => {
@@ -25,7 +26,7 @@ for (const engine of ['sqlite', 'postgres'] as const) describe(`correcting a com
       store: database?.url ?? `sqlite:${dir.path}/agent.db`,
       authority: { url: authority.url, token: 'agent-token' },
       users: { 'alice-token': 'alice', 'bob-token': 'bob' },
-      log: () => undefined,
+      logger: silentLogger(),
     });
   });
 
@@ -78,7 +79,8 @@ for (const engine of ['sqlite', 'postgres'] as const) describe(`correcting a com
 
     expect(await week('2026-09-07')).toMatchObject({ messages: 2, questions: 0, corrected: 1, correctedUnasked: 1 });
     expect(await stats()).toMatchObject({ corrected: 1, correctedUnasked: 1 });
-    expect(await (await fetch(`${agent.url}/metrics`)).text()).toMatch(/^learnables_decisions_corrected\{agent="word-lists"\} 1$/m);
+    // This instance's count of corrections it recorded (the shared database's standing ones are the stats above).
+    expect(await (await fetch(`${agent.url}/metrics`)).text()).toMatch(/^learnables_corrections_total\{[^}]*agent="word-lists"[^}]*\} 1$/m);
 
     // The same correction twice records one.
     const twice = await rpc(agent.url, 'learnables/correct', { taskId: task.id, entry: 'alpha', correctedBy: 'Dana', reason: 'again' }, alice);

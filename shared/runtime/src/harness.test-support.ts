@@ -10,6 +10,7 @@ import { LEARNABLES_URI } from '@learnables/protocol';
 import { scratchDir, wordListKind } from '@learnables/testing';
 import type { ScratchDir } from '@learnables/testing';
 import type { AgentServerOptions } from './start-agent.ts';
+import { silentLogger } from '@learnables/authority';
 
 /** A real authority over HTTP (SQLite in a scratch folder), seeded with lists alpha and beta. */
 export async function startAuthority(dir: ScratchDir = scratchDir('runtime-authority-'), options: { commitWaitMs?: number } = {}) {
@@ -32,7 +33,7 @@ export async function startAuthority(dir: ScratchDir = scratchDir('runtime-autho
 
 /** How most tests start an agent: its SQLite file in `dir`, the harness authority, alice's token, no log; `more` on top. */
 export function agentOptions(authority: { readonly url: string }, dir: ScratchDir, more: Partial<AgentServerOptions> = {}): AgentServerOptions {
-  return { store: `sqlite:${dir.path}/agent.db`, authority: { url: authority.url, token: 'agent-token' }, users: { 'alice-token': 'alice' }, log: () => undefined, ...more };
+  return { store: `sqlite:${dir.path}/agent.db`, authority: { url: authority.url, token: 'agent-token' }, users: { 'alice-token': 'alice' }, logger: silentLogger(), ...more };
 }
 
 /** The SDK's own client, recording each response's headers (the Client API does not expose them). */

@@ -14,6 +14,12 @@ export interface Finding {
   readonly reads: string;
   /** The collection whose version decided this finding. */
   readonly collection: string;
+  /**
+   * Optional, for an unsettled finding: the evidence that would have decided it is another entry's
+   * too (the email agent: a reference shape two customers issue), so it asks. Preview counts a
+   * decision a lesson leaves open so as `contested` (SPEC §6.5): a consequence, not a competition.
+   */
+  readonly contested?: true;
 }
 
 /**

@@ -12,6 +12,7 @@ import { rpc, said, sdkClient, send, startAuthority, userData, userText } from '
 import type { RunningAgent } from './start-agent.ts';
 import { startLearnableAgent } from './start-agent.ts';
 import { completions, wordAgent } from './word-agent.test-support.ts';
+import { silentLogger } from '@learnables/authority';
 
 describe('a learnable agent on the runtime, over real HTTP', () => {
   let dir: ScratchDir;
@@ -27,7 +28,7 @@ describe('a learnable agent on the runtime, over real HTTP', () => {
       authority: { url: authority.url, token: 'agent-token' },
       users: { 'alice-token': 'alice', 'bob-token': 'bob' },
       bodyLimit: '64kb',
-      log: () => undefined,
+      logger: silentLogger(),
     });
   });
 
@@ -131,7 +132,7 @@ describe('a learnable agent on the runtime, over real HTTP', () => {
     const slow = await startLearnableAgent(wordAgent, {
       store: `sqlite:${dir.path}/slow-authority.db`,
       authority: { url: `http://127.0.0.1:${(proxy.address() as AddressInfo).port}`, token: 'agent-token' },
-      log: () => undefined,
+      logger: silentLogger(),
     });
     const { client } = await sdkClient(slow.url, { activate: true });
     try {
@@ -166,7 +167,7 @@ describe('a learnable agent on the runtime, over real HTTP', () => {
     const reusing = await startLearnableAgent(wordAgent, {
       store: `sqlite:${dir.path}/reusing.db`,
       authority: { url: waiting.url, token: 'agent-token' },
-      log: () => undefined,
+      logger: silentLogger(),
     });
     const { client } = await sdkClient(reusing.url, { activate: true });
     const watching = new AbortController();
@@ -269,7 +270,7 @@ describe('a learnable agent on the runtime, over real HTTP', () => {
     const refused = await rpc(agent.url, 'learnables/teach', { collection: 'lists', entry: 'alpha', value: { word: '' }, taughtBy: 'alice', reason: 'r' }, { authorization: 'Bearer alice-token' });
     expect(refused.body.error).toEqual({ code: -32602, message: 'a word list needs a word', data: { error: 'unlearnable', message: 'a word list needs a word', field: 'word' } });
     const anonymous = await rpc(agent.url, 'learnables/teach', { collection: 'lists', entry: 'alpha', value: { word: 'x' }, taughtBy: 'a', reason: 'r' });
-    expect(anonymous.body.error).toMatchObject({ code: -32001, data: { error: 'unauthorized' } });
+    expect(anonymous.body.error).toMatchObject({ code: -31401, data: { error: 'unauthorized' } });
     const unknown = await rpc(agent.url, 'learnables/teach', { collection: 'lists', entry: 'gamma', value: { word: 'x' }, taughtBy: 'a', reason: 'r' }, { authorization: 'Bearer alice-token' });
     expect(unknown.body.error?.message).toBe('"gamma" is not in lists; the entries are: alpha, beta.');
   });
@@ -363,8 +364,11 @@ describe('a learnable agent on the runtime, over real HTTP', () => {
       { period: '2026-10-12', messages: 1, questions: 0, questionsPer100: 0, corrected: 0, correctedUnasked: 0 },
     ]);
     const metrics = await (await fetch(`${agent.url}/metrics`)).text();
+    // This instance's own counts (per-instance counters: replicas are summed in PromQL).
     expect(metrics).toMatch(/^learnables_messages_total\{agent="word-lists"\} \d+$/m);
-    expect(metrics).toMatch(/^learnables_questions_total\{agent="word-lists"\} \d+$/m);
+    expect(metrics).toMatch(/^learnables_questions_total\{collection="lists",agent="word-lists"\} \d+$/m);
+    expect(metrics).toMatch(/^process_cpu_seconds_total\{agent="word-lists"\} /m);
+    expect(metrics).toMatch(/^nodejs_eventloop_lag_seconds\{agent="word-lists"\} /m);
   });
 });
 

@@ -1,23 +1,29 @@
+import { nameRequestSpan, traceRequests } from '@learnables/tracing';
 import type { Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import type { NextFunction, Request, Response } from 'express';
 import express from 'express';
-import type { AgentCard } from '@a2a-js/sdk';
-import { AGENT_CARD_PATH } from '@a2a-js/sdk';
+import { AGENT_CARD_PATH, AgentCard } from '@a2a-js/sdk';
 import type { ServerCallContextBuilder, User } from '@a2a-js/sdk/server';
 import { DefaultRequestHandler, UnauthenticatedUser, defaultServerCallContextBuilder } from '@a2a-js/sdk/server';
 import { agentCardHandler, jsonRpcHandler, restHandler } from '@a2a-js/sdk/server/express';
-import type { TokenNames } from '@learnables/authority';
-import { AuthorityClient, BearerTokens, allowedHosts, bearerTokenOf, requireAllowedHost } from '@learnables/authority';
-import { LEARNABLES_URI } from '@learnables/protocol';
+import { sql } from 'kysely';
+import type { Logger, ReadinessCheck, TokenNames } from '@learnables/authority';
+import { AuthorityClient, BearerTokens, allowedHosts, bearerChallenge, bearerTokenOf, cached, createLogger, observeHttp, readinessHandler, requestLogger, requireAllowedHost } from '@learnables/authority';
+import { LEARNABLES_URI, UNAUTHORIZED_CODE } from '@learnables/protocol';
 import { JSONRPC_PATH, REST_PATH, agentCardFor } from './a2a/agent-card.ts';
+import type { AgentProvider } from './a2a/agent-card.ts';
+import { CARD_KEYS_PATH, loadCardSigningKey, signCard } from './a2a/card-signing.ts';
+import type { CardSigningKey } from './a2a/card-signing.ts';
+import { speaksV03 } from './a2a/wire-version.ts';
 import { LearnablesExecutor, PARSE_TICKET, PLAIN_SEND } from './a2a/learnables-executor.ts';
 import type { ExecutorDeps } from './a2a/learnables-executor.ts';
 import { recoverTasks } from './a2a/recover-tasks.ts';
 import { foregroundRequests, foregroundUntil } from './background-turn.ts';
-import { jsonErrors } from './http/json-errors.ts';
+import { agentCalled, jsonErrors } from './http/json-errors.ts';
 import { jsonRpcBody, jsonRpcExtensionMethods, restExtensionMethods } from './http/extension-methods.ts';
-import { AgentCounts, metricsHandler, statsHandler } from './http/metrics.ts';
+import { AgentCounts, statsHandler } from './http/metrics.ts';
+import { AgentMetrics } from './http/agent-metrics.ts';
 import { checkAgent } from './check-agent.ts';
 import { admitParses, isPlainSend, verifyBody } from './http/parse-admission.ts';
 import { inSeries } from './http/in-series.ts';
@@ -65,9 +71,26 @@ export interface AgentServerOptions {
    * own tasks, never teach). Default true; a deployment reachable by others should turn it off.
    */
   allowAnonymous?: boolean;
+  /**
+   * Who runs the agent, for the card's `provider`. Default: "learnables reference implementation"
+   * at the agent's public origin.
+   */
+  provider?: AgentProvider;
+  /**
+   * A key to sign the card with (A2A §8.4), or the path of a file holding one (PEM or JWK; see
+   * loadCardSigningKey). Its public half is served at /.well-known/jwks.json, which the signature's
+   * `jku` names. Default: the card is not signed.
+   */
+  cardSigningKey?: CardSigningKey | string;
   /** Largest request accepted. Default: the agent's own, or 40mb (a 25 MB email in base64). */
   bodyLimit?: string;
-  log?: (message: string, error?: unknown) => void;
+  /**
+   * Where the agent writes its lines: one JSON object a line (access lines, each task's work with
+   * its taskId, contextId and pins, errors as fields). Default: createLogger at LOG_LEVEL, on stdout.
+   */
+  logger?: Logger;
+  /** How long /readyz keeps its answer of whether the authority answers. Default 2 s. */
+  readinessCacheMs?: number;
   /** Which recent tasks preview re-reads. Default: the last 30 days or 5,000 tasks, whichever is smaller. */
   previewWindow?: PreviewWindow;
   /**
@@ -121,6 +144,8 @@ export interface RunningAgent {
   readonly recovered: readonly string[];
   /** Preview's memory filled ahead of the first preview: resolves with the tasks kept (0 without a Decider). */
   readonly previewWarmed: Promise<number>;
+  /** This instance's Prometheus series (also at /metrics). */
+  readonly metrics: AgentMetrics;
   close(): Promise<void>;
 }
 
@@ -135,7 +160,9 @@ export async function startLearnableAgent<Input, Result>(
 ): Promise<RunningAgent> {
   // The card against the kinds, before anything is opened: a mistake there is the agent's to fix.
   checkAgent(agent);
-  const log = options.log ?? ((message: string, error?: unknown) => console.error(`${agent.name}: ${message}`, error ?? ''));
+  const logger = options.logger ?? createLogger({ service: agent.name });
+  const log = (message: string, error?: unknown) => logger.error({ err: error }, message);
+  const metrics = new AgentMetrics(agent.name, agent.skill.id);
   const host = options.host ?? '127.0.0.1';
   const bodyLimit = options.bodyLimit ?? agent.bodyLimit ?? '40mb';
   const database = await openRuntimeDatabase(options.store);
@@ -158,7 +185,7 @@ export async function startLearnableAgent<Input, Result>(
   );
   const reader = new InputReader(agent, options.parsing);
   const retryAfter = options.parsing?.retryAfterSeconds ?? 10;
-  const deps: ExecutorDeps<Input, Result> = { agent, journal, ledger, taskStore, authority, reader, kept, log, strict: options.strict ?? process.env.NODE_ENV === 'test' };
+  const deps: ExecutorDeps<Input, Result> = { agent, journal, ledger, taskStore, authority, reader, kept, logger, metrics, strict: options.strict ?? process.env.NODE_ENV === 'test' };
 
   const app = express();
   app.disable('x-powered-by');
@@ -174,14 +201,23 @@ export async function startLearnableAgent<Input, Result>(
   server.headersTimeout = 66_000;
   const port = (server.address() as AddressInfo).port;
   const url = (options.publicUrl ?? `http://${host}:${port}`).replace(/\/+$/, '');
-  const card = agentCardFor(agent, url);
+  const allowAnonymous = options.allowAnonymous ?? true;
+  const signing = typeof options.cardSigningKey === 'string' ? await loadCardSigningKey(options.cardSigningKey) : options.cardSigningKey;
+  const unsigned = agentCardFor(agent, url, { tokenRequired: !allowAnonymous, ...(options.provider && { provider: options.provider }) });
+  // The card as served to v1.0 clients (proto JSON); the SDK's own types (and its v0.3 translation)
+  // hold oneofs such as a security scheme as `{ $case, value }`, so it gets the card read that way.
+  const card = signing ? await signCard(unsigned, signing, `${url}${CARD_KEYS_PATH}`) : unsigned;
+  const sdkCard = AgentCard.fromJSON(card);
   const configured = typeof options.hosts === 'string' ? options.hosts.split(',') : (options.hosts ?? []);
+  app.use(traceRequests('agent'));
+  // Then: every request gets its id and its access line, the refused ones too.
+  app.use(observeHttp({ logger, metrics: metrics.service, mounts: [JSONRPC_PATH, REST_PATH, `/${AGENT_CARD_PATH}`, '/learnables/stats'] }));
   app.use(requireAllowedHost(allowedHosts([...configured, url]), 'agent'));
   app.use(foregroundRequests);
   // A question may wait hours for a person. The SDK would keep each waiting task's event bus in
   // memory until then (for SubscribeToTask); with many questions open that is memory that only
   // grows. An answer arrives as a new message and gets a new bus, so none is kept.
-  const requestHandler = new DefaultRequestHandler(card, taskStore, new LearnablesExecutor(deps), undefined, undefined, undefined, undefined, undefined, {
+  const requestHandler = new DefaultRequestHandler(sdkCard, taskStore, new LearnablesExecutor(deps), undefined, undefined, undefined, undefined, undefined, {
     keepBusAliveStates: [],
   });
 
@@ -202,19 +238,29 @@ export async function startLearnableAgent<Input, Result>(
     const name = callerOf(req);
     return name !== undefined ? { isAuthenticated: true, userName: name } : new UnauthenticatedUser();
   };
-  const allowAnonymous = options.allowAnonymous ?? true;
-  // A token that is presented but unknown is refused rather than quietly treated as anonymous.
-  const refuseUnknownToken = (req: Request, res: Response, next: NextFunction) => {
+  // A token that is presented but unknown (or a header that carries none) is refused rather than
+  // quietly treated as anonymous; with anonymous callers off, so is a request with no header. Each
+  // 401 carries the RFC 6750 challenge, and on JSON-RPC is a JSON-RPC error object (the body is not
+  // read before the caller is known, so its id is null, as JSON-RPC says when it cannot be known).
+  const refuseUnknownToken = (binding: 'jsonrpc' | 'rest') => (req: Request, res: Response, next: NextFunction) => {
     const header = req.get('authorization');
-    if (header !== undefined && callerOf(req) === undefined) {
-      res.status(401).json({ error: 'unauthorized', message: 'That token is not one this agent accepts.' });
+    const message =
+      header !== undefined && callerOf(req) === undefined
+        ? bearerTokenOf(header) === ''
+          ? 'That Authorization header carries no bearer token; send "Authorization: Bearer <token>" with a token this agent accepts, or no header at all.'
+          : 'That token is not one this agent accepts.'
+        : header === undefined && !allowAnonymous
+          ? 'This agent serves only callers with a bearer token it accepts; send one in the Authorization header.'
+          : undefined;
+    if (message === undefined) {
+      next();
       return;
     }
-    if (header === undefined && !allowAnonymous) {
-      res.status(401).json({ error: 'unauthorized', message: 'This agent serves only callers with a bearer token it accepts; send one in the Authorization header.' });
-      return;
-    }
-    next();
+    metrics.refusals.inc({ reason: 'unauthorized' });
+    res.set('WWW-Authenticate', bearerChallenge(agent.name, header));
+    const refusal = { error: 'unauthorized', message };
+    if (binding === 'jsonrpc') res.status(401).json({ jsonrpc: '2.0', id: null, error: { code: UNAUTHORIZED_CODE, message, data: refusal } });
+    else res.status(401).json(refusal);
   };
   // Activating here (not in the executor) is what makes the echo reach streaming responses too.
   const contextBuilder: ServerCallContextBuilder = (builderOptions) => {
@@ -233,6 +279,8 @@ export async function startLearnableAgent<Input, Result>(
     taskStore,
     userOf,
     log,
+    refused: (reason: string) => metrics.refusals.inc({ reason }),
+    corrected: () => metrics.corrections.inc(),
     journal,
     ledger,
     corrections,
@@ -242,28 +290,53 @@ export async function startLearnableAgent<Input, Result>(
     ...(options.previewWindow && { previewWindow: options.previewWindow }),
   };
   const legacyCompat = { enabled: true };
+  const busy = (binding: 'jsonrpc' | 'rest') => {
+    metrics.busy.inc({ binding });
+    metrics.refusals.inc({ reason: 'busy' });
+  };
 
   // A2A's JSON-RPC binding first, as one layer: the path every message takes (inSeries says why).
   app.use(
     JSONRPC_PATH,
     inSeries(
-      refuseUnknownToken,
+      refuseUnknownToken('jsonrpc'),
       jsonRpcBody(bodyLimit),
-      admitParses(reader, 'jsonrpc', retryAfter),
+      (req: Request, _res: Response, next: NextFunction) => {
+        const method = (req.body as { method?: unknown } | undefined)?.method;
+        if (typeof method === 'string' && method.length <= 100) nameRequestSpan(`A2A ${method}`, { 'rpc.system': 'jsonrpc', 'rpc.method': method });
+        next();
+      },
+      admitParses(reader, 'jsonrpc', retryAfter, busy),
       jsonRpcExtensionMethods(methodDeps),
       jsonRpcHandler({ requestHandler, userBuilder: userOf, contextBuilder, legacyCompat }),
     ),
   );
+  // Liveness: the process answers (an orchestrator restarts it when this fails).
   app.get('/healthz', (_req, res) => {
     res.json({ ok: true, agent: agent.name, engine: database.engine, reading: reader.load });
   });
+  // Readiness: it can do its work (a balancer takes it out of rotation when this fails).
+  app.get('/readyz', readinessHandler(agentCalled(agent.name), agentReadiness({ database, authorityUrl: options.authority.url, reader, cacheMs: options.readinessCacheMs ?? 2_000 })));
+  app.get('/metrics', metrics.service.handler());
   const counts = new AgentCounts(ledger, corrections);
-  app.get('/metrics', metricsHandler(counts, agent.skill.id));
   app.get('/learnables/stats', statsHandler(counts, agent.skill.id));
-  app.use(`/${AGENT_CARD_PATH}`, agentCardHandler({ agentCardProvider: requestHandler, legacyCompat, cache: { maxAge: 60 } }));
+  // The card: v1.0 clients get it as proto JSON (`card`, signed when a key is configured); v0.3
+  // clients (A2A-Version absent or 0.x) the SDK's translation of it.
+  const v1Card = agentCardHandler({ agentCardProvider: async () => card, cache: { maxAge: 60 } });
+  const v03Card = agentCardHandler({ agentCardProvider: requestHandler, legacyCompat, cache: { maxAge: 60 } });
+  app.use(`/${AGENT_CARD_PATH}`, (req, res, next) => {
+    if (speaksV03(req.get('A2A-Version'))) return v03Card(req, res, next);
+    res.append('Vary', 'A2A-Version');
+    return v1Card(req, res, next);
+  });
+  if (signing) {
+    app.get(CARD_KEYS_PATH, (_req, res) => {
+      res.set('Cache-Control', 'public, max-age=300').json({ keys: [signing.publicJwk] });
+    });
+  }
   app.use(
     REST_PATH,
-    refuseUnknownToken,
+    refuseUnknownToken('rest'),
     express.json({ limit: bodyLimit, type: ['application/json', 'application/a2a+json'], strict: false, verify: verifyBody }),
     (error: { type?: string; message?: string }, _req: Request, res: Response, next: NextFunction) => {
       if (error.type === 'entity.too.large') res.status(413).json({ error: 'too-large', message: `The request is larger than this agent accepts (${bodyLimit}).` });
@@ -271,13 +344,13 @@ export async function startLearnableAgent<Input, Result>(
       else if (error.type === 'entity.too.deep') res.status(400).json({ error: 'malformed', message: error.message });
       else next(error);
     },
-    admitParses(reader, 'rest', retryAfter),
+    admitParses(reader, 'rest', retryAfter, busy),
     restExtensionMethods(methodDeps),
     restHandler({ requestHandler, userBuilder: userOf, contextBuilder, legacyCompat }),
   );
   // Last: whatever no route answered, and every error, as a JSON sentence in every NODE_ENV
   // (express's own page printed the stack and the install's paths: json-errors.ts).
-  const errors = jsonErrors(agent.name, log);
+  const errors = jsonErrors(agent.name, logger);
   app.use(errors.notFound);
   app.use(errors.failed);
 
@@ -306,7 +379,7 @@ export async function startLearnableAgent<Input, Result>(
   const warming = agent.decider === undefined || options.warmPreview === false
     ? Promise.resolve(0)
     : warmPreview({ agent, authority, journal, ledger, memory: methodDeps.previewMemory, ...(options.previewWindow && { window: options.previewWindow }) }, Date.now(), watching.signal).catch((error: unknown) => {
-        log(`Preview's memory was not filled ahead of time (the first preview will read the recent tasks itself): ${(error as Error).message}`);
+        logger.warn({ err: error }, "Preview's memory was not filled ahead of time (the first preview will read the recent tasks itself)");
         return 0;
       });
   return {
@@ -318,6 +391,7 @@ export async function startLearnableAgent<Input, Result>(
     ledger,
     recovered,
     previewWarmed: warming,
+    metrics,
     async close() {
       watching.abort();
       await warming;
@@ -327,4 +401,50 @@ export async function startLearnableAgent<Input, Result>(
       await database.close();
     },
   };
+}
+
+/**
+ * What an agent needs to decide anything: its task store answers a query, the authority answers
+ * (asked at most once per `cacheMs`, each time within the readiness timeout: an agent whose
+ * authority is gone fails every message, TASK_STATE_FAILED), and its parse threads answer.
+ */
+function agentReadiness(deps: {
+  database: RuntimeDatabase;
+  authorityUrl: string;
+  reader: Pick<InputReader<unknown>, 'probe'>;
+  cacheMs: number;
+}): ReadinessCheck[] {
+  const { database, reader } = deps;
+  const base = deps.authorityUrl.replace(/\/+$/, '');
+  const engine = database.engine === 'postgres' ? 'PostgreSQL' : 'SQLite';
+  const authority = cached(async () => {
+    let response: globalThis.Response;
+    try {
+      response = await fetch(`${base}/readyz`, { signal: AbortSignal.timeout(1_500) });
+    } catch (error) {
+      const cause = (error as { cause?: { code?: string } }).cause?.code ?? (error as Error).name;
+      return `the authority at ${base} cannot be reached (${cause}), so this agent cannot tell which rules are in force and fails every message; start the authority or fix AUTHORITY_URL.`;
+    }
+    if (response.ok) {
+      await response.body?.cancel();
+      return undefined;
+    }
+    const said = (await response.json().catch(() => undefined)) as { message?: unknown } | undefined;
+    return `the authority at ${base} is not ready (HTTP ${response.status}${typeof said?.message === 'string' ? `: ${said.message}` : ''}), so this agent cannot tell which rules are in force.`;
+  }, deps.cacheMs);
+  return [
+    {
+      name: 'store',
+      check: async () => {
+        try {
+          await sql`select 1`.execute(database.db);
+          return undefined;
+        } catch (error) {
+          return `its ${engine} task store does not answer (${(error as Error).message}), so no message can be taken or answered.`;
+        }
+      },
+    },
+    { name: 'authority', check: authority },
+    { name: 'parse-threads', check: cached(() => reader.probe(), deps.cacheMs) },
+  ];
 }

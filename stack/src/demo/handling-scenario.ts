@@ -27,6 +27,7 @@ import { LOCAL_DEV_TOKEN } from '../config.ts';
 import type { Learning } from './run-scenario.ts';
 import { SIMULATED_OPERATOR, SIMULATED_OPERATOR_EMAIL } from './run-scenario.ts';
 import { answerTask, connectAgent, isAsking, isDone, resultOf, statusText, teachBlockOf } from './scenario-client.ts';
+import { silentLogger } from '@learnables/authority';
 
 interface Labelled {
   readonly handling: string;
@@ -157,7 +158,7 @@ export async function startHandlingStack(token = LOCAL_DEV_TOKEN): Promise<{ age
     store: `sqlite:${join(dataDir, 'agent.db')}`,
     authority: { url: authorityUrl, token },
     users: { [token]: 'operator-desk' },
-    log: () => undefined,
+    logger: silentLogger(),
   });
   return {
     agentUrl: agent.url,

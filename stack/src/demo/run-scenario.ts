@@ -539,10 +539,13 @@ async function heedPreview(agentUrl: string, token: string, item: StreamItem, te
     return { ...base, outcome: 'refused', sentence: answer.refused.message };
   }
   const preview = PreviewResultSchema.parse(answer.result);
-  if (preview.counts.changes === 0 && preview.counts.unsettles === 0) return undefined;
+  // A decision left open because the lesson shows its evidence is another entry's too (a reference shape two
+  // customers issue) is what the lesson is for: the console says so as information, not as a warning.
+  const unsettles = preview.counts.unsettles - (preview.counts.contested ?? 0);
+  if (preview.counts.changes === 0 && unsettles === 0) return undefined;
   const said = [
     preview.counts.changes > 0 ? `${preview.counts.changes} message(s) decided for another entry would go to ${entry} instead` : '',
-    preview.counts.unsettles > 0 ? `${preview.counts.unsettles} message(s) decided now would be asked about again` : '',
+    unsettles > 0 ? `${unsettles} message(s) decided now would be asked about again` : '',
   ].filter((part) => part !== '');
   return { ...base, outcome: 'warned', sentence: `Answered without remembering: the preview warned that ${said.join(' and ')}.` };
 }

@@ -6,7 +6,7 @@ import type { Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { Authority, authorityService, loadSeeds, openStore } from '@learnables/authority';
+import { Authority, authorityService, createLogger, loadSeeds, openStore } from '@learnables/authority';
 import { InternalSenders, createEmailAgent } from '@learnables/email-agent';
 import { manifestAgent } from '@learnables/manifest-agent';
 import type { RunningAgent } from '@learnables/runtime';
@@ -37,13 +37,24 @@ export async function startScenarioStack(options: { seedsDir?: string; token?: s
   const token = options.token ?? LOCAL_DEV_TOKEN;
   const dataDir = mkdtempSync(join(tmpdir(), 'learnables-scenario-'));
   const logged: string[] = [];
-  const log = (message: string, error?: unknown) => logged.push(error ? `${message}: ${(error as Error).message ?? String(error)}` : message);
+  // Warnings and errors are kept for the replay's report (`logged`), not printed: a replay reads hundreds of
+  // messages, and an info line for each request would bury its tables (LOG_LEVEL may ask for more).
+  const logger = createLogger({
+    service: 'scenario',
+    level: process.env['LOG_LEVEL'] ?? 'warn',
+    destination: {
+      write: (line: string) => {
+        const entry = JSON.parse(line) as { msg?: string; err?: { message?: string } };
+        logged.push(entry.err?.message ? `${entry.msg ?? ''}: ${entry.err.message}` : (entry.msg ?? line.trim()));
+      },
+    },
+  });
   const opened: { close(): Promise<void> }[] = [];
   try {
     const authority = new Authority({ store: await openStore(`sqlite:${join(dataDir, 'authority.db')}`), kinds: learnableKinds });
     opened.push(authority);
     await loadSeeds(authority, options.seedsDir ?? join(repoRoot, 'fixtures', 'seeds'));
-    const server: Server = authorityService({ authority, tokens: { [token]: 'local' } }).listen(0, '127.0.0.1');
+    const server: Server = authorityService({ authority, tokens: { [token]: 'local' }, logger }).listen(0, '127.0.0.1');
     await new Promise((resolve, reject) => server.once('listening', resolve).once('error', reject));
     opened.unshift({
       close: async () => {
@@ -56,7 +67,7 @@ export async function startScenarioStack(options: { seedsDir?: string; token?: s
       store: `sqlite:${join(dataDir, file)}`,
       authority: { url: authorityUrl, token },
       users: { [token]: 'operator-desk' },
-      log,
+      logger,
     });
     // An agent of its own: what it remembers of senders (whom they lately wrote for) is per running
     // agent, and two stacks in one process (learning on and off, side by side) must not share it.

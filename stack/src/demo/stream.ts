@@ -1,5 +1,6 @@
-import { readFileSync } from 'node:fs';
+import { mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
+import type { Random } from '@learnables/testing';
 import { repoRoot } from '../config.ts';
 
 /** Where `make-scenario.ts` writes the scenario, and where the runner reads it by default. */
@@ -75,4 +76,61 @@ export function weekStart(date: Date | string): string {
   const day = Math.floor(at / DAY_MS) * DAY_MS;
   const weekday = (new Date(day).getUTCDay() + 6) % 7;
   return new Date(day - weekday * DAY_MS).toISOString().slice(0, 10);
+}
+
+/** One email a stream generator wrote: its bytes, and what the stream says of it. */
+export interface WrittenEmail {
+  readonly bytes: Buffer;
+  readonly truth: EmailTruth;
+  readonly trap: string;
+  readonly source: string;
+  /** A short name for the file. */
+  readonly tag: string;
+}
+
+/** An email a generator plans to send at `at` (in `week`, or the week `at` falls in). */
+export interface PlannedEmail {
+  readonly at: Date;
+  readonly week?: number;
+  readonly write: (random: Random) => WrittenEmail;
+}
+
+const stamp = (at: Date) => at.toISOString().slice(0, 16).replace(':', '').replace('T', '-');
+
+/**
+ * Write a generated email stream into `dir`, replacing its email/: each planned message (written in
+ * plan order, from one PRNG, so the same seed gives the same bytes) under a file named for its time
+ * and tag, and stream.json. The held-out streams share only this mechanics; what they write is
+ * their own.
+ */
+export function writeEmailStream(
+  dir: string,
+  planned: readonly PlannedEmail[],
+  random: Random,
+  about: { readonly description: string; readonly firstMonday: number; readonly weeks: number },
+): { readonly stream: Stream; readonly bytes: number } {
+  rmSync(join(dir, 'email'), { recursive: true, force: true });
+  mkdirSync(join(dir, 'email'), { recursive: true });
+  const messages: StreamItem[] = [];
+  const names = new Set<string>();
+  let bytes = 0;
+  for (const item of planned) {
+    const written = item.write(random);
+    let file = `email/${stamp(item.at)}-${written.tag}.eml`;
+    for (let n = 2; names.has(file); n++) file = `email/${stamp(item.at)}-${written.tag}-${n}.eml`;
+    names.add(file);
+    writeFileSync(join(dir, file), written.bytes);
+    bytes += written.bytes.length;
+    const week = item.week ?? Math.floor((item.at.getTime() - about.firstMonday) / (7 * DAY_MS)) + 1;
+    messages.push({ file, date: item.at.toISOString(), week, agent: 'email', source: written.source, truth: written.truth, trap: written.trap });
+  }
+  const stream: Stream = {
+    description: about.description,
+    from: new Date(about.firstMonday).toISOString().slice(0, 10),
+    to: new Date(about.firstMonday + (about.weeks * 7 - 1) * DAY_MS).toISOString().slice(0, 10),
+    weeks: about.weeks,
+    messages,
+  };
+  writeFileSync(join(dir, 'stream.json'), `${JSON.stringify(stream, null, 1)}\n`);
+  return { stream, bytes };
 }

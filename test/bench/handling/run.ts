@@ -22,6 +22,7 @@ import { startLearnableAgent } from '@learnables/runtime';
 import { scratchDir } from '@learnables/testing';
 import { generatedEntries } from './generated.ts';
 import { benchClient, child, firstLine, healthProbe, now } from '../bench-processes.ts';
+import { silentLogger } from '@learnables/authority';
 
 interface Labelled {
   readonly handling: string;
@@ -116,7 +117,7 @@ const dir = scratchDir('bench-handling-');
 const authorityProcess = child(new URL('./serve-authority.ts', import.meta.url), [`sqlite:${dir.path}/authority.db`, String(EXAMPLES)]);
 const [, port] = await firstLine(authorityProcess, /ready (\d+)/);
 const authorityUrl = `http://127.0.0.1:${port}`;
-const agent = await startLearnableAgent(handlingAgent, { store: `sqlite:${dir.path}/agent.db`, authority: { url: authorityUrl, token: 'bench' }, users: { bench: 'bench' }, log: () => undefined });
+const agent = await startLearnableAgent(handlingAgent, { store: `sqlite:${dir.path}/agent.db`, authority: { url: authorityUrl, token: 'bench' }, users: { bench: 'bench' }, logger: silentLogger() });
 const client = await benchClient(agent.url, 'bench');
 const send = async (text: string) => (await client.sendMessage(SendMessageRequest.fromJSON({ message: { messageId: randomUUID(), role: 'ROLE_USER', parts: [{ text }] } }))) as Task;
 const teacher = new AuthorityClient({ url: authorityUrl, token: 'bench' });

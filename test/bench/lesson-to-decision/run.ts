@@ -21,6 +21,7 @@ import { startLearnableAgent } from '@learnables/runtime';
 import { scratchDir } from '@learnables/testing';
 import { address } from './customers.ts';
 import { benchClient, child, firstLine, healthProbe, now } from '../bench-processes.ts';
+import { silentLogger } from '@learnables/authority';
 
 const loadBefore = loadavg().map((l) => l.toFixed(1)).join(', ');
 const SIZES = (process.env.BENCH_MARKS ?? '1000,10000,50000').split(',').map(Number);
@@ -55,7 +56,7 @@ for (const marks of SIZES) {
     store: `sqlite:${dir.path}/agent.db`,
     authority: { url: authorityUrl, token: 'bench' },
     users: { bench: 'bench' },
-    log: () => undefined,
+    logger: silentLogger(),
   });
   const client = await benchClient(agent.url, 'bench');
   const teacher = new AuthorityClient({ url: authorityUrl, token: 'bench' });

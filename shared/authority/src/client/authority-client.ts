@@ -1,3 +1,4 @@
+import { withTraceHeaders } from '@learnables/tracing';
 import http from 'node:http';
 import https from 'node:https';
 import type { LearnableKind } from '@learnables/learnable';
@@ -129,12 +130,13 @@ export class AuthorityClient {
       try {
         response = await fetch(`${this.base}${path}`, {
           method,
-          headers: {
+          // The caller's trace goes on to the authority (W3C traceparent; nothing when tracing is off).
+          headers: withTraceHeaders({
             accept: 'application/json',
             ...(body !== undefined && { 'content-type': 'application/json' }),
             ...(this.options.token && { authorization: `Bearer ${this.options.token}` }),
             ...headers,
-          },
+          }),
           ...(payload !== undefined && { body: payload }),
           signal: AbortSignal.timeout(this.options.timeoutMs ?? 10_000),
         });
@@ -175,7 +177,7 @@ export class AuthorityClient {
       return await new Promise((resolve, reject) => {
         const request = (url.startsWith('https:') ? https : http).get(
           url,
-          { agent: this.agent, headers: { accept: 'application/json' } },
+          { agent: this.agent, headers: withTraceHeaders({ accept: 'application/json' }) },
           (response) => {
             const chunks: Buffer[] = [];
             response.on('data', (chunk: Buffer) => chunks.push(chunk));

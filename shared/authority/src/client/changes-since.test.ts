@@ -8,6 +8,7 @@ import { Authority } from '../authority.ts';
 import { authorityService } from '../http/authority-service.ts';
 import { openStore } from '../store/open-store.ts';
 import { AuthorityClient } from './authority-client.ts';
+import { silentLogger } from '../observe/logger.ts';
 
 // A client that has fetched a version asks for the next as changes since it. These tests hold
 // that to giving exactly what fetching every entry gives, for every version of generated
@@ -21,7 +22,7 @@ let run = 0;
 
 beforeAll(async () => {
   authority = new Authority({ store: await openStore(`sqlite:${dir.path}/a.db`), kinds: Array.from({ length: 5000 }, (_, i) => wordListKind(`lists${i}`)) });
-  server = authorityService({ authority, tokens: { t: 'console' }, log: () => undefined }).listen(0, '127.0.0.1');
+  server = authorityService({ authority, tokens: { t: 'console' }, logger: silentLogger() }).listen(0, '127.0.0.1');
   await new Promise((resolve) => server.once('listening', resolve));
   url = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
 });

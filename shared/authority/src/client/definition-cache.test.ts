@@ -7,6 +7,7 @@ import { Authority } from '../authority.ts';
 import { authorityService } from '../http/authority-service.ts';
 import { openStore } from '../store/open-store.ts';
 import { AuthorityClient } from './authority-client.ts';
+import { silentLogger } from '../observe/logger.ts';
 
 // A client keeps the versions it fetched, least recently used out past `cacheBytes`: an agent
 // that follows a collection through thousands of lessons held every one of them before. A version
@@ -25,7 +26,7 @@ beforeAll(async () => {
   for (let i = 0; i < VERSIONS - 1; i += 1) {
     await authority.absorb({ collection: COLLECTION, entry: `e${i % 30}`, value: { word: `taught${i}` }, taughtBy: 'd', reason: 'r' }, 'c');
   }
-  server = authorityService({ authority, tokens: { t: 'console' }, log: () => undefined }).listen(0, '127.0.0.1');
+  server = authorityService({ authority, tokens: { t: 'console' }, logger: silentLogger() }).listen(0, '127.0.0.1');
   await new Promise((resolve) => server.once('listening', resolve));
   url = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
 });

@@ -8,6 +8,7 @@ import { AuthorityClient, AuthorityRefused } from '../client/authority-client.ts
 import type { Activation } from '../store/definition-store.ts';
 import { openStore } from '../store/open-store.ts';
 import { authorityService } from './authority-service.ts';
+import { silentLogger } from '../observe/logger.ts';
 
 const lesson = (word: string, entry = 'alpha') => ({ collection: 'lists', entry, value: { word }, taughtBy: 'dana', reason: 'seen twice' });
 
@@ -33,7 +34,7 @@ describe('the authority over HTTP', () => {
     dir = scratchDir('authority-http-');
     authority = new Authority({ store: await openStore(`${dir.path}/a.db`), kinds: [wordListKind()] });
     await authority.seed('lists', { alpha: { words: [] }, beta: { words: [] } }, 'lists.json');
-    const app = authorityService({ authority, tokens: { 's3cret': 'console' }, bodyLimit: '8kb', log: () => undefined });
+    const app = authorityService({ authority, tokens: { 's3cret': 'console' }, bodyLimit: '8kb', logger: silentLogger() });
     server = app.listen(0, '127.0.0.1');
     await new Promise((resolve) => server.once('listening', resolve));
     base = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;

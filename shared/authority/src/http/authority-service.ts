@@ -1,3 +1,4 @@
+import { traceRequests } from '@learnables/tracing';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { NextFunction, Request, Response } from 'express';
 import express from 'express';
@@ -11,11 +12,16 @@ import { DelayedDelivery } from '../commit-wait.ts';
 import { BadRequest, NothingActive } from '../errors.ts';
 import { refusalFor } from './refusals.ts';
 import type { TokenNames } from './bearer-tokens.ts';
-import { BearerTokens, bearerTokenOf } from './bearer-tokens.ts';
+import { BearerTokens, bearerChallenge, bearerTokenOf } from './bearer-tokens.ts';
 import { allowedHosts, requireAllowedHost } from './allowed-hosts.ts';
 import { quickActive } from './quick-active.ts';
 import type { ChangeStreamLimits } from './change-streams.ts';
 import { ChangeStreams } from './change-streams.ts';
+import type { Logger } from '../observe/logger.ts';
+import { createLogger } from '../observe/logger.ts';
+import { ServiceMetrics } from '../observe/service-metrics.ts';
+import { observeHttp, requestLogger } from '../observe/http-observer.ts';
+import { readinessHandler } from '../observe/readiness.ts';
 
 export interface AuthorityServiceOptions {
   authority: Authority;
@@ -28,8 +34,10 @@ export interface AuthorityServiceOptions {
   hosts?: string | readonly string[];
   /** Largest request body accepted; lessons are small. Default 256 kB. */
   bodyLimit?: string;
-  /** Where unexpected errors are reported. Default: console.error. */
-  log?: (message: string, error: unknown) => void;
+  /** Where access lines and unexpected errors are written. Default: JSON lines on stdout at LOG_LEVEL (createLogger). */
+  logger?: Logger;
+  /** The registry /metrics answers from. Default: a new one for this service. */
+  metrics?: ServiceMetrics;
   /** How often the change feed sends a keep-alive comment. Default 15 s. */
   heartbeatMs?: number;
   /** How many change streams stay open, in all and to one address (change-streams.ts). */
@@ -45,7 +53,12 @@ const RollbackSchema = z.object({
   reason: z.string().regex(/\S/, 'reason must not be empty'),
 });
 
-const refuse = (res: Response, status: number, body: Refusal) => res.status(status).json(body);
+/** Each refusal's `error` code, counted as `learnables_refusals_total{reason}` on the response's way out. */
+const refusalReasons = new WeakMap<Response, string>();
+const refuse = (res: Response, status: number, body: Refusal) => {
+  refusalReasons.set(res, body.error);
+  return res.status(status).json(body);
+};
 
 const MAX_NAME = MAX_NAME_LENGTH;
 
@@ -75,10 +88,28 @@ function onBehalfOf(header: string | undefined): string | undefined | Refusal {
 export function authorityService(options: AuthorityServiceOptions): express.Express {
   const { authority } = options;
   const tokens = options.tokens instanceof BearerTokens ? options.tokens : new BearerTokens(options.tokens);
-  const log = options.log ?? ((message, error) => console.error(message, error));
+  const logger = options.logger ?? createLogger({ service: 'authority' });
+  const log = (message: string, error: unknown, req?: Request) => (req ? requestLogger(req, logger) : logger).error({ err: error }, message);
+  const metrics = options.metrics ?? new ServiceMetrics('authority');
+  const lessons = metrics.counter('learnables_lessons_total', 'Lessons this authority instance absorbed, by collection and whether they changed it.', ['collection', 'changed']);
+  const activations = metrics.counter('learnables_activations_total', 'Versions this authority instance activated, by collection and kind (lesson, entry-added, retraction, rollback).', ['collection', 'kind']);
+  const refusals = metrics.counter('learnables_refusals_total', 'Requests this authority instance refused, by the refusal\'s error code (SPEC §3.4).', ['reason']);
+  const activated = (collection: string, kind: string, changed: boolean) => {
+    if (changed) activations.inc({ collection, kind });
+  };
+  const observe = observeHttp({ logger, metrics, mounts: ['/v1/changes'] });
   const app = express();
   app.disable('x-powered-by');
+  app.use((req, res, next) => {
+    observe(req, res);
+    res.once('finish', () => {
+      const reason = refusalReasons.get(res);
+      if (reason !== undefined) refusals.inc({ reason });
+    });
+    next();
+  });
   const hosts = allowedHosts(options.hosts);
+  app.use(traceRequests('authority'));
   app.use(requireAllowedHost(hosts, 'authority'));
   app.use(express.json({ limit: options.bodyLimit ?? '256kb', verify: refuseDeepJson }));
 
@@ -86,6 +117,7 @@ export function authorityService(options: AuthorityServiceOptions): express.Expr
     const token = bearerTokenOf(req.get('authorization'));
     const client = tokens.nameOf(token);
     if (client === undefined) {
+      res.set('WWW-Authenticate', bearerChallenge('learnables-authority', req.get('authorization')));
       refuse(res, 401, {
         error: 'unauthorized',
         message: token ? 'That token is not one this authority accepts; nothing was written.' : 'Writing to the authority needs a bearer token; nothing was written.',
@@ -109,7 +141,7 @@ export function authorityService(options: AuthorityServiceOptions): express.Expr
         await work(req, res);
       } catch (error) {
         const refusal = refusalFor(error);
-        if (refusal.status >= 500) log(`authority: ${req.method} ${req.path} failed`, error);
+        if (refusal.status >= 500) log(`${req.method} ${req.path} failed`, error, req);
         refuse(res, refusal.status, refusal.body);
       }
     };
@@ -128,9 +160,27 @@ export function authorityService(options: AuthorityServiceOptions): express.Expr
     return Number(text);
   };
 
+  // Liveness: the process answers. Readiness: its store answers a query too.
   app.get('/healthz', (_req, res) => {
     res.json({ ok: true, engine: authority.store.engine, collections: authority.collections });
   });
+  app.get(
+    '/readyz',
+    readinessHandler('authority', [
+      {
+        name: 'store',
+        check: async () => {
+          try {
+            await authority.store.collections();
+            return undefined;
+          } catch (error) {
+            return `its ${authority.store.engine === 'postgres' ? 'PostgreSQL' : 'SQLite'} store does not answer (${(error as Error).message}), so it can neither say which versions are active nor record a lesson.`;
+          }
+        },
+      },
+    ]),
+  );
+  app.get('/metrics', metrics.handler());
 
   app.get(
     '/v1/collections',
@@ -218,7 +268,10 @@ export function authorityService(options: AuthorityServiceOptions): express.Expr
     '/v1/lessons',
     requireToken,
     handle(async (req, res) => {
-      res.json(await authority.absorb(req.body, res.locals.client as string));
+      const outcome = await authority.absorb(req.body, res.locals.client as string);
+      lessons.inc({ collection: outcome.collection, changed: String(outcome.changed) });
+      activated(outcome.collection, 'lesson', outcome.changed);
+      res.json(outcome);
     }),
   );
 
@@ -226,7 +279,9 @@ export function authorityService(options: AuthorityServiceOptions): express.Expr
     '/v1/entries',
     requireToken,
     handle(async (req, res) => {
-      res.json(await authority.addEntry(req.body, String(res.locals.client)));
+      const outcome = await authority.addEntry(req.body, String(res.locals.client));
+      activated(outcome.collection, 'entry-added', outcome.changed);
+      res.json(outcome);
     }),
   );
 
@@ -234,7 +289,9 @@ export function authorityService(options: AuthorityServiceOptions): express.Expr
     '/v1/retractions',
     requireToken,
     handle(async (req, res) => {
-      res.json(await authority.retract(req.body, String(res.locals.client)));
+      const outcome = await authority.retract(req.body, String(res.locals.client));
+      activated(outcome.collection, 'retraction', outcome.changed);
+      res.json(outcome);
     }),
   );
 
@@ -255,7 +312,9 @@ export function authorityService(options: AuthorityServiceOptions): express.Expr
         refuse(res, 400, { error: 'malformed', message: `That rollback cannot be read: ${explainInvalid(parsed.error)}.` });
         return;
       }
-      res.json(await authority.rollback(String(req.params.collection), parsed.data, res.locals.client as string));
+      const outcome = await authority.rollback(String(req.params.collection), parsed.data, res.locals.client as string);
+      activated(outcome.collection, 'rollback', outcome.changed);
+      res.json(outcome);
     }),
   );
 
@@ -338,7 +397,7 @@ export function authorityService(options: AuthorityServiceOptions): express.Expr
     } else if (error.status !== undefined && error.status >= 400 && error.status < 500) {
       refuse(res, error.status, { error: 'malformed', message: 'The authority could not read that request; nothing was written.' });
     } else {
-      log('authority: request failed', error);
+      log('request failed', error, _req);
       refuse(res, 500, { error: 'internal', message: 'The authority failed to handle this request; nothing was written. See its log.' });
     }
   });
@@ -346,11 +405,14 @@ export function authorityService(options: AuthorityServiceOptions): express.Expr
   // The question every agent asks about once per commit wait is answered before express's
   // routing when express would answer it alike (quick-active.ts says when, and why). Replacing
   // `handle` serves both ways the app is used: listened on, and mounted in another app.
-  const quick = quickActive(authority, hosts, log);
+  // The observer runs first for those too: each gets its request id and its access line.
+  const quick = quickActive(authority, hosts, (message, error) => log(message, error));
   const routed = app as unknown as { handle: (req: IncomingMessage, res: ServerResponse, next?: (error?: unknown) => void) => void };
   const viaExpress = routed.handle.bind(app);
   routed.handle = (req, res, next) => {
-    if (!quick(req, res)) viaExpress(req, res, next);
+    observe(req, res);
+    if (quick(req, res)) (req as { route?: unknown }).route = { path: '/v1/collections/:collection/active' };
+    else viaExpress(req, res, next);
   };
   return app;
 }

@@ -63,3 +63,18 @@ export function bearerTokenOf(header: string | undefined): string | undefined {
   const match = /^\s*bearer\s+(\S+)\s*$/i.exec(header);
   return match ? match[1]! : '';
 }
+
+/**
+ * The `WWW-Authenticate` challenge a 401 carries (RFC 6750 §3, RFC 9110 §11.6.1): `Bearer` with
+ * the protection space as `realm`, and, when a header was sent, why it was not taken:
+ * `invalid_request` for one that carries no bearer token (an empty or another scheme's header),
+ * `invalid_token` for a token this service does not accept. A request with no `Authorization`
+ * header at all gets no error code, as §3.1 says it SHOULD NOT.
+ */
+export function bearerChallenge(realm: string, header: string | undefined, description?: string): string {
+  const token = bearerTokenOf(header);
+  const error = token === undefined ? undefined : token === '' ? 'invalid_request' : 'invalid_token';
+  // Quoted strings: a realm or sentence of ours, never a caller's, but kept to what a quoted-string may hold.
+  const quoted = (text: string) => `"${text.replace(/[^\x20-\x7e]/g, '').replace(/["\\]/g, '')}"`;
+  return [`Bearer realm=${quoted(realm)}`, ...(error ? [`error=${quoted(error)}`] : []), ...(error && description ? [`error_description=${quoted(description)}`] : [])].join(', ');
+}

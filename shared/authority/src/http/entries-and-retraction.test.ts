@@ -8,6 +8,7 @@ import { AuthorityClient, AuthorityRefused } from '../client/authority-client.ts
 import { engines } from '../engines.test-support.ts';
 import { openStore } from '../store/open-store.ts';
 import { authorityService } from './authority-service.ts';
+import { silentLogger } from '../observe/logger.ts';
 
 const lesson = (entry: string, word: string) => ({ collection: 'lists', entry, value: { word }, taughtBy: 'dana', reason: `teach ${word}` });
 const newEntry = (label: string, key?: string) => ({
@@ -38,7 +39,7 @@ describe.each(engines)('entries, retraction and rollback over HTTP on $name', (e
     dispose = fresh.dispose;
     authority = new Authority({ store: await openStore(fresh.url), kinds: [wordListKind()] });
     await authority.seed('lists', { alpha: { words: [] }, beta: { words: ['b'] } }, 'lists.json');
-    server = authorityService({ authority, tokens: { 's3cret': 'console' }, log: () => undefined }).listen(0, '127.0.0.1');
+    server = authorityService({ authority, tokens: { 's3cret': 'console' }, logger: silentLogger() }).listen(0, '127.0.0.1');
     await new Promise((resolve) => server.once('listening', resolve));
     client = new AuthorityClient({ url: `http://127.0.0.1:${(server.address() as AddressInfo).port}`, token: 's3cret', kinds: [wordListKind()] });
   });

@@ -9,6 +9,7 @@ import { Authority } from '../authority.ts';
 import { COMMIT_WAIT_HEADER } from '../client/authority-client.ts';
 import { openStore } from '../store/open-store.ts';
 import { authorityService } from './authority-service.ts';
+import { silentLogger } from '../observe/logger.ts';
 
 interface Answer {
   readonly status: number;
@@ -69,7 +70,7 @@ describe('the quick answer about the active version', () => {
   });
 
   it("answers as the route does, without express's ETag, and never from a copy kept", async () => {
-    await serve(authorityService({ authority, tokens: { s3cret: 'console' }, log: () => undefined }));
+    await serve(authorityService({ authority, tokens: { s3cret: 'console' }, logger: silentLogger() }));
     const quick = await send(base, '/v1/collections/lists/active');
     const routed = await send(base, '/V1/Collections/lists/active/');
     expect(quick.headers.etag).toBeUndefined();
@@ -84,7 +85,7 @@ describe('the quick answer about the active version', () => {
   });
 
   it("refuses an unknown collection with the route's refusal, commit wait included", async () => {
-    await serve(authorityService({ authority, tokens: { s3cret: 'console' }, log: () => undefined }));
+    await serve(authorityService({ authority, tokens: { s3cret: 'console' }, logger: silentLogger() }));
     const quick = await send(base, '/v1/collections/nothing-here/active');
     const routed = await send(base, '/v1/collections/nothing-here/active/');
     expect(quick.headers.etag).toBeUndefined();
@@ -97,7 +98,7 @@ describe('the quick answer about the active version', () => {
   });
 
   it('leaves to express what express answers otherwise: a foreign host, a body, a conditional request, HEAD', async () => {
-    await serve(authorityService({ authority, tokens: { s3cret: 'console' }, log: () => undefined }));
+    await serve(authorityService({ authority, tokens: { s3cret: 'console' }, logger: silentLogger() }));
     const foreign = await send(base, '/v1/collections/lists/active', { headers: { host: 'evil.example' } });
     expect(foreign.status).toBe(421);
     const withBody = await send(base, '/v1/collections/lists/active', { headers: { 'content-type': 'application/json' }, body: '{not json' });
@@ -112,7 +113,7 @@ describe('the quick answer about the active version', () => {
   it('answers the same mounted in another app, as the conformance kit mounts it', async () => {
     const outer = express();
     outer.get('/outer', (_req, res) => res.json({ outer: true }));
-    outer.use(authorityService({ authority, tokens: { s3cret: 'console' }, log: () => undefined }));
+    outer.use(authorityService({ authority, tokens: { s3cret: 'console' }, logger: silentLogger() }));
     await serve(outer);
     const quick = await send(base, '/v1/collections/lists/active');
     expect(quick.headers.etag).toBeUndefined();

@@ -1,3 +1,4 @@
+import { inSpan } from '@learnables/tracing';
 import { EventEmitter } from 'node:events';
 import type { Kysely, Transaction } from 'kysely';
 import { Migrator, sql } from 'kysely';
@@ -228,7 +229,13 @@ export class SqlStore implements DefinitionStore {
             return work(this.writer(tx, collection, announced));
           });
     // Postgres announces through NOTIFY (delivered on commit, to every replica, us included).
-    if (this.engine === 'sqlite') for (const activation of announced) this.events.emit('activation', activation);
+    if (this.engine === 'sqlite') {
+      for (const activation of announced) {
+        inSpan('learnables.changes.publish', { 'learnables.collection': activation.collection, 'learnables.version': activation.version, 'learnables.activation.kind': activation.kind, 'db.system.name': 'sqlite' }, () =>
+          this.events.emit('activation', activation),
+        );
+      }
+    }
     return result;
   }
 
@@ -291,7 +298,11 @@ export class SqlStore implements DefinitionStore {
       },
       activate: async (activation) => {
         const stored = await insertActivation(db, { ...activation, collection });
-        if (this.engine === 'postgres') await sql`select pg_notify(${CHANNEL}, ${JSON.stringify(stored)})`.execute(db);
+        if (this.engine === 'postgres') {
+          await inSpan('learnables.changes.publish', { 'learnables.collection': collection, 'learnables.version': stored.version, 'learnables.activation.kind': stored.kind, 'db.system.name': 'postgresql' }, () =>
+            sql`select pg_notify(${CHANNEL}, ${JSON.stringify(stored)})`.execute(db),
+          );
+        }
         announced.push(stored);
         return stored;
       },

@@ -1,3 +1,4 @@
+import { withTraceHeaders } from '@learnables/tracing';
 import type { AgentCard } from '@a2a-js/sdk';
 import type { Client } from '@a2a-js/sdk/client';
 import { ClientFactory, ClientFactoryOptions, DefaultAgentCardResolver, JsonRpcTransportFactory, RestTransportFactory } from '@a2a-js/sdk/client';
@@ -79,6 +80,8 @@ export class AgentDirectory {
     const headers = new Headers(init?.headers);
     if (this.options.token) headers.set('authorization', `Bearer ${this.options.token}`);
     headers.set(EXTENSIONS_HEADER, LEARNABLES_URI);
+    // The operator's request's trace goes on to the agent (W3C traceparent; nothing when tracing is off).
+    for (const [name, value] of Object.entries(withTraceHeaders<Record<string, string>>({}))) headers.set(name, value);
     return fetch(input, { ...init, headers, signal: init?.signal ?? AbortSignal.timeout(this.options.timeoutMs ?? 15_000) });
   };
 

@@ -1,6 +1,7 @@
+import { inSpan } from '@learnables/tracing';
 import type { Message } from '@a2a-js/sdk';
 import { Role } from '@a2a-js/sdk';
-import type { AuthorityClient } from '@learnables/authority';
+import type { AuthorityClient, Logger } from '@learnables/authority';
 import { labelAsRead } from '@learnables/learnable';
 import { checkReading } from '../check-agent.ts';
 import type { LearnableAgent, Question, Reading } from '../learnable-agent.ts';
@@ -52,11 +53,21 @@ export interface AdvanceDeps<Input, Result> {
    * refused suggestion left out. Default: strict under NODE_ENV=test (see `checkReading`).
    */
   readonly strict?: boolean;
-  readonly log?: (message: string, error?: unknown) => void;
+  /** Where a reading that breaks the rules is said: the task's logger (taskId, contextId). Default: nowhere. */
+  readonly logger?: Logger;
   /** The agent's parse, in a thread when it names its module (InputReader). */
   readonly reader: Pick<InputReader<Input>, 'parse'>;
   /** How much of a task's input is kept (the journaled parse is bounded by `input`). */
   readonly kept: KeptInput;
+}
+
+/**
+ * The fields every line of a task's work carries once its versions are pinned: `pins` (each
+ * collection's pinned version) and, for an agent of one collection, `collection` and `version`.
+ */
+export function pinFields(pins: Readonly<Record<string, number>>): Record<string, unknown> {
+  const collections = Object.keys(pins);
+  return collections.length === 1 ? { collection: collections[0], version: pins[collections[0]!], pins } : { pins };
 }
 
 /** The pinned definitions a task reads, fetched once per version (they never change). */
@@ -79,7 +90,7 @@ export async function advanceTask<Input, Result>(
   const { agent, journal, authority, reader } = deps;
   const checks = {
     strict: deps.strict ?? process.env.NODE_ENV === 'test',
-    log: deps.log ?? ((message: string) => console.error(message)),
+    log: (message: string) => deps.logger?.warn(message),
     about: `${agent.name}, task ${taskId}`,
   };
   const userMessages = history.filter((message) => message.role === Role.ROLE_USER);
@@ -96,7 +107,11 @@ export async function advanceTask<Input, Result>(
       {
         name: 'pin',
         compute: async () => {
-          const actives = await Promise.all(agent.kinds.map((kind) => authority.active(kind.collection)));
+          const actives = await inSpan('learnables.pin', { 'learnables.collections': agent.kinds.map((kind) => kind.collection) }, async (span) => {
+            const read = await Promise.all(agent.kinds.map((kind) => authority.active(kind.collection)));
+            span.setAttribute('learnables.pins', read.map((active) => `${active.collection}@${active.version}`));
+            return read;
+          });
           return Object.fromEntries(actives.map((active) => [active.collection, active.version])) as Pins;
         },
       },
@@ -117,12 +132,15 @@ export async function advanceTask<Input, Result>(
         // than inside the synchronous read where it would hold up every other request.
         await agent.prepare?.(definitions).catch(() => undefined);
         // Checked before the journal records it, so what is recorded is what was served.
-        return checkReading(agent.read(parsed, definitions), definitions, checks);
+        const pinnedChecks = { ...checks, log: (message: string) => deps.logger?.child(pinFields(pinned)).warn(message) };
+        return checkReading(agent.read(parsed, definitions), definitions, pinnedChecks);
       },
     },
   );
   // The answers read with the versions recorded (the client keeps each version it fetched: no request).
   const definitions = await pinnedDefinitions(authority, pins);
+  const pinnedLog = deps.logger?.child(pinFields(pins));
+  const answerChecks = { ...checks, log: (message: string) => pinnedLog?.warn(message) };
   let reading = firstReading;
 
   let unmatchedAnswer: string | undefined;
@@ -145,7 +163,7 @@ export async function advanceTask<Input, Result>(
         continue;
       }
       const asked = reading;
-      reading = await steps.step(`answer-${index + 1}`, () => checkReading(answerNone(input, definitions, question, by), definitions, checks, asked));
+      reading = await steps.step(`answer-${index + 1}`, () => checkReading(answerNone(input, definitions, question, by), definitions, answerChecks, asked));
       ({ answered, none, answeredBy } = { answered: true, none: true, answeredBy: answer.answeredBy });
       continue;
     }
@@ -169,7 +187,7 @@ export async function advanceTask<Input, Result>(
     const extra = added ? { addedIn: { version: added.version, label: added.label } } : {};
     const asked = reading;
     reading = await steps.step(`answer-${index + 1}`, () =>
-      checkReading(agent.answer(input, definitions, question, { entry: named, ...by, ...extra }), definitions, checks, asked),
+      checkReading(agent.answer(input, definitions, question, { entry: named, ...by, ...extra }), definitions, answerChecks, asked),
     );
   }
   return {

@@ -3,7 +3,8 @@ import { TaskState } from '@a2a-js/sdk';
 import type { AgentExecutor, ExecutionEventBus, RequestContext } from '@a2a-js/sdk/server';
 import { AgentEvent } from '@a2a-js/sdk/server';
 import { AuthorityRefused, AuthorityUnavailable } from '@learnables/authority';
-import type { AuthorityClient } from '@learnables/authority';
+import type { AuthorityClient, Logger } from '@learnables/authority';
+import type { AgentMetrics, FailureCause } from '../http/agent-metrics.ts';
 import { InputRefused } from '../learnable-agent.ts';
 import type { LearnableAgent } from '../learnable-agent.ts';
 import type { InputReader } from '../parsing/input-reader.ts';
@@ -14,7 +15,7 @@ import { keptTask } from '../storage/kept-input.ts';
 import type { TaskLedger } from '../storage/task-ledger.ts';
 import type { RuntimeTaskStore } from '../storage/ledger-task-store.ts';
 import { foreground } from '../background-turn.ts';
-import { advanceTask } from './advance-task.ts';
+import { advanceTask, pinFields } from './advance-task.ts';
 import type { Outcome } from './outcome.ts';
 import { failureOf, outcomeOf, restedTask } from './outcome.ts';
 
@@ -27,7 +28,10 @@ export interface ExecutorDeps<Input, Result> {
   readonly authority: AuthorityClient;
   readonly reader: Pick<InputReader<Input>, 'parse'>;
   readonly kept: KeptInput;
-  readonly log: (message: string, error?: unknown) => void;
+  /** The agent's logger; each task's lines go through a child with its taskId and contextId (and pins, once known). */
+  readonly logger: Logger;
+  /** This instance's counters; none counts nothing (recovery at start-up counts as the live path does). */
+  readonly metrics?: AgentMetrics;
   /** See AdvanceDeps.strict. */
   readonly strict?: boolean;
 }
@@ -53,6 +57,14 @@ function seenOnlyAtRest(context: RequestContext): boolean {
   return context.context.state.get(PLAIN_SEND) === true && configuration?.returnImmediately !== true && configuration?.taskPushNotificationConfig === undefined;
 }
 
+/** Why a task failed, for the metrics. */
+function causeOf(error: unknown): FailureCause {
+  if (error instanceof InputRefused) return 'input-refused';
+  if (error instanceof AuthorityUnavailable) return 'authority-unavailable';
+  if (error instanceof AuthorityRefused) return 'authority-refused';
+  return 'internal';
+}
+
 /** A sentence for what went wrong, for the person waiting on the task. */
 function explainFailure(error: unknown): string {
   if (error instanceof InputRefused) return error.message;
@@ -75,22 +87,43 @@ export async function settleTask<Input, Result>(
   history: readonly Message[],
   options: { fresh?: boolean; ticket?: ParseTicket } = {},
 ): Promise<Outcome> {
+  const started = performance.now();
+  const taskLog = deps.logger.child({ taskId, contextId });
+  const took = () => (performance.now() - started) / 1000;
   try {
-    const advanced = await advanceTask(deps, taskId, history, options);
+    const advanced = await advanceTask({ ...deps, logger: taskLog }, taskId, history, options);
+    const pinnedLog = taskLog.child(pinFields(advanced.pins));
     // Completed, its settling step journaled: the only moment the agent may remember it (never
     // while reading, which reread and preview do too).
     if (advanced.reading.settled && deps.agent.completed !== undefined) {
       try {
         deps.agent.completed(advanced.input, advanced.reading.result);
       } catch (error) {
-        deps.log(`task ${taskId}: the agent failed to note its completion`, error);
+        pinnedLog.error({ err: error }, 'the agent failed to note its completion');
       }
     }
     const date = deps.agent.dateOf?.(advanced.input);
     deps.ledger.settleWhenStored(taskId, advanced.reading.settled ? 'done' : 'asking', date && !Number.isNaN(date.getTime()) ? date.getTime() : undefined);
-    return outcomeOf(taskId, contextId, advanced, deps.agent.summarize?.(advanced.input));
+    const outcome = outcomeOf(taskId, contextId, advanced, deps.agent.summarize?.(advanced.input));
+    if (advanced.reading.settled) {
+      const decidedBy = advanced.answered ? 'operator' : 'rules';
+      deps.metrics?.decisions.inc({ decided_by: decidedBy });
+      deps.metrics?.decisionDuration.observe({ outcome: 'decided' }, took());
+      pinnedLog.info({ outcome: 'decided', decidedBy }, 'task decided');
+    } else {
+      // A question counts once, on the message that opened the task (an answer asked again is not a new question).
+      if (options.fresh) deps.metrics?.questions.inc({ collection: advanced.reading.question.collection });
+      deps.metrics?.decisionDuration.observe({ outcome: 'asked' }, took());
+      pinnedLog.info({ outcome: 'asked', asking: advanced.reading.question.collection }, 'task asks a person');
+    }
+    return outcome;
   } catch (error) {
-    if (!(error instanceof InputRefused)) deps.log(`task ${taskId} failed`, error);
+    const cause = causeOf(error);
+    deps.metrics?.failures.inc({ cause });
+    deps.metrics?.decisionDuration.observe({ outcome: 'failed' }, took());
+    // A refused input is the sender's to fix (said to them in the task), not the operator's: info, without a stack.
+    if (error instanceof InputRefused) taskLog.info({ outcome: 'failed', cause, reason: error.message }, 'task refused its input');
+    else taskLog.error({ outcome: 'failed', cause, err: error }, 'task failed');
     deps.ledger.settleWhenStored(taskId, 'failed');
     return failureOf(taskId, contextId, explainFailure(error));
   }
@@ -125,6 +158,8 @@ export class LearnablesExecutor<Input, Result> implements AgentExecutor {
     // (A task nobody hears of before it rests is opened in the ledger alone, the task kept in its
     // row, without waiting for the disk; the task store gets it at rest: seenOnlyAtRest, TaskWrites.open.)
     const quiet = !context.task && seenOnlyAtRest(context);
+    if (context.task) this.deps.metrics?.answers.inc();
+    else this.deps.metrics?.messages.inc();
     if (context.task) await this.deps.ledger.resume(taskId);
     else await this.deps.taskStore.open(task, context.context, { taskId, messageAt: Date.now() }, { seenOnlyAtRest: quiet });
     // The task as it is kept: the message as the task keeps it (a large part as its digest), so the

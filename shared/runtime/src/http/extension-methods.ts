@@ -3,12 +3,14 @@ import express from 'express';
 import type { Part } from '@a2a-js/sdk';
 import type { TaskStore, User } from '@a2a-js/sdk/server';
 import { Role } from '@a2a-js/sdk';
-import { AuthorityRefused, AuthorityUnavailable, refusalFor } from '@learnables/authority';
+import { AuthorityRefused, AuthorityUnavailable, bearerChallenge, refusalFor } from '@learnables/authority';
 import type { AuthorityClient } from '@learnables/authority';
 import { LessonRefused } from '@learnables/learnable';
 import type { LessonOutcome, PreviewResult, RereadResult, RetractionOutcome } from '@learnables/protocol';
 import {
   EXTENSIONS_HEADER,
+  FORBIDDEN_CODE,
+  UNAUTHORIZED_CODE,
   LEARNABLES_METHODS,
   LEARNABLES_URI,
   JsonRpcRequestSchema,
@@ -43,7 +45,8 @@ import { MethodRefused } from './method-refused.ts';
 
 export { MethodRefused };
 
-const JSON_RPC_CODE: Record<number, number> = { 400: -32602, 401: -32001, 403: -32001, 404: -32602, 413: -32600, 422: -32602, 429: -32000, 500: -32603, 502: -32603, 503: -32603 };
+// 401 and 403 have codes of their own outside JSON-RPC's reserved range (A2A's -32001 is TaskNotFound: SPEC §3.4).
+const JSON_RPC_CODE: Record<number, number> = { 400: -32602, 401: UNAUTHORIZED_CODE, 403: FORBIDDEN_CODE, 404: -32602, 413: -32600, 422: -32602, 429: -32000, 500: -32603, 502: -32603, 503: -32603 };
 
 export interface ExtensionMethodsDeps<Input, Result> {
   readonly agent: LearnableAgent<Input, Result>;
@@ -52,6 +55,10 @@ export interface ExtensionMethodsDeps<Input, Result> {
   readonly taskStore: TaskStore;
   readonly userOf: (req: Request) => Promise<User>;
   readonly log: (message: string, error?: unknown) => void;
+  /** Told of each refusal, by its error code (the agent's metrics count them). */
+  readonly refused?: (reason: string) => void;
+  /** Told of each correction that recorded something (the agent's metrics count them). */
+  readonly corrected?: () => void;
   /** Preview reads recent tasks' inputs from these; it writes to neither. */
   readonly journal: Journal;
   readonly ledger: TaskLedger;
@@ -207,7 +214,10 @@ function run<Input, Result>(deps: ExtensionMethodsDeps<Input, Result>, method: M
     case 'preview':
       return preview(deps, params, user, tenant);
     case 'correct':
-      return correct(deps, params, user, tenant);
+      return correct(deps, params, user, tenant).then((outcome) => {
+        if (outcome.changed) deps.corrected?.();
+        return outcome;
+      });
     case 'corrections':
       return corrections(deps, params, user, tenant);
   }
@@ -270,6 +280,12 @@ const methodNamed = (name: unknown, transport: 'jsonrpc' | 'rest'): MethodName |
 const jsonRpcCode = (refused: MethodRefused): number =>
   refused.refusal.error === 'entry-exists' || refused.refusal.error === 'not-retractable' || refused.refusal.error === 'not-correctable' ? -32602 : (JSON_RPC_CODE[refused.status] ?? -32603);
 
+/** Whether a refusal is about access (401, 403); a 401 gets the RFC 6750 challenge (`WWW-Authenticate: Bearer`). */
+function challenged(req: Request, res: Response, refused: MethodRefused, realm: string): boolean {
+  if (refused.status === 401) res.set('WWW-Authenticate', bearerChallenge(realm, req.get('authorization')));
+  return refused.status === 401 || refused.status === 403;
+}
+
 /** The extension methods on JSON-RPC, in front of the SDK's handler; other methods fall through. */
 export function jsonRpcExtensionMethods<Input, Result>(deps: ExtensionMethodsDeps<Input, Result>): Router {
   const router = express.Router();
@@ -297,7 +313,10 @@ export function jsonRpcExtensionMethods<Input, Result>(deps: ExtensionMethodsDep
       res.json({ jsonrpc: '2.0', id, result });
     } catch (error) {
       const refused = asRefusal(error, deps.log);
-      res.json({ jsonrpc: '2.0', id, error: { code: jsonRpcCode(refused), message: refused.message, data: refused.refusal } });
+      deps.refused?.(refused.refusal.error);
+      // An access refusal keeps its HTTP status (A2A: authentication failures are the transport's,
+      // 401 with a challenge); every other refusal is a JSON-RPC error on HTTP 200, as the binding's.
+      res.status(challenged(req, res, refused, deps.agent.name) ? refused.status : 200).json({ jsonrpc: '2.0', id, error: { code: jsonRpcCode(refused), message: refused.message, data: refused.refusal } });
     }
   });
   return router;
@@ -318,6 +337,8 @@ export function restExtensionMethods<Input, Result>(deps: ExtensionMethodsDeps<I
       res.json(result);
     } catch (error) {
       const refused = asRefusal(error, deps.log);
+      deps.refused?.(refused.refusal.error);
+      challenged(req, res, refused, deps.agent.name);
       res.status(refused.status).json(refused.refusal);
     }
   });

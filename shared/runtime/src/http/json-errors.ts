@@ -1,4 +1,6 @@
 import type { NextFunction, Request, Response } from 'express';
+import type { Logger } from '@learnables/authority';
+import { requestLogger } from '@learnables/authority';
 import { JSONRPC_PATH, REST_PATH } from '../a2a/agent-card.ts';
 
 /** What express (or a layer before ours) said went wrong: a status on client errors, none on our own faults. */
@@ -29,7 +31,7 @@ const under = (path: string, prefix: string) => path === prefix || path.startsWi
  * answers a JSON-RPC error object (HTTP 200, as the binding's other errors); the REST binding
  * its `{ error: { code, status, message } }`; any other path a refusal `{ error, message }`.
  */
-export function jsonErrors(agentName: string, log: (message: string, error?: unknown) => void) {
+export function jsonErrors(agentName: string, logger: Logger) {
   const answer = (req: Request, res: Response, status: number, message: string) => {
     if (res.headersSent) {
       res.destroy();
@@ -46,12 +48,12 @@ export function jsonErrors(agentName: string, log: (message: string, error?: unk
   };
   return {
     notFound(req: Request, res: Response): void {
-      answer(req, res, 404, `The ${agentName} agent has no ${req.method} ${req.path}; its card, at /.well-known/agent-card.json, says where it answers.`);
+      answer(req, res, 404, `The ${agentCalled(agentName)} has no ${req.method} ${req.path}; its card, at /.well-known/agent-card.json, says where it answers.`);
     },
     failed(error: HttpError, req: Request, res: Response, _next: NextFunction): void {
       const status = error.status ?? error.statusCode ?? 500;
       if (status >= 500 || status < 400) {
-        log(`${req.method} ${req.path} failed`, error);
+        requestLogger(req, logger).error({ err: error, method: req.method, path: req.path }, 'request failed');
         answer(req, res, 500, 'The agent failed to answer that request; nothing was written. See its log.');
       } else if (error instanceof URIError || /decode/i.test(String((error as { message?: unknown }).message))) {
         answer(req, res, 400, 'That address is not percent-encoded text (a % must be followed by two hex digits of UTF-8); nothing was read or written.');
@@ -60,4 +62,12 @@ export function jsonErrors(agentName: string, log: (message: string, error?: unk
       }
     },
   };
+}
+
+/**
+ * How an agent is called in a sentence: its card's name, with "agent" added only when the name
+ * does not already say it ("Email intake agent", not "Email intake agent agent").
+ */
+export function agentCalled(name: string): string {
+  return /\bagent$/i.test(name.trim()) ? name.trim() : `${name.trim()} agent`;
 }

@@ -13,7 +13,8 @@ interface Counts {
 }
 
 /**
- * The numbers `/metrics` and `/learnables/stats` answer, computed at most once a second however many
+ * The numbers `/learnables/stats` answers (the shared database's, across replicas; `/metrics` counts
+ * this process alone, agent-metrics.ts), computed at most once a second however many
  * ask (anyone may: they take no token), and once for all who ask at the same moment. Exact for what
  * this process wrote: any ledger or correction write it commits makes the next request count again;
  * another replica's writes show within FRESH_MS. Each count is the database's (by day, in SQL), never
@@ -55,32 +56,6 @@ export class AgentCounts {
     const [{ messages, questions }, day, week] = await Promise.all([this.ledger.totals(), this.ledger.byPeriod('day', standing), this.ledger.byPeriod('week', standing)]);
     return { messages, questions, standing, periods: { day, week } };
   }
-}
-
-/** Prometheus text format: messages and questions this agent has seen, and decisions corrected later. */
-export function metricsHandler(counts: AgentCounts, agent: string) {
-  return async (_req: Request, res: Response) => {
-    const { messages, questions, standing } = await counts.now();
-    const corrected = standing.size;
-    const label = `{agent="${agent.replace(/["\\\n]/g, '_')}"}`;
-    res.type('text/plain; version=0.0.4').send(
-      [
-        '# HELP learnables_messages_total Messages (tasks) this agent has read.',
-        '# TYPE learnables_messages_total counter',
-        `learnables_messages_total${label} ${messages}`,
-        '# HELP learnables_questions_total Messages on which this agent had to ask a person.',
-        '# TYPE learnables_questions_total counter',
-        `learnables_questions_total${label} ${questions}`,
-        '# HELP learnables_questions_per_100_messages Questions per 100 messages, over all time.',
-        '# TYPE learnables_questions_per_100_messages gauge',
-        `learnables_questions_per_100_messages${label} ${messages === 0 ? 0 : Math.round((questions / messages) * 1000) / 10}`,
-        '# HELP learnables_decisions_corrected Decisions a person later said were wrong and that stand corrected now.',
-        '# TYPE learnables_decisions_corrected gauge',
-        `learnables_decisions_corrected${label} ${corrected}`,
-        '',
-      ].join('\n'),
-    );
-  };
 }
 
 /**

@@ -7,6 +7,7 @@ import { startAuthority } from '../harness.test-support.ts';
 import { startLearnableAgent } from '../start-agent.ts';
 import type { RunningAgent } from '../start-agent.ts';
 import { wordAgent } from '../word-agent.test-support.ts';
+import { silentLogger } from '@learnables/authority';
 
 /** The authority behind a proxy that holds every answer about the active version for `delayMs`: tasks wait for their pin after their message was read. */
 async function slowAuthority(delayMs: number) {
@@ -50,7 +51,7 @@ describe('admitting the messages a request brings', () => {
 
   async function agentBehind(authorityUrl: string, parsing: { maxParses?: number; inFlightBytes?: number }): Promise<RunningAgent> {
     const dir = scratchDir('runtime-admission-');
-    const agent = await startLearnableAgent(wordAgent, { store: `sqlite:${dir.path}/agent.db`, authority: { url: authorityUrl }, parsing: { threads: 0, ...parsing }, log: () => undefined });
+    const agent = await startLearnableAgent(wordAgent, { store: `sqlite:${dir.path}/agent.db`, authority: { url: authorityUrl }, parsing: { threads: 0, ...parsing }, logger: silentLogger() });
     cleanup.push(() => dir.remove(), () => agent.close());
     return agent;
   }

@@ -68,8 +68,15 @@ const sizeInWords = (bytes: number) => (bytes < MEBIBYTE ? `${Math.max(1, Math.c
  * error carries the `busy` Refusal) before anything is stored. Requests that read nothing new
  * (answers, GetTask, teach) pass untouched.
  */
-export function admitParses(reader: Pick<InputReader<unknown>, 'admit' | 'carry' | 'hand' | 'load'>, binding: 'jsonrpc' | 'rest', retryAfterSeconds: number) {
+export function admitParses(
+  reader: Pick<InputReader<unknown>, 'admit' | 'carry' | 'hand' | 'load'>,
+  binding: 'jsonrpc' | 'rest',
+  retryAfterSeconds: number,
+  /** Told of each busy answer (the agent's metrics count them). */
+  onBusy?: (binding: 'jsonrpc' | 'rest') => void,
+) {
   const refuse = (req: Request, res: Response, message: string): void => {
+    onBusy?.(binding);
     const refusal: Refusal = { error: 'busy', message };
     res.status(503).set('Retry-After', String(retryAfterSeconds));
     if (binding === 'rest') {

@@ -1,3 +1,4 @@
+import { inSpan, traceCarrier } from '@learnables/tracing';
 import { availableParallelism } from 'node:os';
 import { existsSync } from 'node:fs';
 import { Piscina } from 'piscina';
@@ -210,15 +211,22 @@ export class InputReader<Input> {
    * ticket of the request that brought the message, the parse holds its place until it ends.
    */
   async parse(parts: InputPart[], ticket?: ParseTicket): Promise<Input> {
+    const cost = readingCost(parts, this.inThreadFrom);
+    const inThread = this.pool !== undefined && this.module !== undefined && cost >= this.inThreadFrom;
+    return inSpan('learnables.parse', { 'learnables.parse.thread': inThread, 'learnables.parse.cost_bytes': cost, 'learnables.parse.parts': parts.length }, () => this.parseNow(parts, inThread, ticket));
+  }
+
+  private async parseNow(parts: InputPart[], inThread: boolean, ticket?: ParseTicket): Promise<Input> {
     ticket?.hold();
     try {
-      if (this.pool === undefined || this.module === undefined || readingCost(parts, this.inThreadFrom) < this.inThreadFrom) return await this.agent.parse(parts);
+      if (!inThread || this.pool === undefined || this.module === undefined) return await this.agent.parse(parts);
       // The bytes move to the thread rather than being copied (each part's buffer is its own).
       const transferList = parts.flatMap((part) =>
         part.kind === 'file' && part.bytes.byteOffset === 0 && part.bytes.byteLength === part.bytes.buffer.byteLength ? [part.bytes.buffer as ArrayBuffer] : [],
       );
       const answer = await this.pool.run(
-        { module: String(this.module.url), exportName: this.module.name, parts, options: this.module.options },
+        // The trace context travels with the message (W3C traceparent), for a thread that traces.
+        { module: String(this.module.url), exportName: this.module.name, parts, options: this.module.options, trace: traceCarrier() },
         { transferList },
       );
       if ('refused' in answer) throw new InputRefused(answer.refused);
@@ -229,7 +237,28 @@ export class InputReader<Input> {
     }
   }
 
+  /**
+   * Whether the parse threads can read a message: undefined when they can (or the agent reads on
+   * the event loop), else a sentence. A pool reading messages now is evidently alive, and one with
+   * no thread yet starts them with the first large message (readiness starts none: a thread costs
+   * its memory and its loader); an idle pool's threads are each asked to run an empty task.
+   */
+  async probe(): Promise<string | undefined> {
+    if (this.pool === undefined) return undefined;
+    if (this.closed) return 'its parse threads were closed (the agent is stopping), so it cannot read a large message.';
+    if (this.taken > 0 || this.pool.threads.length === 0) return undefined;
+    try {
+      const answer = (await this.pool.run({ probe: true })) as unknown as { probe?: unknown };
+      return answer.probe === true ? undefined : 'a parse thread answered something other than the probe it was sent.';
+    } catch (error) {
+      return `its parse threads do not start or do not answer (${(error as Error).message}), so it cannot read a message of 16 kB or more.`;
+    }
+  }
+
+  private closed = false;
+
   async close(): Promise<void> {
+    this.closed = true;
     await this.pool?.destroy();
   }
 }

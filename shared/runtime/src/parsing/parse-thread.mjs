@@ -31,7 +31,9 @@ async function exportsOf(module) {
  * Parse one message's parts with the agent's own function. A refusal comes back as its sentence
  * (an Error's class does not cross threads); any other failure is thrown as it is.
  */
-export default async function parseInThread({ module, exportName, parts, options }) {
+export default async function parseInThread({ probe, module, exportName, parts, options }) {
+  // Readiness asks a thread to answer at all (InputReader.probe): nothing is imported or read.
+  if (probe === true) return { probe: true };
   const exports = await exportsOf(module);
   const parse = exports[exportName];
   if (typeof parse !== 'function') throw new TypeError(`${module} has no function named ${exportName} to parse with.`);

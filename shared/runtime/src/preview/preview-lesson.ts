@@ -115,7 +115,7 @@ export async function previewLesson<Input, Result>(
   const settledBy = [...new Set(moved.filter((m) => m.will.settled).map((m) => m.taskId))];
   const said = await saidOf(deps, settledBy);
 
-  const counts = { settles: 0, changes: 0, unsettles: 0, stillOpen: 0, against: 0 };
+  const counts = { settles: 0, changes: 0, unsettles: 0, stillOpen: 0, against: 0, contested: 0 };
   const examples: PreviewExample[] = [];
   const kept = new Map<Effect, number>();
   for (const { taskId, name, was, will } of moved) {
@@ -123,6 +123,7 @@ export async function previewLesson<Input, Result>(
     const effect = judged(was, will, word)!;
     counts[effect === 'still-open' ? 'stillOpen' : effect] += 1;
     if (effect === 'changes' && word !== undefined && will.settled) counts.against += 1;
+    if (effect === 'unsettles' && will.contested === true) counts.contested += 1;
     const shown = kept.get(effect) ?? 0;
     if (shown >= EXAMPLES_PER_EFFECT) continue;
     kept.set(effect, shown + 1);
@@ -455,4 +456,5 @@ const wire = (finding: Finding, version: number): WireReading => ({
   ...(finding.winner !== undefined && { winner: finding.winner }),
   reads: finding.reads,
   version,
+  ...(finding.contested === true && { contested: true as const }),
 });

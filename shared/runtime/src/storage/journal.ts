@@ -1,3 +1,4 @@
+import { inSpan } from '@learnables/tracing';
 import type { CompiledQuery, Kysely } from 'kysely';
 import { sql } from 'kysely';
 import { compiledOnce } from './compiled-once.ts';
@@ -217,9 +218,11 @@ export class TaskJournal {
 
   async step<T>(step: string, compute: () => Promise<T> | T, bound?: JournalBound): Promise<T> {
     if (this.known.has(step)) return this.known.get(step) as T;
-    const result = await this.journal.record(this.taskId, step, await compute(), bound);
-    this.known.set(step, result);
-    return result;
+    return inSpan('learnables.journal.step', { 'learnables.task_id': this.taskId, 'learnables.steps': [step] }, async () => {
+      const result = await this.journal.record(this.taskId, step, await compute(), bound);
+      this.known.set(step, result);
+      return result;
+    });
   }
 
   /**
@@ -246,6 +249,12 @@ export class TaskJournal {
 
   private async run(steps: readonly StepOf<unknown>[], then?: ThenOf<readonly unknown[], unknown>): Promise<{ values: unknown[]; last: unknown }> {
     const pending = steps.filter((step) => !this.known.has(step.name));
+    if (pending.length === 0 && (then === undefined || this.known.has(then.name))) return this.runSteps(steps, pending, then);
+    const names = [...pending.map((step) => step.name), ...(then !== undefined && !this.known.has(then.name) ? [then.name] : [])];
+    return inSpan('learnables.journal.step', { 'learnables.task_id': this.taskId, 'learnables.steps': names }, () => this.runSteps(steps, pending, then));
+  }
+
+  private async runSteps(steps: readonly StepOf<unknown>[], pending: readonly StepOf<unknown>[], then?: ThenOf<readonly unknown[], unknown>): Promise<{ values: unknown[]; last: unknown }> {
     const encoded: EncodedStep[] = [];
     if (pending.length > 0) {
       // Each one's failure, thrown at once or later, is the whole call's: none is left unheard.

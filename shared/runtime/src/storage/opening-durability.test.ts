@@ -11,6 +11,7 @@ import { sdkClient, startAuthority, userText } from '../harness.test-support.ts'
 import type { RunningAgent } from '../start-agent.ts';
 import { startLearnableAgent } from '../start-agent.ts';
 import { wordAgent } from '../word-agent.test-support.ts';
+import { silentLogger } from '@learnables/authority';
 
 // On PostgreSQL a task's opening waits for the disk only when someone can hear of the task before
 // it rests (a stream, an answer at once); a plain send is answered when the task rests, whose save
@@ -28,7 +29,7 @@ describe('a task opening on PostgreSQL', () => {
   beforeAll(async () => {
     database = await scratchPostgres('opening');
     authority = await startAuthority();
-    agent = await startLearnableAgent(wordAgent, { store: database.url, authority: { url: authority.url, token: 'agent-token' }, log: () => undefined });
+    agent = await startLearnableAgent(wordAgent, { store: database.url, authority: { url: authority.url, token: 'agent-token' }, logger: silentLogger() });
     const { db } = agent.database;
     await sql`create table opening_commits (seq serial, task_id text, what text, synchronous_commit text)`.execute(db);
     await sql`create function record_opening() returns trigger language plpgsql as $$

@@ -51,7 +51,9 @@ export function previewView(result: PreviewResult, words: PreviewWords): HTMLEle
   // Messages a person answered or corrected otherwise are said apart: what they said is the truth.
   const against = counts.against ?? 0;
   const taken = counts.changes - against;
-  const unsettled = counts.unsettles;
+  // Left open because the lesson shows the evidence is another entry's too (SPEC §6.5 `contested`): information, not a warning.
+  const contested = counts.contested ?? 0;
+  const unsettled = counts.unsettles - contested;
   const warn = taken > 0 || unsettled > 0 || against > 0;
   const partial = result.tried !== undefined && result.recent !== undefined && result.tried < result.recent;
   const target = words.labelOf(result.entry);
@@ -85,10 +87,17 @@ export function previewView(result: PreviewResult, words: PreviewWords): HTMLEle
                 examples(result.examples, words, 'changes', (example) => example.said !== undefined),
               ),
             taken > 0 && h('li', { class: 'preview-takes' }, h('strong', {}, `${plural(taken, 'message', 'messages')} decided for another ${words.entryWord} would go to ${target} instead.`), examples(result.examples, words, 'changes', (example) => example.said === undefined)),
-            unsettled > 0 && h('li', { class: 'preview-unsettles' }, h('strong', {}, `${plural(unsettled, 'message', 'messages')} decided now would no longer be decided; ${words.agentName} would ask about them.`), examples(result.examples, words, 'unsettles')),
+            unsettled > 0 && h('li', { class: 'preview-unsettles' }, h('strong', {}, `${plural(unsettled, 'message', 'messages')} decided now would no longer be decided; ${words.agentName} would ask about them.`), examples(result.examples, words, 'unsettles', (example) => example.after.contested !== true)),
+            contested > 0 &&
+              h(
+                'li',
+                { class: 'preview-contested' },
+                `${plural(contested, 'message', 'messages')} decided now would be asked about: the lesson shows that what decided ${contested === 1 ? 'it' : 'them'} fits another ${words.entryWord} too.`,
+                examples(result.examples, words, 'unsettles', (example) => example.after.contested === true),
+              ),
             counts.settles > 0 && h('li', {}, `${plural(counts.settles, 'message', 'messages')} it could not decide would be decided.`, examples(result.examples, words, 'settles')),
             counts.stillOpen > 0 && h('li', {}, `${plural(counts.stillOpen, 'message', 'messages')} it could not decide would still be asked about.`),
-            counts.changes + unsettled + counts.settles + counts.stillOpen === 0 && h('li', {}, 'None of them would be read differently.'),
+            counts.changes + counts.unsettles + counts.settles + counts.stillOpen === 0 && h('li', {}, 'None of them would be read differently.'),
           ),
         ],
     warn && h('p', {}, `If that is not what you meant, change the lesson above; otherwise confirm.`),
