@@ -8,6 +8,9 @@ if (!(process.env.NODE_OPTIONS ?? '').includes(`--conditions=${SOURCE}`)) {
   process.env.NODE_OPTIONS = `${process.env.NODE_OPTIONS ?? ''} --conditions=${SOURCE}`.trim();
 }
 
+// The processes tests start need not each repeat that this Node is past its end of life (check-node.ts).
+process.env.LEARNABLES_NODE_WARNED ??= '1';
+
 export default defineConfig({
   resolve: { conditions: [SOURCE, 'module', 'node', 'development|production'] },
   ssr: { resolve: { conditions: [SOURCE, 'module', 'node', 'development|production'] } },

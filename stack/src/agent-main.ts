@@ -1,5 +1,6 @@
 // Runs one agent of the registry (src/agents.ts) as its own service: `pnpm agent <name>`.
 // See run-agent.ts for its environment.
+import './check-node.ts';
 import { agentNamed } from './registry.ts';
 import { runAgent } from './run-agent.ts';
 

@@ -1,4 +1,5 @@
 // Runs the authority on its own: `pnpm authority`. Configuration is by environment (see README).
+import './check-node.ts';
 import { startTracing } from '@learnables/tracing';
 import { join } from 'node:path';
 import { Authority, authorityService, loadSeeds, openStore } from '@learnables/authority';

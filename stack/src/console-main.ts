@@ -7,6 +7,7 @@
 // CONSOLE_USERS_FILE (the accounts, `name:scrypt-hash` lines written by `pnpm console-user`; default
 // data/console-users, made on first start with the user `operator`) and CONSOLE_SESSION_SECRET (signs
 // session cookies, at least 32 bytes; default a random one kept in data/console-session-secret).
+import './check-node.ts';
 import { createConsole } from '@learnables/console';
 import { startTracing } from '@learnables/tracing';
 import type { ReplayAction } from '@learnables/console';

@@ -1,5 +1,6 @@
 // `pnpm start`: the authority, every agent of the registry (src/agents.ts) and the console on the
 // embedded default (SQLite files under data/, created and seeded on first start). Ctrl-C stops everything.
+import './check-node.ts';
 import type { ChildProcess } from 'node:child_process';
 import { spawn } from 'node:child_process';
 import { chmodSync, existsSync, mkdirSync } from 'node:fs';
