@@ -44,6 +44,7 @@ const benchmarks: Benchmark[] = [
   { title: 'Preview of one lesson over 5,000 recent email tasks with 10,000 marks, vs a reread of one task', script: 'test/bench/preview.ts' },
   { title: 'Manifest streaming memory', script: 'agents/manifest/bench/stream-memory.ts' },
   { title: 'Manifest reading rate at 100k rows vs exceljs and csv-parse alone', script: 'agents/manifest/bench/read-rate.ts' },
+  { title: 'Cold start and idle memory of each service: built JavaScript against tsx', script: 'test/bench/cold-start.ts' },
   { title: 'Worst accepted input of each kind: time, peak RSS, /healthz while it is read', script: 'test/bench/worst-input.ts' },
   { title: 'The six-week scenario: questions per 100 messages, and decisions made without asking that were wrong', script: 'test/bench/scenario.ts' },
   { title: 'Handling agent: what lessons buy, what the model costs', script: 'test/bench/handling/run.ts' },
