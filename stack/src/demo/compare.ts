@@ -7,6 +7,7 @@
 // temporary folder (make-mixed-stream.ts) and replayed by the same operator, into data/mixed-stream
 // (docs/trap-scenario/mixed-stream with --update-docs), with its wrong decisions listed one a line.
 // Options: --weeks N, --quiet, --verbose, --no-write, --update-docs.
+import '../check-node.ts';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, relative } from 'node:path';

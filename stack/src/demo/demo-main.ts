@@ -4,6 +4,7 @@
 // Options: --learning on|off, --weeks N, --quiet, --verbose, --no-write, --update-docs (write into
 // docs/scenario, the committed copies, instead of data/scenario), --trap (the trap scenario, replayed
 // by the operator who trusts every suggestion, into data/trap-scenario or docs/trap-scenario).
+import '../check-node.ts';
 import { relative } from 'node:path';
 import { AuthorityUnavailable } from '@learnables/authority';
 import { repoRoot } from '../config.ts';

@@ -1,6 +1,7 @@
 // `pnpm demo:handling`: the handling agent's six weeks, twice, each on a fresh stack of its own in
 // this process (the authority and the agent): learning on, then learning off. Prints questions per
 // 100 per week side by side and the rollback check. --update-docs writes docs/scenario/handling.md.
+import '../check-node.ts';
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { formatHandlingComparison, runHandlingScenario, startHandlingStack } from './handling-scenario.ts';
