@@ -5,7 +5,8 @@
 # the seeds it starts from.
 FROM node:24-bookworm-slim AS build
 
-# RE2 and better-sqlite3 compile from source on install.
+# RE2 and better-sqlite3 compile from source on install; their object files and C++ sources (about
+# 100 MB) are removed after the deploy, which keeps only the two .node addons they load.
 RUN apt-get update \
  && apt-get install -y --no-install-recommends python3 make g++ \
  && rm -rf /var/lib/apt/lists/*
@@ -19,7 +20,10 @@ COPY stack stack
 COPY test/package.json test/package.json
 RUN npx -y pnpm@10.34.9 install --frozen-lockfile \
  && npx -y pnpm@10.34.9 build \
- && npx -y pnpm@10.34.9 --filter @learnables/stack deploy --prod --legacy /app/stack
+ && npx -y pnpm@10.34.9 --filter @learnables/stack deploy --prod --legacy /app/stack \
+ && find /app/stack/node_modules/.pnpm -type d \( -path '*/build/Release/obj.target' -o -path '*/build/Release/.deps' \
+      -o -path '*/build/deps' -o -path '*/re2/vendor' -o -path '*/better-sqlite3/deps' -o -path '*/better-sqlite3/src' \) \
+      -prune -exec rm -rf {} +
 
 FROM node:24-bookworm-slim
 ENV NODE_ENV=production
