@@ -13,8 +13,8 @@ import { fileURLToPath } from 'node:url';
 import { setUser } from '../../stack/src/console-accounts.ts';
 
 const root = fileURLToPath(new URL('../../', import.meta.url));
-const RUNS = Number(process.env.COLD_START_RUNS ?? 5);
-const IDLE_MS = 5_000;
+const RUNS = Number(process.env.COLD_START_RUNS ?? 4);
+const IDLE_MS = 3_000;
 
 interface Service {
   readonly name: string;
