@@ -285,7 +285,11 @@ const retracted = new Set<number>();
 const broken: { name: string; hooks: Hooks; fails: CheckId[]; says: RegExp }[] = [
   {
     name: 'a card that says required: true',
-    hooks: { card: (card) => void (learnablesEntry(card).required = true) },
+    hooks: {
+      card: (card) => {
+        learnablesEntry(card).required = true;
+      },
+    },
     fails: ['card.required-false'],
     says: /expected required: false on the learnables entry, got required: true/i,
   },

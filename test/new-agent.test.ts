@@ -193,6 +193,7 @@ describe('pnpm new-agent, every lesson and answer shape, from a copy of the repo
   it('passes their own tests, and the registry-wide ones: compose is current, their words stay out of shared code', async () => {
     const output = await run(process.execPath, [join(dir.path, 'node_modules/vitest/vitest.mjs'), 'run', ...SHAPES.map((shape) => `agents/${shape.name}/`), 'stack/src/compose.test.ts', 'test/vocabulary-free.test.ts'], dir.path);
     // Without colours: the summary line is read as text.
+    // biome-ignore lint/suspicious/noControlCharactersInRegex: ESC starts the terminal colours vitest prints.
     expect(output.replace(/\u001b\[[0-9;]*m/g, '')).toMatch(new RegExp(`Test Files\\s+${SHAPES.length * 2 + 2} passed \\(${SHAPES.length * 2 + 2}\\)`));
   }, 300_000);
 

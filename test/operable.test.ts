@@ -241,7 +241,7 @@ describe('two replicas of one agent on one PostgreSQL: per-instance counters', (
           jsonrpc: '2.0',
           id: 2,
           method: 'learnables/teach',
-          params: { collection: 'customers', entry: 'northgate', value: (tasks[1]!.status.message?.metadata?.[URI] as { suggested: unknown }).suggested, taughtBy: 'dana', reason: 'billing desk' },
+          params: { collection: 'customers', entry: 'northgate', value: (tasks[1]!.status.message!.metadata![URI] as { suggested: unknown }).suggested, taughtBy: 'dana', reason: 'billing desk' },
         }),
       })
     ).json()) as { result?: { changed: boolean } };

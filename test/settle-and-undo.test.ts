@@ -54,7 +54,7 @@ async function footprint(stack: LoopStack, collection: string) {
 }
 
 const methods = (stack: LoopStack) =>
-  (stack.agent.card.capabilities?.extensions.find((e) => e.uri === LEARNABLES_URI)?.params as { methods: Record<string, { jsonrpc: string }> }).methods;
+  (stack.agent.card.capabilities!.extensions.find((e) => e.uri === LEARNABLES_URI)!.params as { methods: Record<string, { jsonrpc: string }> }).methods;
 
 for (const engine of ['sqlite', 'postgres'] as const) {
   describe(`every question settled and every mistake undone, email agent over HTTP on ${engine}`, () => {

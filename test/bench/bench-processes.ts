@@ -13,7 +13,9 @@ import type { Client } from '@a2a-js/sdk/client';
 import { ClientFactory, ClientFactoryOptions, JsonRpcTransportFactory } from '@a2a-js/sdk/client';
 
 const children = new Set<ChildProcess>();
-process.on('exit', () => children.forEach((c) => c.kill()));
+process.on('exit', () => {
+  for (const c of children) c.kill();
+});
 
 /**
  * `node --import tsx <nodeArgs> <script> <args>`, its stdout piped; `script` is a file URL or path.

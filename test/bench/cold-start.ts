@@ -102,7 +102,12 @@ function treeRssMb(pid: number): number {
   const tree = new Set([pid]);
   for (let grew = true; grew; ) {
     grew = false;
-    for (const [child, parent] of parents) if (tree.has(parent) && !tree.has(child)) (tree.add(child), (grew = true));
+    for (const [child, parent] of parents) {
+      if (tree.has(parent) && !tree.has(child)) {
+        tree.add(child);
+        grew = true;
+      }
+    }
   }
   let kb = 0;
   for (const member of tree) {

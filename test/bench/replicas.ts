@@ -181,7 +181,7 @@ try {
   lines.push(`### Two email agent replicas sharing PostgreSQL (${bodies.length} fixture emails in turn, ${IN_FLIGHT} in flight, round-robin from the load generator)\n`);
   lines.push(`Machine: ${machine}; load generator, authority and both replicas on it. Median of ${ROUNDS} rounds of ${SECONDS} s, after a warm-up of ${warmText(warmed)}.\n`);
   lines.push('| round | messages/s | p50 ms | p99 ms | messages | load average (1, 5, 15 min) before → after |\n| --- | --- | --- | --- | --- | --- |');
-  rounds.forEach((r, index) => lines.push(row(`${index + 1}${r === best ? ' (median)' : ''}`, r, loads[index]!)));
+  for (const [index, r] of rounds.entries()) lines.push(row(`${index + 1}${r === best ? ' (median)' : ''}`, r, loads[index]!));
   lines.push(`\nTwo replicas on PostgreSQL: **${best.perSecond} messages/s**, p99 ${best.p99} ms (goal ≥ 240).`);
   lines.push(`PostgreSQL transactions per message (each statement outside a transaction is one; the authority's included): ${commits.map((n) => n.toFixed(1)).join(', ')}.`);
   lines.push(`CPU per message in the median round, ms (all processes on the same 2 cores, so 2,000 ms ÷ their sum bounds messages/s): ${sharesText(cpu[rounds.indexOf(best)]!)}.`);

@@ -161,7 +161,7 @@ export function customerDecider(margin: number, internal?: InternalSenders): Dec
       // A mark that no longer compiles cannot be tested alone: every message may be affected.
       const tests: { test(text: string): boolean; places: readonly MessageField[] }[] = [];
       for (const { pattern, places } of marks.values()) {
-        let regex;
+        let regex: ReturnType<typeof compileMark>;
         try {
           regex = compileMark(pattern);
         } catch {

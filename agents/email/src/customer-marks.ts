@@ -157,7 +157,10 @@ const PASSED: Verdict = { passed: true };
 const checkedMarks = new RecentCache<string, Verdict>(1024);
 
 function checkMarkOnce(value: ReadMark): void {
-  if (!caching || (value.sender?.length ?? 0) > LONGEST_PATTERN) return checkMark(value);
+  if (!caching || (value.sender?.length ?? 0) > LONGEST_PATTERN) {
+    checkMark(value);
+    return;
+  }
   const key = JSON.stringify([value.pattern, value.where, value.sender ?? null]);
   const known = checkedMarks.get(key);
   if (known === undefined) {

@@ -255,7 +255,8 @@ export function matchMarks(definition: Definition<CustomerMarks>, fields: Messag
     const hit = hitOf(owner, field, fields[field]);
     if (!/[0-9]/.test(hit.text)) continue;
     matched.delete(owner);
-    (shared ??= []).push({ hit, ...fits });
+    shared ??= [];
+    shared.push({ hit, ...fits });
   }
   const withShared = shared === undefined ? {} : { shared };
   if (matched.size === 0) return { kind: 'unmarked', ...withShared };
@@ -826,7 +827,8 @@ function piecesOf(group: readonly CustomerMarks[]): [MessageField, OwnedMark[]][
 
 /** Compile one piece of a field's marks (a slice's work) and add it to the field's sets. */
 function compilePiece(sets: Partial<Record<MessageField, FieldSet[]>>, field: MessageField, owners: readonly OwnedMark[]): void {
-  (sets[field] ??= []).push({ set: buildSet(owners), owners });
+  sets[field] ??= [];
+  sets[field].push({ set: buildSet(owners), owners });
 }
 
 function compileShard(signature: string, customers: readonly CustomerMarks[]): Shard {

@@ -55,7 +55,7 @@ function isAlnum(text: string, at: number): boolean {
   const code = text.charCodeAt(at);
   if (code < 128) return (code >= 48 && code <= 57) || (code >= 65 && code <= 90) || (code >= 97 && code <= 122);
   // NaN outside the text.
-  return code === code && ALNUM.test(text.charAt(at));
+  return !Number.isNaN(code) && ALNUM.test(text.charAt(at));
 }
 
 /** Whether text[at] joins two parts (`-` or `/`). */

@@ -136,7 +136,7 @@ describe('sharded sets', () => {
       definition.entries.filter((customer) => customer.marks.some((m) => (m.where === 'from' || m.where === 'any') && regexOf(m.pattern).test(from))).map((c) => c.key);
     const same = (definition: Definition<CustomerMarks>, fieldsList: readonly MessageFields[]) => {
       // Each customer found by key in its place (versions made one from another share an index).
-      definition.entries.forEach((customer) => expect(findCustomer(definition, customer.key)).toBe(customer));
+      for (const customer of definition.entries) expect(findCustomer(definition, customer.key)).toBe(customer);
       expect(findCustomer(definition, 'nobody')).toBeUndefined();
       for (const fields of fieldsList) {
         for (const margin of [1, 2]) expect(matchMarks(definition, fields, margin)).toEqual(plainVerdict(definition, fields, margin));
@@ -210,7 +210,7 @@ describe('sharded sets', () => {
     ];
     for (const definition of [...versions, ...versions.reverse()]) {
       for (const message of fields) expect(matchMarks(definition, message, 1)).toEqual(plainVerdict(definition, message, 1));
-      definition.entries.forEach((customer) => expect(findCustomer(definition, customer.key)).toBe(customer));
+      for (const customer of definition.entries) expect(findCustomer(definition, customer.key)).toBe(customer);
     }
     expect(findCustomer(left, 'right')).toBeUndefined();
     expect(findCustomer(right, 'left')).toBeUndefined();

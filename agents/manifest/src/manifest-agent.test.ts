@@ -153,13 +153,13 @@ describe('read and answer are pure, so the journal can replay them', () => {
 
   it('never writes to its input', async () => {
     const frozen = structuredClone(await read('12-duplicate-headings.xlsx'));
-    frozen.rows.forEach((row) => Object.freeze(row));
+    for (const row of frozen.rows) Object.freeze(row);
     Object.freeze(frozen.rows);
     Object.freeze(frozen.headings);
     Object.freeze(frozen);
     expect(() => manifestAgent.read(frozen, pinned(seed))).not.toThrow();
     const asking = structuredClone(await read('08-air-waybill-no.xlsx'));
-    asking.rows.forEach((row) => Object.freeze(row));
+    for (const row of asking.rows) Object.freeze(row);
     Object.freeze(asking.rows);
     Object.freeze(asking.headings);
     Object.freeze(asking);

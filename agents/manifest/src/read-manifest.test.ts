@@ -87,7 +87,7 @@ describe('the question', () => {
       const field = seed.entries.find((mapping) => mapping.key === 'waybill');
       const learned = field?.learn(field.readValue(suggested ?? {}));
       expect(learned?.changed).toBe(true);
-      const taughtOnly = new ColumnMapping('waybill', 'Waybill number', (learned?.next as ColumnMapping).columns.slice(-1), true);
+      const taughtOnly = new ColumnMapping('waybill', 'Waybill number', (learned!.next as ColumnMapping).columns.slice(-1), true);
       expect(mapColumns(sheet.headings, [taughtOnly]).waybill).toEqual({ index: 0, heading: 'Air Waybill No' });
       expect(sheet.headings.filter((heading) => heading.trim().toLowerCase() === 'air waybill no')).toHaveLength(1);
     }
@@ -131,7 +131,7 @@ describe('manifestFindings, what preview decides recent sheets by', () => {
     expect(manifestFindings(input, seed.entries)).toEqual(readManifest(input, seed.entries).findings);
     // Each heading taught as the weight's, where the learnable takes it: a column moves, or a form check fails.
     for (const heading of input.headings.slice(0, 4)) {
-      let taught;
+      let taught: ReturnType<typeof teach>['definition'];
       try {
         taught = teach(seed, 'weight', heading).definition;
       } catch {

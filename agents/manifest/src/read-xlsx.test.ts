@@ -186,7 +186,13 @@ describe('readXlsx and exceljs reaching a sheet before the workbook', () => {
     const original = readerPrototype._parseWorksheet;
     let left = times;
     return vi.spyOn(readerPrototype, '_parseWorksheet').mockImplementation(function (this: unknown, ...args: unknown[]) {
-      if (left-- > 0) return (function* () { throw new TypeError("Cannot read properties of undefined (reading 'sheets')"); })();
+      if (left-- > 0) {
+        // A generator that throws on its first step, as exceljs's own does when a sheet is missing.
+        return (function* () {
+          yield* [];
+          throw new TypeError("Cannot read properties of undefined (reading 'sheets')");
+        })();
+      }
       return original.apply(this, args);
     });
   };

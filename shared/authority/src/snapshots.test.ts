@@ -87,7 +87,8 @@ describe.each(engines)('snapshot resolve on $name', (engine) => {
   it('gives every version of a generated history exactly as walking the whole chain does', async () => {
     await fc.assert(
       fc.asyncProperty(steps, async (history) => {
-        const collection = `lists${(run += 1)}`;
+        run += 1;
+        const collection = `lists${run}`;
         const { kinds, newest } = await play(collection, history);
         const snapshots = new Authority({ store: await openStore(url), kinds });
         const walking = new Authority({ store: withoutSnapshots(await openStore(url)), kinds });
@@ -126,7 +127,8 @@ describe.each(engines)('snapshot resolve on $name', (engine) => {
   }, 120_000);
 
   it('reads the chain back to a snapshot by range where it is one branch, and the slow way where branches are in the range', async () => {
-    const collection = `branches${(run += 1)}`;
+    run += 1;
+    const collection = `branches${run}`;
     // Snapshots far apart: versions 2-11 on one branch, a rollback to 6, then 12-21 from it; the
     // numbers from the base to 21 hold 7-11 of the other branch.
     const teach = (branch: string) => Array.from({ length: 10 }, (_, i) => ({ teach: i, word: `${branch}${i}` }));
@@ -142,7 +144,8 @@ describe.each(engines)('snapshot resolve on $name', (engine) => {
   });
 
   it('reads one snapshot and a bounded number of deltas, however long the chain behind it', async () => {
-    const collection = `long${(run += 1)}`;
+    run += 1;
+    const collection = `long${run}`;
     const history = Array.from({ length: 60 }, (_, i) => ({ teach: i, word: `w${i}` }));
     const { kinds } = await play(collection, history);
     const store = await openStore(url);
@@ -167,7 +170,8 @@ describe.each(engines)('snapshot resolve on $name', (engine) => {
   });
 
   it.runIf(engine.name === 'SQLite')('resolves versions written before snapshots by walking, and snapshots the next one', async () => {
-    const collection = `legacy${(run += 1)}`;
+    run += 1;
+    const collection = `legacy${run}`;
     const { kinds } = await play(collection, [{ teach: 0, word: 'a' }, { teach: 1, word: 'b' }, { teach: 0, word: 'c' }]);
     const file = new Database(url.replace(/^sqlite:/, ''));
     file.prepare('delete from authority_snapshots where collection = ?').run(collection);

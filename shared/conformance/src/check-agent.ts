@@ -125,7 +125,7 @@ async function card(run: Run, agentUrl: string): Promise<void> {
   const { r, wire } = run;
   const base = agentUrl.replace(/\/+$/, '');
   const cardUrl = /\.json$/.test(base) ? base : `${base}/.well-known/agent-card.json`;
-  let answer;
+  let answer: Awaited<ReturnType<typeof wire.http>>;
   try {
     answer = await wire.http(cardUrl, { activate: false, auth: false });
   } catch (error) {

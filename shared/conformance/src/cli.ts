@@ -31,10 +31,7 @@ The fake agent, which checks a client instead, is its own package: npx -p @learn
 `;
 
 export async function main(argv: readonly string[]): Promise<number> {
-  let parsed;
-  try {
-    parsed = parseArgs({
-      args: [...argv],
+  const config = {
       allowPositionals: true,
       options: {
         input: { type: 'string' },
@@ -50,7 +47,10 @@ export async function main(argv: readonly string[]): Promise<number> {
         'fake-agent': { type: 'boolean' },
         help: { type: 'boolean', short: 'h' },
       },
-    });
+  } as const;
+  let parsed: ReturnType<typeof parseArgs<typeof config>>;
+  try {
+    parsed = parseArgs({ ...config, args: [...argv] });
   } catch (error) {
     process.stderr.write(`${error instanceof Error ? error.message : String(error)}\n\n${USAGE}`);
     return 2;

@@ -49,7 +49,7 @@ export function canonical(value: unknown): string {
   return JSON.stringify(value) ?? 'undefined';
 }
 
-const valueOf = (lesson: unknown): unknown => (typeof lesson === 'object' && lesson !== null ? (lesson as { value?: unknown }).value : undefined);
+const lessonValueOf = (lesson: unknown): unknown => (typeof lesson === 'object' && lesson !== null ? (lesson as { value?: unknown }).value : undefined);
 const isRecord = (value: unknown): value is Record<string, unknown> => typeof value === 'object' && value !== null && !Array.isArray(value);
 
 export function evaluateChecklist(calls: readonly ClientCall[], facts: ChecklistFacts): Checklist {
@@ -85,7 +85,7 @@ export function evaluateChecklist(calls: readonly ClientCall[], facts: Checklist
 
   // 3. The client rule (§1.7): a field of a kind nobody knows is rendered, so its key arrives with a value.
   const skipped = lessons.filter((c) => {
-    const value = valueOf(c.lesson);
+    const value = lessonValueOf(c.lesson);
     return !(isRecord(value) && Object.hasOwn(value, unknownName) && value[unknownName] !== undefined && value[unknownName] !== null);
   });
   items.push({
@@ -102,7 +102,7 @@ export function evaluateChecklist(calls: readonly ClientCall[], facts: Checklist
   const suggestions = new Set(facts.suggestions.map(canonical));
   const expected = [...facts.fieldNames].sort().join(',');
   const judged = lessons.map((c) => {
-    const value = valueOf(c.lesson);
+    const value = lessonValueOf(c.lesson);
     if (suggestions.has(canonical(value))) return { untouched: true, problem: undefined };
     if (!isRecord(value)) return { untouched: false, problem: `a value that is not an object (${canonical(value)})` };
     const keys = Object.keys(value).sort().join(',');

@@ -14,10 +14,7 @@ Options:
 `;
 
 export async function main(argv: readonly string[]): Promise<number> {
-  let values;
-  try {
-    ({ values } = parseArgs({
-      args: [...argv],
+  const config = {
       options: {
         port: { type: 'string' },
         'authority-port': { type: 'string' },
@@ -25,7 +22,10 @@ export async function main(argv: readonly string[]): Promise<number> {
         json: { type: 'boolean' },
         help: { type: 'boolean', short: 'h' },
       },
-    }));
+  } as const;
+  let values: ReturnType<typeof parseArgs<typeof config>>['values'];
+  try {
+    ({ values } = parseArgs({ ...config, args: [...argv] }));
   } catch (error) {
     process.stderr.write(`${error instanceof Error ? error.message : String(error)}\n\n${USAGE}`);
     return 2;

@@ -85,7 +85,10 @@ async function timed(write: (id: string) => Promise<void>, measuring: typeof met
   let left = tasks;
   await Promise.all(
     Array.from({ length: IN_FLIGHT }, async () => {
-      while (left-- > 0) await write(`${label}-${(serial += 1)}`);
+      while (left-- > 0) {
+        serial += 1;
+        await write(`${label}-${serial}`);
+      }
     }),
   );
   const seconds = (performance.now() - started) / 1000;
@@ -105,9 +108,9 @@ try {
   console.log(`Machine: ${cpus().length} × ${cpus()[0]?.model.trim()}, Node ${process.version}; the local PostgreSQL server over loopback. Load average at the end ${loadavg().map((n) => n.toFixed(1)).join(', ')}.\n`);
   console.log('| round | unnamed: tasks/s | agent CPU ms a task | server CPU ms a task | prepared: tasks/s | agent CPU ms a task | server CPU ms a task |');
   console.log('| --- | ---: | ---: | ---: | ---: | ---: | ---: |');
-  rounds.forEach((r, i) =>
-    console.log(`| ${i + 1} | ${Math.round(r.unnamed.perSecond)} | ${fixed(r.unnamed.agentMs)} | ${fixed(r.unnamed.serverMs)} | ${Math.round(r.prepared.perSecond)} | ${fixed(r.prepared.agentMs)} | ${fixed(r.prepared.serverMs)} |`),
-  );
+  for (const [i, r] of rounds.entries()) {
+    console.log(`| ${i + 1} | ${Math.round(r.unnamed.perSecond)} | ${fixed(r.unnamed.agentMs)} | ${fixed(r.unnamed.serverMs)} | ${Math.round(r.prepared.perSecond)} | ${fixed(r.prepared.agentMs)} | ${fixed(r.prepared.serverMs)} |`);
+  }
   console.log(
     `\nPrepared / unnamed, medians of the rounds' ratios: CPU a task, agent **${fixed(median((r) => r.prepared.agentMs / r.unnamed.agentMs))}×**, server **${fixed(median((r) => r.prepared.serverMs / r.unnamed.serverMs))}×**; tasks a second ${fixed(median((r) => r.prepared.perSecond / r.unnamed.perSecond))}×.`,
   );
@@ -138,9 +141,9 @@ try {
     console.log(`\n### A question's writes (a teach block of 500 customers, about 23 kB) on PostgreSQL: large values compressed with lz4 against pglz (${TASKS.toLocaleString('en')} tasks a round, ${IN_FLIGHT} at a time, ${ROUNDS} interleaved rounds)\n`);
     console.log('| round | pglz: tasks/s | agent CPU ms a task | server CPU ms a task | lz4: tasks/s | agent CPU ms a task | server CPU ms a task |');
     console.log('| --- | ---: | ---: | ---: | ---: | ---: | ---: |');
-    compared.forEach((r, i) =>
-      console.log(`| ${i + 1} | ${Math.round(r.pglz.perSecond)} | ${r.pglz.agentMs.toFixed(2)} | ${r.pglz.serverMs.toFixed(2)} | ${Math.round(r.lz4.perSecond)} | ${r.lz4.agentMs.toFixed(2)} | ${r.lz4.serverMs.toFixed(2)} |`),
-    );
+    for (const [i, r] of compared.entries()) {
+      console.log(`| ${i + 1} | ${Math.round(r.pglz.perSecond)} | ${r.pglz.agentMs.toFixed(2)} | ${r.pglz.serverMs.toFixed(2)} | ${Math.round(r.lz4.perSecond)} | ${r.lz4.agentMs.toFixed(2)} | ${r.lz4.serverMs.toFixed(2)} |`);
+    }
     console.log(
       `\nlz4 / pglz, medians of the rounds' ratios: server CPU a task **${middle((r) => r.lz4.serverMs / r.pglz.serverMs).toFixed(2)}×**, agent CPU ${middle((r) => r.lz4.agentMs / r.pglz.agentMs).toFixed(2)}×; tasks a second ${middle((r) => r.lz4.perSecond / r.pglz.perSecond).toFixed(2)}×.`,
     );

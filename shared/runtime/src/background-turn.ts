@@ -48,7 +48,10 @@ export function foregroundUntil(): () => void {
  * is not counted: a prober asking every few milliseconds would keep the background waiting.
  */
 export function foregroundRequests(req: { readonly path: string }, res: { once(event: 'finish' | 'close', listener: () => void): unknown }, next: () => void): void {
-  if (req.path === '/healthz') return next();
+  if (req.path === '/healthz') {
+    next();
+    return;
+  }
   const end = foregroundUntil();
   const cap = setTimeout(end, REQUEST_FOREGROUND_MS);
   cap.unref?.();

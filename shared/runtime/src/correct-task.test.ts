@@ -108,7 +108,7 @@ for (const engine of ['sqlite', 'postgres'] as const) describe(`correcting a com
     expect(asking.status?.state).toBe(TaskState.TASK_STATE_INPUT_REQUIRED);
     const notYet = await rpc(agent.url, 'learnables/correct', { taskId: asking.id, entry: 'alpha', correctedBy: 'Dana', reason: 'r' }, alice);
     expect(notYet.body.error).toMatchObject({ code: -32602, data: { error: 'not-correctable' } });
-    expect((notYet.body.error?.data as { message: string }).message).toMatch(/still waiting for an answer/);
+    expect((notYet.body.error!.data as { message: string }).message).toMatch(/still waiting for an answer/);
 
     const done = await send(client, userData({ entry: 'alpha' }, asking));
     expect(done.status?.state).toBe(TaskState.TASK_STATE_COMPLETED);
@@ -130,15 +130,15 @@ for (const engine of ['sqlite', 'postgres'] as const) describe(`correcting a com
     expect(bobReads.body.error).toMatchObject({ data: { error: 'unknown-task' } });
     const nobody = await rpc(agent.url, 'learnables/correct', { ...base, entry: 'gamma' }, alice);
     expect(nobody.body.error).toMatchObject({ data: { error: 'unknown-entry', known: ['alpha', 'beta'] } });
-    expect((nobody.body.error?.data as { message: string }).message).toBe('"gamma" is not one of the lists now; name one of them (by its key or name), or correct it to none.');
+    expect((nobody.body.error!.data as { message: string }).message).toBe('"gamma" is not one of the lists now; name one of them (by its key or name), or correct it to none.');
     const finding = await rpc(agent.url, 'learnables/correct', { ...base, finding: 'colour', entry: 'alpha' }, alice);
     expect(finding.body.error).toMatchObject({ data: { error: 'malformed', field: 'finding', message: 'This task decided no "colour"; it decided list.' } });
     const neither = await rpc(agent.url, 'learnables/correct', base, alice);
     expect(neither.body.error).toMatchObject({ code: -32602, data: { error: 'malformed' } });
-    expect((neither.body.error?.data as { message: string }).message).toMatch(/exactly one of entry .* or none/);
+    expect((neither.body.error!.data as { message: string }).message).toMatch(/exactly one of entry .* or none/);
     const long = await rpc(agent.url, 'learnables/correct', { ...base, entry: 'alpha', reason: 'x'.repeat(2001) }, alice);
     expect(long.body.error).toMatchObject({ data: { error: 'malformed' } });
-    expect((long.body.error?.data as { message: string }).message).toMatch(/reason must be at most 2,000 characters/);
+    expect((long.body.error!.data as { message: string }).message).toMatch(/reason must be at most 2,000 characters/);
     const unknown = await rpc(agent.url, 'learnables/correct', { ...base, taskId: 'no-such-task', entry: 'alpha' }, alice);
     expect(unknown.body.error).toMatchObject({ data: { error: 'unknown-task' } });
 
@@ -174,7 +174,7 @@ for (const engine of ['sqlite', 'postgres'] as const) describe(`correcting a com
     }
     const past = await rpc(agent.url, 'learnables/correct', { taskId: task.id, none: true, correctedBy: 'Dana', reason: 'once more' }, alice);
     expect(past.body.error).toMatchObject({ code: -32602, data: { error: 'not-correctable' } });
-    expect((past.body.error?.data as { message: string }).message).toBe(
+    expect((past.body.error!.data as { message: string }).message).toBe(
       `This decision has been corrected ${MOST_CORRECTIONS} times already, the most one decision takes; nothing was written. Settle it among the people correcting it, then teach or take back a lesson instead.`,
     );
     // Saying what stands already still answers, writing nothing.

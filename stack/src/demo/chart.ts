@@ -14,7 +14,7 @@ const COLOURS: Record<string, string> = { on: '#1a7f5a', off: '#c2412d' };
 const SPARE = ['#2f5fb3', '#8a4fb3', '#b3862f'];
 const SHORT_MONTHS = ['Jan', 'Feb', 'Mar', 'Apr', 'May', 'Jun', 'Jul', 'Aug', 'Sep', 'Oct', 'Nov', 'Dec'];
 
-const escape = (text: string) => text.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;').replace(/"/g, '&quot;');
+const escapeXml = (text: string) => text.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;').replace(/"/g, '&quot;');
 const fixed = (n: number) => (Math.round(n * 10) / 10).toString();
 
 const wrongOf = (result: ScenarioResult) => result.weeks.map((w) => w.misreads);
@@ -32,14 +32,14 @@ export function drawChart(results: readonly ScenarioResult[]): string {
   const described = results
     .map((r) => `learning ${r.learning}: ${r.weeks.map((w) => fixed(w.all.per100)).join(', ')} (decided without asking and wrong: ${wrongOf(r).join(', ')}; corrected later: ${correctedOf(r).join(', ')})`)
     .join('; ');
-  out.push(`<desc id="desc">${escape(described || 'No results yet.')}</desc>`);
+  out.push(`<desc id="desc">${escapeXml(described || 'No results yet.')}</desc>`);
   out.push(`<rect width="${WIDTH}" height="${height}" fill="#ffffff"/>`);
   out.push(`<text x="${PLOT.left}" y="30" font-size="18" font-weight="bold" fill="#222">Questions per 100 messages, week by week</text>`);
   const first = results[0];
   const subtitle = first
     ? `${first.name ?? 'The six-week scenario'}, ${first.scenario.from} to ${first.scenario.to}: ${first.scenario.messages} emails and manifests. Solid: both agents; dashed: each agent.`
     : 'No results yet: run pnpm demo or pnpm demo:compare.';
-  out.push(`<text x="${PLOT.left}" y="52" font-size="12" fill="#555">${escape(subtitle)}</text>`);
+  out.push(`<text x="${PLOT.left}" y="52" font-size="12" fill="#555">${escapeXml(subtitle)}</text>`);
 
   const weeks = Math.max(1, ...results.map((r) => r.weeks.length));
   const highest = Math.max(10, ...results.flatMap((r) => r.weeks.flatMap((w) => [w.all.per100, w.email.per100, w.manifest.per100])));
@@ -71,12 +71,12 @@ export function drawChart(results: readonly ScenarioResult[]): string {
   results.forEach((result, index) => {
     const colour = COLOURS[result.learning] ?? SPARE[index % SPARE.length] ?? '#333';
     const rowY = WRONG_TOP + WRONG_ROW * (index + 1);
-    out.push(`<text x="${PLOT.left - 8}" y="${rowY}" font-size="10" fill="${colour}" text-anchor="end">${escape(result.learning)}</text>`);
+    out.push(`<text x="${PLOT.left - 8}" y="${rowY}" font-size="10" fill="${colour}" text-anchor="end">${escapeXml(result.learning)}</text>`);
     wrongOf(result).forEach((wrong, i) => {
       out.push(`<text class="wrong" x="${fixed(x(i + 1))}" y="${rowY}" font-size="11" font-weight="bold" fill="${wrong ? '#b00020' : colour}" text-anchor="middle">${wrong}</text>`);
     });
     const correctedY = correctedTop + WRONG_ROW * (index + 1);
-    out.push(`<text x="${PLOT.left - 8}" y="${correctedY}" font-size="10" fill="${colour}" text-anchor="end">${escape(result.learning)}</text>`);
+    out.push(`<text x="${PLOT.left - 8}" y="${correctedY}" font-size="10" fill="${colour}" text-anchor="end">${escapeXml(result.learning)}</text>`);
     correctedOf(result).forEach((corrected, i) => {
       out.push(`<text class="corrected" x="${fixed(x(i + 1))}" y="${correctedY}" font-size="11" font-weight="bold" fill="${corrected ? '#b00020' : colour}" text-anchor="middle">${corrected}</text>`);
     });
@@ -89,7 +89,7 @@ export function drawChart(results: readonly ScenarioResult[]): string {
       const points = values.map((v, i) => `${fixed(x(i + 1))},${fixed(y(v))}`).join(' ');
       return `<polyline points="${points}" fill="none" stroke="${colour}" stroke-width="${width}" stroke-opacity="${opacity}" stroke-linejoin="round" stroke-linecap="round"${dash ? ` stroke-dasharray="${dash}"` : ''}/>`;
     };
-    out.push(`<g class="learning-${escape(result.learning)}">`);
+    out.push(`<g class="learning-${escapeXml(result.learning)}">`);
     out.push(line(result.weeks.map((w) => w.email.per100), '7 4', 1.5, 0.65));
     out.push(line(result.weeks.map((w) => w.manifest.per100), '2 3', 1.5, 0.65));
     out.push(line(result.weeks.map((w) => w.all.per100), '', 3, 1));
@@ -104,7 +104,7 @@ export function drawChart(results: readonly ScenarioResult[]): string {
     out.push('</g>');
 
     const lx = PLOT.right + 24;
-    out.push(`<text x="${lx}" y="${legendY}" font-size="13" font-weight="bold" fill="${colour}">learning ${escape(result.learning)}</text>`);
+    out.push(`<text x="${lx}" y="${legendY}" font-size="13" font-weight="bold" fill="${colour}">learning ${escapeXml(result.learning)}</text>`);
     const entries: [string, string, number][] = [
       ['both agents', '', 3],
       ['email agent', '7 4', 1.5],

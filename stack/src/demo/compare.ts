@@ -12,6 +12,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, relative } from 'node:path';
 import { parseArgs } from './args.ts';
+import type { DemoArgs } from './args.ts';
 import { compareScenario } from './compare-scenario.ts';
 import { progressPrinter } from './progress.ts';
 import { writeMixedStream } from './make-mixed-stream.ts';
@@ -19,7 +20,7 @@ import { formatComparison, formatEvidenceQuestions, formatSummary, formatTable, 
 import { mixedReplay, trapReplay } from './trap-replay.ts';
 import { repoRoot } from '../config.ts';
 
-let args;
+let args: DemoArgs;
 try {
   if (process.argv.some((arg) => arg.startsWith('--learning'))) throw new Error('pnpm demo:compare runs learning on and then off by itself; --learning is an option of pnpm demo.');
   if (process.argv.includes('--trap')) throw new Error('pnpm demo:compare replays the trap scenario after the six-week one by itself; --trap is an option of pnpm demo.');
@@ -71,7 +72,7 @@ if (args.write) {
 }
 // The mixed stream of issue 35: generated afresh (never committed), replayed by the same operator.
 const mixedDir = mkdtempSync(join(tmpdir(), 'learnables-mixed-'));
-let mixed;
+let mixed: Awaited<ReturnType<typeof compareScenario>>;
 try {
   writeMixedStream(mixedDir);
   mixed = await compareScenario({ ...weeks, ...mixedReplay(mixedDir), onProgress: (learning, event) => mixedPrinters[learning](event) });

@@ -9,12 +9,13 @@ import { relative } from 'node:path';
 import { AuthorityUnavailable } from '@learnables/authority';
 import { repoRoot } from '../config.ts';
 import { parseArgs } from './args.ts';
+import type { DemoArgs } from './args.ts';
 import { progressPrinter } from './progress.ts';
 import { formatSummary, formatTable, resultsDir, trapResultsDir, writeResults } from './report.ts';
 import { optionsFromEnv, runScenario } from './run-scenario.ts';
 import { trapReplay } from './trap-replay.ts';
 
-let args;
+let args: DemoArgs;
 try {
   args = parseArgs(process.argv.slice(2));
 } catch (error) {

@@ -77,8 +77,8 @@ export function quotedPrintable(text: string): string {
       while (encoded.length > 76) {
         let cut = 75;
         // never split an =XX escape
-        const escape = encoded.lastIndexOf('=', cut);
-        if (escape > cut - 3) cut = escape;
+        const softBreak = encoded.lastIndexOf('=', cut);
+        if (softBreak > cut - 3) cut = softBreak;
         wrapped.push(`${encoded.slice(0, cut)}=`);
         encoded = encoded.slice(cut);
       }
@@ -148,7 +148,7 @@ export function tinyPdf(title: string): Buffer {
 
 /** The text of an HTML version of a plain body: paragraphs, nothing fancy. */
 export function htmlOf(text: string): string {
-  const escape = (s: string) => s.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;');
-  const paragraphs = text.split(/\n{2,}/).map((p) => `<p>${escape(p).replace(/\n/g, '<br>\n')}</p>`);
+  const escapeHtml = (s: string) => s.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;');
+  const paragraphs = text.split(/\n{2,}/).map((p) => `<p>${escapeHtml(p).replace(/\n/g, '<br>\n')}</p>`);
   return `<html><body style="font-family: Arial, sans-serif">\n${paragraphs.join('\n')}\n</body></html>`;
 }

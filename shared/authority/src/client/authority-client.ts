@@ -403,8 +403,7 @@ async function readEvents(body: ReadableStream<Uint8Array>, onEvent: (event: str
   let buffer = '';
   for await (const chunk of body as unknown as AsyncIterable<Uint8Array>) {
     buffer += decoder.decode(chunk, { stream: true });
-    let boundary: number;
-    while ((boundary = buffer.indexOf('\n\n')) >= 0) {
+    for (let boundary = buffer.indexOf('\n\n'); boundary >= 0; boundary = buffer.indexOf('\n\n')) {
       const block = buffer.slice(0, boundary);
       buffer = buffer.slice(boundary + 2);
       let event = 'message';

@@ -18,10 +18,14 @@ describe("the authority client's reads on kept-alive connections", () => {
     let connections = 0;
     const tcp = createServer((socket) => {
       sockets.push(socket);
-      const connection = (connections += 1);
+      connections += 1;
+      const connection = connections;
       let requests = 0;
       socket.on('data', (chunk) => {
-        for (let at = chunk.indexOf('\r\n\r\n'); at >= 0; at = chunk.indexOf('\r\n\r\n', at + 4)) answer(connection, (requests += 1), socket);
+        for (let at = chunk.indexOf('\r\n\r\n'); at >= 0; at = chunk.indexOf('\r\n\r\n', at + 4)) {
+          requests += 1;
+          answer(connection, requests, socket);
+        }
       });
     });
     await new Promise<void>((resolve) => tcp.listen(0, '127.0.0.1', resolve));

@@ -51,7 +51,8 @@ describe('fetching a version as changes since an earlier one', () => {
         ),
         fc.array(fc.nat(), { minLength: 1, maxLength: 12 }),
         async (history, fetchOrder) => {
-          const collection = `lists${(run += 1)}`;
+          run += 1;
+          const collection = `lists${run}`;
           const kinds = [wordListKind(collection)];
           await authority.seed(collection, { e0: { words: [] }, e1: { words: ['x'] } }, 'test');
           let newest = 1;

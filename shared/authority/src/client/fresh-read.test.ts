@@ -104,7 +104,8 @@ function waitingAuthority(wait: number) {
   type Answer = { seq: number; sentAt: number; state: number; window: number };
   const read = () =>
     new Promise<Answer>((resolve, reject) => {
-      const sent = { seq: (order += 1), sentAt: now, state: changes.length };
+      order += 1;
+      const sent = { seq: order, sentAt: now, state: changes.length };
       out.push({
         seq: sent.seq,
         answer: (window) => (window === 'fail' ? reject(Object.assign(new Error(`request ${sent.seq} failed`), { seq: sent.seq })) : resolve({ ...sent, window })),

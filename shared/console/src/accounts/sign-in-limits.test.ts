@@ -80,7 +80,7 @@ describe('sign-in limits', () => {
     await expect.poll(() => releases.length).toBe(2);
     releases.shift()!();
     await expect.poll(() => releases.length).toBe(2);
-    releases.splice(0).forEach((release) => release());
+    for (const release of releases.splice(0)) release();
     expect(await Promise.all(first)).toEqual(['checked', 'checked', 'checked']);
     expect(most).toBe(2);
   });

@@ -15,7 +15,10 @@ const refuse = (res: Response, status: number, error: string, message: string) =
  */
 export function requireSameOrigin(allowedHosts: ReadonlySet<string>) {
   return (req: Request, res: Response, next: NextFunction): void => {
-    if (!WRITES.has(req.method)) return next();
+    if (!WRITES.has(req.method)) {
+      next();
+      return;
+    }
     const site = req.get('sec-fetch-site');
     if (site !== undefined && site !== 'same-origin') {
       refuse(res, 403, 'forbidden', 'That request came from another page than the console’s own; nothing was done. Use the console at its own address.');
@@ -46,7 +49,10 @@ export function requireSameOrigin(allowedHosts: ReadonlySet<string>) {
  */
 export function requireJsonBody(except: (req: Request) => boolean) {
   return (req: Request, res: Response, next: NextFunction): void => {
-    if (req.method !== 'POST' || except(req)) return next();
+    if (req.method !== 'POST' || except(req)) {
+      next();
+      return;
+    }
     const type = (req.get('content-type') ?? '').split(';')[0]!.trim().toLowerCase();
     if (type !== 'application/json') {
       refuse(res, 415, 'unsupported-media-type', `The console takes JSON here (Content-Type: application/json), not ${type || 'a body without a type'}; nothing was done.`);

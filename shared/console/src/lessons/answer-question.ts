@@ -96,7 +96,7 @@ export async function answerQuestion(deps: LessonDeps, agentId: string, taskId: 
 
   // Extension-aware answer: a data part naming the entry and who chose it.
   const answer = before.teach ? { data: { entry, answeredBy: operator } } : { text: entry };
-  let answered;
+  let answered: Awaited<ReturnType<typeof sendToAgent>>;
   try {
     answered = await sendToAgent(agent, [answer], { id: task.id, contextId: task.contextId });
   } catch (error) {

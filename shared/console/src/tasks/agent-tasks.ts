@@ -71,7 +71,7 @@ export async function sendToAgent(agent: ConnectedAgent, parts: readonly (Outgoi
   const request = SendMessageRequest.fromJSON({
     message: { messageId: randomUUID(), role: 'ROLE_USER', parts, ...(task && { taskId: task.id, contextId: task.contextId }) },
   });
-  let result;
+  let result: Awaited<ReturnType<typeof agent.client.sendMessage>>;
   try {
     // A large file takes a while to read; the default limit is for questions and lists.
     result = await agent.client.sendMessage(request, { signal: AbortSignal.timeout(120_000) });

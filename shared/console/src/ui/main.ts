@@ -57,14 +57,14 @@ function startApp(root: HTMLElement, operator: string): void {
   const badge = h('span', { class: 'badge count', hidden: true });
   const links = NAV.map((item) => h('a', { href: item.href }, item.label, item.href === '#/' && badge));
   // Following the link of the page already shown shows it afresh, as people expect of a link.
-  links.forEach((link, index) =>
+  for (const [index, link] of links.entries()) {
     link.addEventListener('click', (event) => {
       if (location.hash === NAV[index]!.href || (NAV[index]!.href === '#/' && location.hash === '')) {
         event.preventDefault();
         void show();
       }
-    }),
-  );
+    });
+  }
   const main = h('main', { id: 'main', tabindex: -1 });
   let shown = 0;
   // Listeners of the page on show; dropped when another page is shown.
@@ -103,7 +103,7 @@ function startApp(root: HTMLElement, operator: string): void {
   async function show(): Promise<void> {
     const route = routeOf(location.hash);
     const current = ++shown;
-    NAV.forEach((item, index) => links[index]!.toggleAttribute('aria-current', item.pages.includes(route.page)));
+    for (const [index, item] of NAV.entries()) links[index]!.toggleAttribute('aria-current', item.pages.includes(route.page));
     for (const stop of pageWatchers) stop();
     pageWatchers = [];
     main.setAttribute('aria-busy', 'true');

@@ -44,7 +44,7 @@ export function labelOf(key: string): string {
   return words === '' ? key : words[0]!.toUpperCase() + words.slice(1);
 }
 
-function valueOf(value: unknown, depth: number): SummaryValue | undefined {
+function summaryValueOf(value: unknown, depth: number): SummaryValue | undefined {
   if (value === null || value === undefined || value === '') return undefined;
   if (Array.isArray(value)) {
     if (value.length === 0) return undefined;
@@ -78,14 +78,14 @@ function itemsOf(summary: Record<string, unknown>, depth: number): SummaryItem[]
     const [key, raw] = entries[index]!;
     const next = entries[index + 1];
     if (next && headsTable(raw, next[1])) {
-      const table = valueOf(next[1], depth);
+      const table = summaryValueOf(next[1], depth);
       if (table?.kind === 'table') {
         items.push({ label: labelOf(next[0]), value: { ...table, head: (raw as unknown[]).slice(0, MAX_CELLS).map(cellText) } });
         index++;
         continue;
       }
     }
-    const value = valueOf(raw, depth);
+    const value = summaryValueOf(raw, depth);
     if (value) items.push({ label: labelOf(key), value });
   }
   return items;
@@ -94,6 +94,6 @@ function itemsOf(summary: Record<string, unknown>, depth: number): SummaryItem[]
 /** The summary as items to draw; a summary that is not an object is shown as one unlabelled item. */
 export function summaryItems(summary: unknown): SummaryItem[] {
   if (isObject(summary)) return itemsOf(summary, 0);
-  const value = valueOf(summary, 0);
+  const value = summaryValueOf(summary, 0);
   return value ? [{ label: '', value }] : [];
 }

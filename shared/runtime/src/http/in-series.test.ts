@@ -27,6 +27,7 @@ describe('inSeries', () => {
       else if (what === 'throw') throw new Error('thrown');
       else if (what === 'reject') return Promise.reject(new Error('rejected'));
       else if (what === 'reject-falsy') return Promise.reject(undefined);
+      // biome-ignore lint/suspicious/noThenProperty: a thenable is what this case hands the router.
       else if (what === 'thenable') return { then: (_resolve: unknown, reject: (reason: unknown) => void) => reject(new Error('thenable')) } as never;
       else if (what === 'route') next('route');
       else if (what === 'router') next('router');

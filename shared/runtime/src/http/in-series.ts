@@ -21,12 +21,19 @@ export function inSeries(...handlers: readonly RequestHandler[]): RequestHandler
   return (req: Request, res: Response, next: NextFunction) => {
     let at = 0;
     const step = (error?: unknown): void => {
-      if (error === 'router') return next('router');
+      if (error === 'router') {
+        next('router');
+        return;
+      }
       const pending = error === 'route' ? undefined : error;
       // With an error pending only error handlers (four parameters) run, and without one only the others.
       let handler = handlers[at++];
       while (handler !== undefined && (pending ? handler.length !== 4 : handler.length > 3)) handler = handlers[at++];
-      if (handler === undefined) return pending ? next(pending) : next();
+      if (handler === undefined) {
+        if (pending) next(pending);
+        else next();
+        return;
+      }
       try {
         const answered: unknown = pending ? (handler as unknown as ErrorHandler)(pending, req, res, step) : handler(req, res, step);
         if (isThenable(answered)) answered.then(undefined, (rejected: unknown) => step(rejected || new Error('Rejected promise')));

@@ -2,6 +2,7 @@ import type { Compilable } from 'kysely';
 import { CompiledQuery } from 'kysely';
 
 /** What stands for a named value while a statement is built; no value a caller passes looks like it. */
+// biome-ignore lint/suspicious/noControlCharactersInRegex: NUL is the point: no value a caller passes holds it.
 const PLACEHOLDER = /^\u0000learnables-value:(.+)\u0000$/;
 
 /**

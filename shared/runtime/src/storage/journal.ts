@@ -261,15 +261,15 @@ export class TaskJournal {
       const computed = await Promise.all(pending.map(async (step) => step.compute()));
       this.journal.reached(`computed:${pending.map((step) => step.name).join('+')}`);
       // Encoded (and bounded) now: a result too large to keep refuses the task before `then` runs.
-      pending.forEach((step, i) => encoded.push(encodeStep(step.name, computed[i], step.bound)));
+      for (const [i, step] of pending.entries()) encoded.push(encodeStep(step.name, computed[i], step.bound));
     }
-    const valueOf = (name: string): unknown => {
+    const stepValue = (name: string): unknown => {
       const mine = encoded.find((one) => one.step === name);
       return mine === undefined ? this.known.get(name) : mine.value;
     };
     if (then !== undefined && !this.known.has(then.name)) {
       // `then` reads what was computed as the journal will give it back on a replay.
-      const result = await then.compute(steps.map((step) => valueOf(step.name)));
+      const result = await then.compute(steps.map((step) => stepValue(step.name)));
       this.journal.reached(`computed:${[...pending, then].map((step) => step.name).join('+')}`);
       encoded.push(encodeStep(then.name, result, then.bound));
     }
@@ -281,7 +281,7 @@ export class TaskJournal {
       if (then !== undefined && recorded.written.size > 0 && recorded.written.size < encoded.length) {
         throw new Error(`Task ${this.taskId} was recorded by another replica at the same moment, in part; it is not decided twice.`);
       }
-      encoded.forEach((one, i) => this.known.set(one.step, recorded.values[i]));
+      for (const [i, one] of encoded.entries()) this.known.set(one.step, recorded.values[i]);
     }
     return { values: steps.map((step) => this.known.get(step.name)), last: then === undefined ? undefined : this.known.get(then.name) };
   }
