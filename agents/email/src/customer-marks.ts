@@ -7,7 +7,8 @@ import { MESSAGE_FIELDS } from './message-fields.ts';
 import type { MessageFields } from './message-fields.ts';
 import { NOISE_MESSAGES, PROBE_MESSAGES } from './probe-messages.ts';
 import { RecentCache } from './recent-cache.ts';
-import { exampleOf } from './mark-examples.ts';
+import { exampleOf } from './mark-examples.ts';import { wellFormed } from './well-formed.ts';
+
 
 /** The parts of a message a mark can look in; `any` is all of them at once. */
 export const MARK_PLACES = ['from', 'subject', 'body', 'attachments', 'any'] as const;
@@ -97,7 +98,7 @@ export function compiledMark(pattern: string): RE2 {
 /** Compile a pattern the way matching will (RE2, case-insensitive), or say why it cannot be. */
 export function compileMark(pattern: string): RE2 {
   try {
-    return new RE2(pattern, 'iu');
+    return new RE2(wellFormed(pattern), 'iu');
   } catch (error) {
     // RE2 says "missing ): <pattern>"; the person needs the reason, and sees the pattern once.
     const said = error instanceof Error ? error.message : String(error);
@@ -254,14 +255,18 @@ export function compileSender(mark: Mark): RE2 | undefined {
 
 /** One customer and the marks that give it away. A lesson adds one mark (`markLesson`). */
 export class CustomerMarks extends Learnable.of(markLesson) {
+  readonly name: string;
+
   constructor(
     readonly key: string,
-    readonly name: string,
+    name: string,
     readonly marks: readonly Mark[] = [],
     /** Mail that is no customer's (see CustomerState.noCustomer). */
     readonly noCustomer = false,
   ) {
     super();
+    // Marks are tried on other customers' names: well formed, as every text RE2 reads (well-formed.ts).
+    this.name = wellFormed(name);
   }
 
   get label(): string {

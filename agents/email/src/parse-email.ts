@@ -6,7 +6,8 @@ import { InputRefused } from '@learnables/learnable';
 import { plausibleMessageDate } from '@learnables/protocol';
 import { capText, decodeText, isTextLike } from './attachment-text.ts';
 import type { EmailAttachment, EmailHeaderFacts, EmailInput, EmailSender, EmailSenderFacts } from './email-input.ts';
-import { messageFields } from './message-fields.ts';
+import { messageFields } from './message-fields.ts';import { wellFormedStrings } from './well-formed.ts';
+
 
 /** The largest message read; a 25 MB mailbox limit plus room for headers and encoding. */
 /** Room for a 25 MB attachment, which MIME's base64 grows to about 34 MB. */
@@ -81,7 +82,8 @@ export async function parseEmail(raw: Uint8Array | string): Promise<EmailInput> 
         : 'This does not look like an email: it has no sender, no subject and no text.',
     );
   }
-  return email;
+  // Well formed for RE2 (well-formed.ts): a broken charset can leave half a surrogate pair.
+  return wellFormedStrings(email);
 }
 
 /** mailparser's limits, in words an operator can act on. */
