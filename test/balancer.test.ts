@@ -66,7 +66,10 @@ async function stats(url: string): Promise<Map<string, ServerRow>> {
   return new Map(
     rows.map((line) => {
       const row = line.split(',');
-      return [`${at(row, 'pxname')}/${at(row, 'svname')}`, { status: at(row, 'status'), retries: Number(at(row, 'wretr')), redispatches: Number(at(row, 'wredis')) }];
+      return [
+        `${at(row, 'pxname')}/${at(row, 'svname')}`,
+        { status: at(row, 'status'), retries: Number(at(row, 'wretr')), redispatches: Number(at(row, 'wredis')) },
+      ];
     }),
   );
 }
@@ -97,7 +100,15 @@ async function everyTask(client: Client): Promise<Task[]> {
   const tasks: Task[] = [];
   let pageToken = '';
   do {
-    const page = await client.listTasks({ tenant: '', contextId: '', status: TaskState.TASK_STATE_UNSPECIFIED, pageSize: 100, pageToken, historyLength: 0, statusTimestampAfter: undefined });
+    const page = await client.listTasks({
+      tenant: '',
+      contextId: '',
+      status: TaskState.TASK_STATE_UNSPECIFIED,
+      pageSize: 100,
+      pageToken,
+      historyLength: 0,
+      statusTimestampAfter: undefined,
+    });
     tasks.push(...page.tasks);
     pageToken = page.nextPageToken;
   } while (pageToken);
@@ -145,7 +156,13 @@ describe('two email-agent replicas on PostgreSQL behind HAProxy', () => {
     dir = scratchDir('balancer-');
     const authorityPort = await freePort();
     authorityUrl = `http://127.0.0.1:${authorityPort}`;
-    services.push(await startService('authority-main.ts', { AUTHORITY_PORT: String(authorityPort), AUTHORITY_STORE: database.url, AUTHORITY_TOKENS: `agents=${TOKEN}` }, authorityUrl));
+    services.push(
+      await startService(
+        'authority-main.ts',
+        { AUTHORITY_PORT: String(authorityPort), AUTHORITY_STORE: database.url, AUTHORITY_TOKENS: `agents=${TOKEN}` },
+        authorityUrl,
+      ),
+    );
     ports = [await freePort(), await freePort()];
     const [balancerPort, statsPort] = [await freePort(), await freePort()];
     url = `http://127.0.0.1:${balancerPort}`;
@@ -155,7 +172,13 @@ describe('two email-agent replicas on PostgreSQL behind HAProxy', () => {
     writeFileSync(
       config,
       haproxyConfig({
-        agents: [{ name: 'email-agent', bind: `127.0.0.1:${balancerPort}`, servers: ports.map((port, i) => ({ name: `email-agent-${i + 1}`, address: `127.0.0.1:${port}` })) }],
+        agents: [
+          {
+            name: 'email-agent',
+            bind: `127.0.0.1:${balancerPort}`,
+            servers: ports.map((port, i) => ({ name: `email-agent-${i + 1}`, address: `127.0.0.1:${port}` })),
+          },
+        ],
         stats: `127.0.0.1:${statsPort}`,
       }),
     );
@@ -183,7 +206,9 @@ describe('two email-agent replicas on PostgreSQL behind HAProxy', () => {
     await until('replica 1 in rotation', () => serverStatus('email-agent-1', 'UP'));
     await until('replica 2 (not started) out of rotation', () => serverStatus('email-agent-2', 'DOWN'));
     const client = await sdkClient(url, TOKEN);
-    const card = await (await fetch(`${url}/.well-known/agent-card.json`, { headers: { 'A2A-Version': '1.0' } })).json() as { supportedInterfaces: { url: string }[] };
+    const card = (await (await fetch(`${url}/.well-known/agent-card.json`, { headers: { 'A2A-Version': '1.0' } })).json()) as {
+      supportedInterfaces: { url: string }[];
+    };
     // The card, fetched through the balancer, sends clients back to the balancer.
     expect(card.supportedInterfaces.length).toBeGreaterThan(0);
     for (const face of card.supportedInterfaces) expect(face.url.startsWith(`${url}/`)).toBe(true);
@@ -197,10 +222,21 @@ describe('two email-agent replicas on PostgreSQL behind HAProxy', () => {
 
     // Teach through the one URL (the lesson the question suggested), then a run of messages it decides.
     const block = said(question).extension as { suggested: Record<string, unknown> };
-    const taught = await rpc<{ changed: boolean; version: number }>(url, 'learnables/teach', { collection: 'customers', entry: 'northgate', value: block.suggested, taughtBy: 'dana', reason: 'billing desk' });
+    const taught = await rpc<{ changed: boolean; version: number }>(url, 'learnables/teach', {
+      collection: 'customers',
+      entry: 'northgate',
+      value: block.suggested,
+      taughtBy: 'dana',
+      reason: 'billing desk',
+    });
     expect(taught).toMatchObject({ changed: true, version: 2 });
 
-    const files = ['northgate-billing-statement-csv.eml', 'northgate-billing-storage-invoice-html.eml', 'northgate-ngm-2026-1187-booking.eml', 'northgate-parry-pallet-query.eml'];
+    const files = [
+      'northgate-billing-statement-csv.eml',
+      'northgate-billing-storage-invoice-html.eml',
+      'northgate-ngm-2026-1187-booking.eml',
+      'northgate-parry-pallet-query.eml',
+    ];
     const total = 32;
     const killAfter = 10;
     const done: Task[] = [];
@@ -212,9 +248,14 @@ describe('two email-agent replicas on PostgreSQL behind HAProxy', () => {
     // 503 from the balancer, or the connection closed with nothing said (HAProxy's way when the
     // replica died on a reused connection, so the client may retry) — it is sent again, with the
     // same message id. Any other error is a failure.
-    const noAnswer = (error: Error) => /\b50[23]\b/.test(error.message) || ['UND_ERR_SOCKET', 'ECONNRESET'].includes((error.cause as { code?: string } | undefined)?.code ?? '');
+    const noAnswer = (error: Error) =>
+      /\b50[23]\b/.test(error.message) || ['UND_ERR_SOCKET', 'ECONNRESET'].includes((error.cause as { code?: string } | undefined)?.code ?? '');
     const send = async (n: number) => {
-      const message = { messageId: randomUUID(), role: 'ROLE_USER', parts: [{ raw: fixture(`email/${files[n % files.length]}`).toString('base64'), mediaType: 'message/rfc822', filename: `${n}.eml` }] };
+      const message = {
+        messageId: randomUUID(),
+        role: 'ROLE_USER',
+        parts: [{ raw: fixture(`email/${files[n % files.length]}`).toString('base64'), mediaType: 'message/rfc822', filename: `${n}.eml` }],
+      };
       for (let attempt = 1; ; attempt++) {
         try {
           return (await client.sendMessage(SendMessageRequest.fromJSON({ message }))) as Task;
@@ -274,6 +315,8 @@ describe('two email-agent replicas on PostgreSQL behind HAProxy', () => {
     });
     const tasks = await everyTask(client);
     expect(tasks.length).toBeGreaterThanOrEqual(total + 1);
-    console.log(`[balancer] after replica 1 restarted: ${tasks.length} tasks, all completed (${tasks.length - total - 1} of them started by replica 1 before it died, for messages the client sent again)`);
+    console.log(
+      `[balancer] after replica 1 restarted: ${tasks.length} tasks, all completed (${tasks.length - total - 1} of them started by replica 1 before it died, for messages the client sent again)`,
+    );
   }, 180_000);
 });

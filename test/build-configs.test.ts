@@ -28,7 +28,7 @@ describe('the build configs (pnpm build)', () => {
     }
   });
 
-  it("reference every workspace package a package depends on, and the root references every package", () => {
+  it('reference every workspace package a package depends on, and the root references every package', () => {
     for (const folder of packages) {
       const references = new Set(referencesOf(join(folder, 'tsconfig.build.json')));
       for (const dependency of Object.keys(readJson(join(folder, 'package.json')).dependencies ?? {})) {

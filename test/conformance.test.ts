@@ -82,11 +82,25 @@ describe.each(ourAgents)('learnables-check against our $name', ({ agent, collect
     // It taught the suggestion, added an entry and retracted the lesson, then rolled the collection back to where it was.
     expect(report.notes.join(' ')).toContain(`Rolled ${collection} back to version 1`);
     expect((await stack.authority.client.active(collection)).version).toBe(1);
-    expect(report.checks.find((c) => c.id === 'retraction.keeps-later')?.reason).toMatch(/^Retracting the lesson of version \d+ \(the suggestion for .+\) via learnables\/retract published version \d+/);
+    expect(report.checks.find((c) => c.id === 'retraction.keeps-later')?.reason).toMatch(
+      /^Retracting the lesson of version \d+ \(the suggestion for .+\) via learnables\/retract published version \d+/,
+    );
   });
 
   it('passes every check it can run from the command line, with --json and exit code 0', async () => {
-    const run = await cli([stack.agent.url, '--input', input, '--token', 'console-token', '--authority', stack.authority.url, '--authority-token', 'console-token', ...answer, '--json']);
+    const run = await cli([
+      stack.agent.url,
+      '--input',
+      input,
+      '--token',
+      'console-token',
+      '--authority',
+      stack.authority.url,
+      '--authority-token',
+      'console-token',
+      ...answer,
+      '--json',
+    ]);
     expect(run.stderr).toBe('');
     const report = JSON.parse(run.stdout) as Report;
     expect(notPassed(report).filter((line) => !line.startsWith('SKIP'))).toEqual([]);
@@ -109,7 +123,11 @@ describe.each(ourAgents)('learnables-check against our $name', ({ agent, collect
     // Adding an entry and retracting need no input: they ran, and the kit took back what it added
     // through the retract method (it was given no authority to roll back on).
     expect(report.checks.filter((c) => c.section === 'entries' || c.section === 'retraction').map((c) => c.status)).toEqual(['PASS', 'PASS', 'PASS']);
-    expect(report.notes.join(' ')).toMatch(new RegExp(`^Retracted what this run published \\(${collection} version \\d+ \\(the entry learnables-check-[0-9a-f]{6}-2\\)\\) through learnables/retract`));
+    expect(report.notes.join(' ')).toMatch(
+      new RegExp(
+        `^Retracted what this run published \\(${collection} version \\d+ \\(the entry learnables-check-[0-9a-f]{6}-2\\)\\) through learnables/retract`,
+      ),
+    );
     expect((await stack.authority.client.entries(collection, (await stack.authority.client.active(collection)).version)).entries.map((e) => e.key)).not.toEqual(
       expect.arrayContaining([expect.stringMatching(/^learnables-check-/)]),
     );
@@ -143,7 +161,9 @@ describe('learnables-check against an agent that adds no entries and serves retr
     expect(report.checks.find((c) => c.id === 'entries.add-idempotent')?.status).toBe('SKIP');
     const kept = report.checks.find((c) => c.id === 'retraction.keeps-later')!;
     expect(kept.status, kept.reason).toBe('PASS');
-    expect(kept.reason).toMatch(/^Retracting the lesson of version \d+ \(the suggestion for .+\) via learnables\/retract published version \d+ .*; the lesson of version \d+ \(the suggestion for .+\), taught later, is still there \(teaching it again answered changed: false\)/);
+    expect(kept.reason).toMatch(
+      /^Retracting the lesson of version \d+ \(the suggestion for .+\) via learnables\/retract published version \d+ .*; the lesson of version \d+ \(the suggestion for .+\), taught later, is still there \(teaching it again answered changed: false\)/,
+    );
     expect(report.checks.find((c) => c.id === 'retraction.once')?.status).toBe('PASS');
   });
 });
@@ -175,9 +195,13 @@ describe('learnables-check against our threshold agent: a value with no text, an
     expect(skips['question.suggestion-accepted']).toMatch(/offers no suggested value/);
     expect(skips['none.writes-nothing']).toMatch(/does not say admitsNone: true/);
     // Preview of a new entry instead of a lesson; retraction of the first entry added, keeping the second.
-    expect(report.checks.find((c) => c.id === 'preview.read-only')?.reason).toMatch(/^Preview of the new entry "learnables-check [0-9a-f]{6}" \(the question offers no suggestion\) examined \d+ recent tasks/);
+    expect(report.checks.find((c) => c.id === 'preview.read-only')?.reason).toMatch(
+      /^Preview of the new entry "learnables-check [0-9a-f]{6}" \(the question offers no suggestion\) examined \d+ recent tasks/,
+    );
     expect(report.checks.find((c) => c.id === 'preview.agrees')?.status).toBe('PASS');
-    expect(report.checks.find((c) => c.id === 'retraction.keeps-later')?.reason).toMatch(/^Retracting the entry learnables-check-[0-9a-f]{6} added at version \d+ via learnables\/retract published version \d+ .*learnables-check-[0-9a-f]{6}-2, added later, is still there/);
+    expect(report.checks.find((c) => c.id === 'retraction.keeps-later')?.reason).toMatch(
+      /^Retracting the entry learnables-check-[0-9a-f]{6} added at version \d+ via learnables\/retract published version \d+ .*learnables-check-[0-9a-f]{6}-2, added later, is still there/,
+    );
     expect(report.checks.find((c) => c.id === 'retraction.once')?.status).toBe('PASS');
     expect(report.ok).toBe(true);
     expect(report.notes.join(' ')).toContain('Rolled weight-limits back to version 1');
@@ -185,7 +209,17 @@ describe('learnables-check against our threshold agent: a value with no text, an
   });
 
   it('exits 0 from the command line with --text', async () => {
-    const run = await cli([stack.agent.url, '--text', 'furniture 32', '--token', 'console-token', '--authority', stack.authority.url, '--authority-token', 'console-token']);
+    const run = await cli([
+      stack.agent.url,
+      '--text',
+      'furniture 32',
+      '--token',
+      'console-token',
+      '--authority',
+      stack.authority.url,
+      '--authority-token',
+      'console-token',
+    ]);
     expect(run.stdout).toMatch(/^PASS: every check that could run passed; 8 skipped/m);
     expect(run.code).toBe(0);
   });
@@ -198,7 +232,11 @@ describe('learnables-check against our threshold agent: a value with no text, an
 interface Hooks {
   card?(card: Record<string, unknown>): void;
   /** Answer a JSON-RPC call, or return undefined to pass it on; `forward` passes it on unchanged and returns the upstream's JSON. */
-  rpc?(body: { id?: unknown; method?: string; params?: Record<string, unknown> }, forward: () => Promise<unknown>, caller: { authorization?: string }): Promise<unknown> | undefined;
+  rpc?(
+    body: { id?: unknown; method?: string; params?: Record<string, unknown> },
+    forward: () => Promise<unknown>,
+    caller: { authorization?: string },
+  ): Promise<unknown> | undefined;
   /** Drop the A2A-Extensions echo from every response. */
   noEcho?: boolean;
 }
@@ -322,7 +360,12 @@ const broken: { name: string; hooks: Hooks; fails: CheckId[]; says: RegExp }[] =
           await fetch(`${upstreamOf()}/a2a/jsonrpc`, {
             method: 'POST',
             headers: { 'content-type': 'application/json', 'A2A-Version': '1.0', ...caller },
-            body: JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'SendMessage', params: { message: { messageId: randomUUID(), role: 'ROLE_USER', parts: [{ text: 'a side effect of reread' }] } } }),
+            body: JSON.stringify({
+              jsonrpc: '2.0',
+              id: 1,
+              method: 'SendMessage',
+              params: { message: { messageId: randomUUID(), role: 'ROLE_USER', parts: [{ text: 'a side effect of reread' }] } },
+            }),
           });
           return forward();
         })();
@@ -355,7 +398,12 @@ const broken: { name: string; hooks: Hooks; fails: CheckId[]; says: RegExp }[] =
         const message = body.params?.message as { taskId?: string; parts?: { data?: { none?: unknown } }[] } | undefined;
         if (body.method !== 'SendMessage' || !message?.parts?.some((part) => part.data?.none === true)) return undefined;
         return (async () => {
-          await callUpstream(caller, 'learnables/teach', { collection: 'swatches', newEntry: { label: `side effect ${randomUUID()}` }, taughtBy: 'broken', reason: 'a write nobody asked for' });
+          await callUpstream(caller, 'learnables/teach', {
+            collection: 'swatches',
+            newEntry: { label: `side effect ${randomUUID()}` },
+            taughtBy: 'broken',
+            reason: 'a write nobody asked for',
+          });
           return forward();
         })();
       },
@@ -404,7 +452,11 @@ const broken: { name: string; hooks: Hooks; fails: CheckId[]; says: RegExp }[] =
           return undefined;
         }
         // Under another key and a label that reads otherwise: a receiver answers one that reads the same with the entry there (§3.5).
-        return (async () => ({ jsonrpc: '2.0', id: body.id, ...(await callUpstream(caller, 'learnables/teach', { ...params, newEntry: { label: `${label} again`, key: `again-${randomUUID().slice(0, 8)}` } })) }))();
+        return (async () => ({
+          jsonrpc: '2.0',
+          id: body.id,
+          ...(await callUpstream(caller, 'learnables/teach', { ...params, newEntry: { label: `${label} again`, key: `again-${randomUUID().slice(0, 8)}` } })),
+        }))();
       },
     },
     fails: ['entries.add-idempotent'],
@@ -424,7 +476,14 @@ const broken: { name: string; hooks: Hooks; fails: CheckId[]; says: RegExp }[] =
             body: JSON.stringify({ version: params.version - 1, author: 'broken', reason: 'a retraction done as a rollback' }),
           });
           const rolled = (await response.json()) as { version: number };
-          const result = { collection: params.collection, entry: 'warm', retracted: params.version, changed: true, version: rolled.version, audit: 'rolled back' };
+          const result = {
+            collection: params.collection,
+            entry: 'warm',
+            retracted: params.version,
+            changed: true,
+            version: rolled.version,
+            audit: 'rolled back',
+          };
           return { jsonrpc: '2.0', id: body.id, result };
         })();
       },
@@ -496,7 +555,10 @@ describe('learnables-check against deliberately broken agents', () => {
       const report = await checkAgent(front.url, { token: fake.token, authority: { url: fake.authorityUrl, token: fake.token } });
       expect(failedIds(report)).toEqual(fails);
       const reasons = report.checks.filter((c) => c.status === 'FAIL').map((c) => c.reason);
-      expect(reasons.some((reason) => says.test(reason)), reasons.join('\n')).toBe(true);
+      expect(
+        reasons.some((reason) => says.test(reason)),
+        reasons.join('\n'),
+      ).toBe(true);
       expect(report.ok).toBe(false);
       // Everything else still passes: the kit does not cascade one broken rule into many.
       expect(report.checks.filter((c) => c.status === 'SKIP').map((c) => c.id)).toEqual(['card.signature']);
@@ -530,7 +592,9 @@ describe('learnables-check against deliberately broken agents', () => {
         'retraction.once',
         'refusals.teach-malformed',
       ]);
-      expect(nowhere.checks.find((c) => c.id === 'entries.add-idempotent')?.reason).toMatch(/no teach method and no --authority was given, so there is nowhere to add an entry/);
+      expect(nowhere.checks.find((c) => c.id === 'entries.add-idempotent')?.reason).toMatch(
+        /no teach method and no --authority was given, so there is nowhere to add an entry/,
+      );
       expect(nowhere.checks.find((c) => c.id === 'question.suggestion-accepted')?.reason).toMatch(/no teach method and no --authority was given/);
       expect(nowhere.ok).toBe(true);
     } finally {
@@ -552,11 +616,23 @@ describe('learnables-check against deliberately broken agents', () => {
       const report = await checkAgent(front.url, { token: fake.token, authority: { url: fake.authorityUrl, token: fake.token } });
       expect(failedIds(report)).toEqual([]);
       const skips = Object.fromEntries(report.checks.filter((c) => c.status === 'SKIP').map((c) => [c.id, c.reason]));
-      expect(Object.keys(skips)).toEqual(['card.signature', 'none.writes-nothing', 'preview.read-only', 'preview.agrees', 'entries.add-idempotent', 'retraction.keeps-later', 'retraction.once']);
-      expect(skips['none.writes-nothing']).toBe('The declaration does not say admitsNone: true, so its questions are not answered "none of these" (§2.8); nothing to check.');
+      expect(Object.keys(skips)).toEqual([
+        'card.signature',
+        'none.writes-nothing',
+        'preview.read-only',
+        'preview.agrees',
+        'entries.add-idempotent',
+        'retraction.keeps-later',
+        'retraction.once',
+      ]);
+      expect(skips['none.writes-nothing']).toBe(
+        'The declaration does not say admitsNone: true, so its questions are not answered "none of these" (§2.8); nothing to check.',
+      );
       expect(skips['preview.read-only']).toBe('Skipped: the declaration names no preview method (methods.preview, §1.8), so there is no preview to check.');
       expect(skips['preview.agrees']).toBe(skips['preview.read-only']);
-      expect(skips['entries.add-idempotent']).toBe('The declaration does not say addsEntries: true (§1.3), so entries are not added through it; nothing to check.');
+      expect(skips['entries.add-idempotent']).toBe(
+        'The declaration does not say addsEntries: true (§1.3), so entries are not added through it; nothing to check.',
+      );
       // Retraction is still possible through the authority, but the run added no entry, and no second lesson is known.
       expect(skips['retraction.keeps-later']).toBe(
         'Skipped: the run added no entry (see entries.add-idempotent), and no other card example asks about another entry with a suggestion (0 other example(s) tried), so it has no two activations to retract one of and keep the other.',
@@ -571,7 +647,9 @@ describe('learnables-check against deliberately broken agents', () => {
         'Skipped: the declaration names no retract method (methods.retract, §1.8) and no --authority was given, so there is nothing to retract through.',
       );
       // That run could not undo its lesson: the note says how, and this test does it, for the tests after it.
-      expect(alone.notes.join(' ')).toMatch(/^This run published swatches version \d+ \(the suggestion for warm\); to undo it, roll swatches back to version \d+ on the agent's authority/);
+      expect(alone.notes.join(' ')).toMatch(
+        /^This run published swatches version \d+ \(the suggestion for warm\); to undo it, roll swatches back to version \d+ on the agent's authority/,
+      );
       await fetch(`${fake.authorityUrl}/v1/collections/swatches/rollback`, {
         method: 'POST',
         headers: { 'content-type': 'application/json', authorization: `Bearer ${fake.token}` },
@@ -631,7 +709,10 @@ async function runClient(fake: RunningFakeAgent, note: string, style: ClientStyl
   const declaration = learnablesEntry(card).params as { lessonFields: unknown[]; methods: { reread: { jsonrpc: string }; teach: { jsonrpc: string } } };
   const endpoint = String((card.supportedInterfaces as Json[]).find((i) => i.protocolBinding === 'JSONRPC' && i.protocolVersion === '1.0')!.url);
   const rpc = async (method: string, params: unknown) =>
-    (await (await fetch(endpoint, { method: 'POST', headers, body: JSON.stringify({ jsonrpc: '2.0', id: randomUUID(), method, params }) })).json()) as { result?: Json; error?: { message: string } };
+    (await (await fetch(endpoint, { method: 'POST', headers, body: JSON.stringify({ jsonrpc: '2.0', id: randomUUID(), method, params }) })).json()) as {
+      result?: Json;
+      error?: { message: string };
+    };
 
   // Ask; the teach block comes with the question.
   const sent = await rpc('SendMessage', { message: { messageId: randomUUID(), role: 'ROLE_USER', parts: [{ text: note }] } });
@@ -641,9 +722,17 @@ async function runClient(fake: RunningFakeAgent, note: string, style: ClientStyl
   const entry = block.entries[0]!.key;
 
   // Answer on the same task, then render the form blind, prefilled from the suggestion, and post it untouched.
-  await rpc('SendMessage', { message: { messageId: randomUUID(), role: 'ROLE_USER', taskId: task.id, contextId: task.contextId, parts: [{ data: { entry } }] } });
+  await rpc('SendMessage', {
+    message: { messageId: randomUUID(), role: 'ROLE_USER', taskId: task.id, contextId: task.contextId, parts: [{ data: { entry } }] },
+  });
   const fields = fieldsToRender(declaration.lessonFields).filter((f) => !style.dropUnknownKinds || f.declaredKind === 'text' || f.declaredKind === 'choice');
-  const lesson = { collection: block.collection, entry, value: prefillFields(fields, block.suggested), taughtBy: 'dana@client.example', reason: 'she knows this note' };
+  const lesson = {
+    collection: block.collection,
+    entry,
+    value: prefillFields(fields, block.suggested),
+    taughtBy: 'dana@client.example',
+    reason: 'she knows this note',
+  };
   const taught = style.viaAuthority
     ? ((await (await fetch(`${fake.authorityUrl}/v1/lessons`, { method: 'POST', headers, body: JSON.stringify(lesson) })).json()) as Json)
     : await rpc(declaration.methods.teach.jsonrpc, lesson);
@@ -730,7 +819,12 @@ describe('the fake agent: a client checklist as code', () => {
       expect(started.checklistUrl).toBe(`${started.url}/checklist.txt`);
       expect(await (await fetch(started.checklistUrl)).text()).toContain('learnables fake agent: client checklist');
       const card = (await (await fetch(`${started.url}/.well-known/agent-card.json`, { headers: { 'A2A-Version': '1.0' } })).json()) as Json;
-      expect((learnablesEntry(card).params as { lessonFields: unknown[] }).lessonFields).toContainEqual({ name: 'tint', label: 'Tint', kind: 'colour', help: expect.any(String) as string });
+      expect((learnablesEntry(card).params as { lessonFields: unknown[] }).lessonFields).toContainEqual({
+        name: 'tint',
+        label: 'Tint',
+        kind: 'colour',
+        help: expect.any(String) as string,
+      });
     } finally {
       const exited = new Promise((resolve) => child.once('exit', resolve));
       child.kill('SIGTERM');

@@ -115,7 +115,10 @@ describe('the lesson value is opaque to everything but its learnable', () => {
     it(`no layer but ${name} itself reads a key of the value`, () => {
       const { watched, outsideReads, trust } = watchValue({ ...value });
       const definition = build();
-      const trusted = defineCollection(definition.collection, definition.entries.map((e: Learnable) => trust(e)));
+      const trusted = defineCollection(
+        definition.collection,
+        definition.entries.map((e: Learnable) => trust(e)),
+      );
       const lesson: Lesson = LessonSchema.parse({ collection: definition.collection, entry, value: watched, taughtBy: 'dana', reason: 'r' });
       const result = absorbLesson(trusted, lesson);
       expect(result.changed).toBe(true);

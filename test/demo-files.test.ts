@@ -24,8 +24,11 @@ describe('where the demo writes', () => {
   it('pnpm demo:compare leaves the committed files untouched and writes its own under data/', async () => {
     const before = snapshot();
     await new Promise<void>((resolve, reject) =>
-      execFile(process.execPath, ['--import', 'tsx', 'stack/src/demo/compare.ts', '--weeks', '1', '--quiet'], { cwd: root, timeout: 170_000 }, (error, stdout, stderr) =>
-        error ? reject(new Error(`${error.message}\n${stdout}\n${stderr}`)) : resolve(),
+      execFile(
+        process.execPath,
+        ['--import', 'tsx', 'stack/src/demo/compare.ts', '--weeks', '1', '--quiet'],
+        { cwd: root, timeout: 170_000 },
+        (error, stdout, stderr) => (error ? reject(new Error(`${error.message}\n${stdout}\n${stderr}`)) : resolve()),
       ),
     );
     expect(snapshot()).toEqual(before);

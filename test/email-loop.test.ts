@@ -25,7 +25,11 @@ describe('the email agent, the whole loop over HTTP: ask, teach, settle, roll ba
     const { text, extension: teach } = said(first);
     expect(text).toContain('Which customer does this message belong to?');
     const northgateName = '(?:^|[^0-9a-z])Northgate\\s+Motors(?:$|[^0-9a-z])';
-    expect(teach).toMatchObject({ collection: 'customers', version: 1, suggested: { pattern: northgateName, where: 'any', sender: '<billing@origin\\.example>' } });
+    expect(teach).toMatchObject({
+      collection: 'customers',
+      version: 1,
+      suggested: { pattern: northgateName, where: 'any', sender: '<billing@origin\\.example>' },
+    });
     expect((teach!.entries as { key: string }[]).map((e) => e.key)).toContain('northgate');
 
     // 2. The operator answers; answering alone writes nothing.

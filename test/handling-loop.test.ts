@@ -20,7 +20,10 @@ function resultOf(task: Task): HandlingResult {
   return (part.value as { result: HandlingResult }).result;
 }
 
-const heldOut = (JSON.parse(readFileSync(new URL('../agents/handling/fixtures/held-out.json', import.meta.url), 'utf8')) as { description: string }[]).slice(0, 12);
+const heldOut = (JSON.parse(readFileSync(new URL('../agents/handling/fixtures/held-out.json', import.meta.url), 'utf8')) as { description: string }[]).slice(
+  0,
+  12,
+);
 const KOI = 'ornamental koi carp in oxygenated bags';
 
 describe('the handling agent, the whole loop over HTTP', () => {
@@ -49,7 +52,12 @@ describe('the handling agent, the whole loop over HTTP', () => {
       await fetch(`${agent.url}/a2a/jsonrpc`, {
         method: 'POST',
         headers: { 'content-type': 'application/json', 'A2A-Version': '1.0', authorization: 'Bearer console-token' },
-        body: JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'learnables/preview', params: { lesson: { collection: 'handling', entry: 'perishable', value: { example: KOI }, taughtBy: 'dana', reason: 'live fish' } } }),
+        body: JSON.stringify({
+          jsonrpc: '2.0',
+          id: 1,
+          method: 'learnables/preview',
+          params: { lesson: { collection: 'handling', entry: 'perishable', value: { example: KOI }, taughtBy: 'dana', reason: 'live fish' } },
+        }),
       })
     ).json()) as { result: { changed: boolean; examples: { taskId: string; effect: string; now: { reads: string }; after: { reads: string } }[] } };
     expect(preview.result.changed).toBe(true);
@@ -60,15 +68,28 @@ describe('the handling agent, the whole loop over HTTP', () => {
     });
     expect((await authority.client.history('handling')).activations).toHaveLength(1);
 
-    const outcome = await authority.client.postLesson({ collection: 'handling', entry: 'perishable', value: { example: KOI }, taughtBy: 'dana', reason: 'live fish go by the cold chain' });
+    const outcome = await authority.client.postLesson({
+      collection: 'handling',
+      entry: 'perishable',
+      value: { example: KOI },
+      taughtBy: 'dana',
+      reason: 'live fish go by the cold chain',
+    });
     expect(outcome).toMatchObject({ changed: true, version: 2, audit: `"${KOI}" is an example of Perishable (cold chain) handling` });
     // The same description is another handling's example now: refused in the learnable's words.
-    await expect(authority.client.postLesson({ collection: 'handling', entry: 'general', value: { example: ` ${KOI.toUpperCase()} ` }, taughtBy: 'sam', reason: 'x' })).rejects.toThrow(
+    await expect(
+      authority.client.postLesson({ collection: 'handling', entry: 'general', value: { example: ` ${KOI.toUpperCase()} ` }, taughtBy: 'sam', reason: 'x' }),
+    ).rejects.toThrow(
       `"${KOI.toUpperCase()}" is already an example of Perishable (cold chain); take it back there first if it was wrong, since one description cannot teach two handlings.`,
     );
 
     // Reread after, under version 2; the task itself still asks, pinned to version 1.
-    expect((await reread(agent.url, first.id)).handling).toEqual({ settled: true, winner: 'perishable', reads: 'A taught example of Perishable (cold chain)', version: 2 });
+    expect((await reread(agent.url, first.id)).handling).toEqual({
+      settled: true,
+      winner: 'perishable',
+      reads: 'A taught example of Perishable (cold chain)',
+      version: 2,
+    });
     const answered = await answer(client, first, 'perishable');
     expect(said(answered)).toMatchObject({ extension: { versions: { handling: 1 }, decidedBy: 'operator' } });
     expect(resultOf(answered).lines).toEqual([{ description: KOI, handling: 'perishable', decidedBy: 'operator' }]);
@@ -96,7 +117,11 @@ describe('the handling agent, the whole loop over HTTP', () => {
     };
     const at = (await authority.client.active('handling')).version;
     const earlier = await decideAll();
-    for (const [entry, example] of [['fragile', 'fleece blankets, bubble wrapped'], ['general', 'glass jars, empty, 20 cartons'], ['high-value', 'wool socks, signature on delivery']] as const) {
+    for (const [entry, example] of [
+      ['fragile', 'fleece blankets, bubble wrapped'],
+      ['general', 'glass jars, empty, 20 cartons'],
+      ['high-value', 'wool socks, signature on delivery'],
+    ] as const) {
       await authority.client.postLesson({ collection: 'handling', entry, value: { example }, taughtBy: 'dana', reason: 'drift' });
     }
     expect(await decideAll()).not.toEqual(earlier);
@@ -105,7 +130,7 @@ describe('the handling agent, the whole loop over HTTP', () => {
     expect(await decideAll()).toEqual(earlier);
   });
 
-  it('reads a manifest large enough for a parse thread (over 16 kB): every row decided or asked about, the thread\'s tokens deciding as the event loop\'s would', async () => {
+  it("reads a manifest large enough for a parse thread (over 16 kB): every row decided or asked about, the thread's tokens deciding as the event loop's would", async () => {
     const all = JSON.parse(readFileSync(new URL('../agents/handling/fixtures/held-out.json', import.meta.url), 'utf8')) as { description: string }[];
     const rows = [...all, ...all].map(({ description }, at) => `R-${String(at).padStart(5, '0')},"${description}"`);
     const csv = `Ref,Description\n${rows.join('\n')}`;
@@ -119,7 +144,11 @@ describe('the handling agent, the whole loop over HTTP', () => {
 
   it('passes the conformance kit, and rolls back what the kit taught', async () => {
     const at = (await stack.authority.client.active('handling')).version;
-    const report = await checkAgent(stack.agent.url, { text: 'brass saxophones, trombones and tubas', token: 'console-token', authority: { url: stack.authority.url, token: 'console-token' } });
+    const report = await checkAgent(stack.agent.url, {
+      text: 'brass saxophones, trombones and tubas',
+      token: 'console-token',
+      authority: { url: stack.authority.url, token: 'console-token' },
+    });
     const notPassed = report.checks.filter((c) => c.status !== 'PASS').map((c) => `${c.status} ${c.id}: ${c.reason}`);
     // No "none of these": every consignment needs some handling (admitsNone: false).
     expect(notPassed).toEqual([expect.stringMatching(/^SKIP none\.writes-nothing: .*admitsNone: true/)]);

@@ -43,7 +43,9 @@ describe('a v0.3 client (the SDK 0.3.14 client) and the extension methods', () =
   afterAll(async () => stack.close());
 
   it('asks, rereads the same mail sent as a v0.3 file part, teaches, and rereads it settled — on JSON-RPC', async () => {
-    const client = await new ClientFactory(ClientFactoryOptions.createFrom(ClientFactoryOptions.default, { transports: [new JsonRpcTransportFactory({ fetchImpl })] })).createFromUrl(stack.agent.url);
+    const client = await new ClientFactory(
+      ClientFactoryOptions.createFrom(ClientFactoryOptions.default, { transports: [new JsonRpcTransportFactory({ fetchImpl })] }),
+    ).createFromUrl(stack.agent.url);
     const asked = (await client.sendMessage({ message: v03Message() })) as Task;
     expect(asked.status.state).toBe('input-required');
     const block = asked.status.message?.metadata?.[LEARNABLES_URI] as { suggested: Record<string, unknown> };
@@ -84,7 +86,12 @@ describe('a v0.3 client (the SDK 0.3.14 client) and the extension methods', () =
     expect(await response.json()).toMatchObject({ customer: { settled: false, version: 1 } });
     expect(response.headers.get('x-a2a-extensions')).toBe(LEARNABLES_URI);
     // The 0.3 REST client still drives the core loop (so both bindings are covered by the old client).
-    const rest = await new ClientFactory(ClientFactoryOptions.createFrom(ClientFactoryOptions.default, { transports: [new RestTransportFactory({ fetchImpl })], preferredTransports: ['HTTP+JSON'] })).createFromUrl(stack.agent.url);
+    const rest = await new ClientFactory(
+      ClientFactoryOptions.createFrom(ClientFactoryOptions.default, {
+        transports: [new RestTransportFactory({ fetchImpl })],
+        preferredTransports: ['HTTP+JSON'],
+      }),
+    ).createFromUrl(stack.agent.url);
     expect(((await rest.sendMessage({ message: v03Message() })) as Task).status.state).toBe('input-required');
   });
 
@@ -92,7 +99,12 @@ describe('a v0.3 client (the SDK 0.3.14 client) and the extension methods', () =
     const response = await fetch(`${stack.agent.url}/a2a/jsonrpc`, {
       method: 'POST',
       headers: { 'content-type': 'application/json', 'A2A-Version': '1.0', 'A2A-Extensions': LEARNABLES_URI, authorization: 'Bearer console-token' },
-      body: JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'learnables/reread', params: { message: { messageId: 'm', role: 'ROLE_USER', parts: [{ raw: EML.toString('base64'), mediaType: 'message/rfc822' }] } } }),
+      body: JSON.stringify({
+        jsonrpc: '2.0',
+        id: 1,
+        method: 'learnables/reread',
+        params: { message: { messageId: 'm', role: 'ROLE_USER', parts: [{ raw: EML.toString('base64'), mediaType: 'message/rfc822' }] } },
+      }),
     });
     expect(response.headers.get('a2a-extensions')).toBe(LEARNABLES_URI);
     expect(response.headers.get('x-a2a-extensions')).toBeNull();

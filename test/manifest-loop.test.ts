@@ -50,7 +50,11 @@ describe('the manifest agent, the whole loop over HTTP, on the same runtime and 
     expect(latest).toMatchObject({ version: 2, author: 'dana@warehouse.example', audit: "reads waybill from the 'Air Waybill No' column" });
 
     const show = await reread(agent.url, first.id);
-    expect(show.waybill).toEqual({ settled: true, reads: "reads waybill from the 'Air Waybill No' column; 6 of 6 values in 'Air Waybill No' are air waybill numbers with a valid check digit", version: 2 });
+    expect(show.waybill).toEqual({
+      settled: true,
+      reads: "reads waybill from the 'Air Waybill No' column; 6 of 6 values in 'Air Waybill No' are air waybill numbers with a valid check digit",
+      version: 2,
+    });
 
     // A second task, another manifest with that heading: mapped without asking.
     const second = await sendFile(client, sheet('09-air-waybill-no-second.xlsx'), XLSX, '09-air-waybill-no-second.xlsx');
@@ -69,7 +73,12 @@ describe('the manifest agent, the whole loop over HTTP, on the same runtime and 
       const response = await fetch(`${agent.url}/a2a/jsonrpc`, {
         method: 'POST',
         headers: { 'content-type': 'application/json', 'A2A-Version': '1.0', authorization: 'Bearer console-token' },
-        body: JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'learnables/correct', params: { taskId: task.id, correctedBy: 'dana', reason: 'that column holds the house numbers', ...params } }),
+        body: JSON.stringify({
+          jsonrpc: '2.0',
+          id: 1,
+          method: 'learnables/correct',
+          params: { taskId: task.id, correctedBy: 'dana', reason: 'that column holds the house numbers', ...params },
+        }),
       });
       return (await response.json()) as { result?: Record<string, unknown>; error?: { data?: { error: string; field?: string; message: string } } };
     };

@@ -65,7 +65,11 @@ function snapshot(dir: string): Map<string, string> {
 /** Starts one of the copy's stack entry points on port 0 and waits for the URL it prints. */
 function startEntry(cwd: string, args: string[], env: Record<string, string>): Promise<{ url: string; child: ChildProcess }> {
   // LOG_LEVEL=info: the start-up line ("… listening on …") is an info line, and tests log at warn by default.
-  const child = spawn(process.execPath, ['--import', 'tsx', ...args], { cwd, env: { ...process.env, LOG_LEVEL: 'info', ...env }, stdio: ['ignore', 'pipe', 'pipe'] });
+  const child = spawn(process.execPath, ['--import', 'tsx', ...args], {
+    cwd,
+    env: { ...process.env, LOG_LEVEL: 'info', ...env },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
   let output = '';
   return new Promise((resolve, reject) => {
     const timer = setTimeout(() => reject(new Error(`${args.join(' ')} did not start within 120 s:\n${output}`)), 120_000);
@@ -127,7 +131,25 @@ describe('pnpm new-agent, every lesson and answer shape, from a copy of the repo
     // failed there with ERR_PNPM_NO_OFFLINE_META), hence --prefer-offline.
     for (const [index, shape] of SHAPES.entries()) {
       const install = index === SHAPES.length - 1 ? [] : ['--no-install'];
-      outputs.set(shape.name, await run(process.execPath, ['--import', 'tsx', 'stack/src/new-agent/new-agent-main.ts', shape.name, '--lesson', shape.lesson, '--answer', shape.answer, ...shape.flags, ...install], dir.path));
+      outputs.set(
+        shape.name,
+        await run(
+          process.execPath,
+          [
+            '--import',
+            'tsx',
+            'stack/src/new-agent/new-agent-main.ts',
+            shape.name,
+            '--lesson',
+            shape.lesson,
+            '--answer',
+            shape.answer,
+            ...shape.flags,
+            ...install,
+          ],
+          dir.path,
+        ),
+      );
     }
   }, 600_000);
 
@@ -139,7 +161,9 @@ describe('pnpm new-agent, every lesson and answer shape, from a copy of the repo
 
   it('prints its usage for --help, and a sentence with the usage, not a stack trace, for a flag it does not know', async () => {
     const main = ['--import', 'tsx', 'stack/src/new-agent/new-agent-main.ts'];
-    expect(await run(process.execPath, [...main, '--help'], dir.path)).toMatch(/^Usage: pnpm new-agent <name> \[options\][\s\S]*--lesson <shape>[\s\S]*--answer <shape>/);
+    expect(await run(process.execPath, [...main, '--help'], dir.path)).toMatch(
+      /^Usage: pnpm new-agent <name> \[options\][\s\S]*--lesson <shape>[\s\S]*--answer <shape>/,
+    );
     const refused = await run(process.execPath, [...main, 'x', '--lessons', 'text'], dir.path).then(
       () => undefined,
       (error: { stderr: string; code: number }) => error,
@@ -148,16 +172,22 @@ describe('pnpm new-agent, every lesson and answer shape, from a copy of the repo
     expect(refused?.stderr).toMatch(/^Unknown option '--lessons'/);
     expect(refused?.stderr).toContain('Usage: pnpm new-agent');
     expect(refused?.stderr).not.toMatch(/\n\s+at /);
-    const wrongShape = await run(process.execPath, [...main, 'x', '--lesson', 'date'], dir.path).then(() => '', (error: { stderr: string }) => error.stderr);
+    const wrongShape = await run(process.execPath, [...main, 'x', '--lesson', 'date'], dir.path).then(
+      () => '',
+      (error: { stderr: string }) => error.stderr,
+    );
     expect(wrongShape.trim()).toBe('--lesson date is not a lesson shape; give one of number, text, choice, fields.');
   });
 
-  it('adds one package per agent and changes only the registry, the stack\'s dependency list and what commands regenerate, saying so in one line each', () => {
+  it("adds one package per agent and changes only the registry, the stack's dependency list and what commands regenerate, saying so in one line each", () => {
     const after = snapshot(dir.path);
     const added = [...after.keys()].filter((path) => !before.has(path));
     const changed = [...after.keys()].filter((path) => before.has(path) && before.get(path) !== after.get(path)).sort();
     expect(added.filter((path) => !SHAPES.some((shape) => path.startsWith(`agents/${shape.name}/`)))).toEqual([]);
-    for (const shape of SHAPES) expect(added).toEqual(expect.arrayContaining([`agents/${shape.name}/package.json`, `agents/${shape.name}/README.md`, `agents/${shape.name}/src/${shape.name}-agent.ts`]));
+    for (const shape of SHAPES)
+      expect(added).toEqual(
+        expect.arrayContaining([`agents/${shape.name}/package.json`, `agents/${shape.name}/README.md`, `agents/${shape.name}/src/${shape.name}-agent.ts`]),
+      );
     expect(changed).toEqual(['docker-compose.yml', 'pnpm-lock.yaml', 'stack/package.json', 'stack/src/agents.ts']);
     expect(outputs.get('carrier')!.trim().split('\n')).toEqual([
       'Wrote agents/carrier/ (number lesson, answer: a field) and its line in stack/src/agents.ts.',
@@ -186,19 +216,36 @@ describe('pnpm new-agent, every lesson and answer shape, from a copy of the repo
   });
 
   it('typechecks, with the stack that registers them', async () => {
-    writeFileSync(join(dir.path, 'tsconfig.new-agent.json'), JSON.stringify({ extends: './tsconfig.base.json', include: [...SHAPES.map((shape) => `agents/${shape.name}/src/**/*.ts`), 'stack/src/**/*.ts'] }));
+    writeFileSync(
+      join(dir.path, 'tsconfig.new-agent.json'),
+      JSON.stringify({ extends: './tsconfig.base.json', include: [...SHAPES.map((shape) => `agents/${shape.name}/src/**/*.ts`), 'stack/src/**/*.ts'] }),
+    );
     await run(process.execPath, [join(dir.path, 'node_modules/typescript/bin/tsc'), '-p', 'tsconfig.new-agent.json', '--noEmit'], dir.path);
   }, 300_000);
 
   it('passes their own tests, and the registry-wide ones: compose is current, their words stay out of shared code', async () => {
-    const output = await run(process.execPath, [join(dir.path, 'node_modules/vitest/vitest.mjs'), 'run', ...SHAPES.map((shape) => `agents/${shape.name}/`), 'stack/src/compose.test.ts', 'test/vocabulary-free.test.ts'], dir.path);
+    const output = await run(
+      process.execPath,
+      [
+        join(dir.path, 'node_modules/vitest/vitest.mjs'),
+        'run',
+        ...SHAPES.map((shape) => `agents/${shape.name}/`),
+        'stack/src/compose.test.ts',
+        'test/vocabulary-free.test.ts',
+      ],
+      dir.path,
+    );
     // Without colours: the summary line is read as text.
     // biome-ignore lint/suspicious/noControlCharactersInRegex: ESC starts the terminal colours vitest prints.
     expect(output.replace(/\u001b\[[0-9;]*m/g, '')).toMatch(new RegExp(`Test Files\\s+${SHAPES.length * 2 + 2} passed \\(${SHAPES.length * 2 + 2}\\)`));
   }, 300_000);
 
   it('starts them in one stack, and each passes every check of the conformance kit from its own card examples', async () => {
-    const authority = await startEntry(dir.path, ['stack/src/authority-main.ts'], { AUTHORITY_PORT: '0', AUTHORITY_STORE: `sqlite:${dir.path}/authority.db`, AUTHORITY_TOKENS: `desk=${TOKEN}` });
+    const authority = await startEntry(dir.path, ['stack/src/authority-main.ts'], {
+      AUTHORITY_PORT: '0',
+      AUTHORITY_STORE: `sqlite:${dir.path}/authority.db`,
+      AUTHORITY_TOKENS: `desk=${TOKEN}`,
+    });
     children.push(authority.child);
     authorityUrl = authority.url;
     const started = await Promise.all(
@@ -221,7 +268,13 @@ describe('pnpm new-agent, every lesson and answer shape, from a copy of the repo
     // All at once: each run mostly waits on its agent, and each agent has a collection of its own.
     const reports = await Promise.all(
       SHAPES.map(async (shape) => {
-        const report = JSON.parse(await run(process.execPath, [kit, urls.get(shape.name)!, '--token', TOKEN, '--authority', authority.url, '--authority-token', TOKEN, '--json', '--quiet'], dir.path)) as {
+        const report = JSON.parse(
+          await run(
+            process.execPath,
+            [kit, urls.get(shape.name)!, '--token', TOKEN, '--authority', authority.url, '--authority-token', TOKEN, '--json', '--quiet'],
+            dir.path,
+          ),
+        ) as {
           checks: { id: string; status: string; reason: string }[];
         };
         return [shape.name, report.checks.filter((check) => check.status !== 'PASS').map((check) => `${check.status} ${check.id}: ${check.reason}`)] as const;
@@ -234,7 +287,11 @@ describe('pnpm new-agent, every lesson and answer shape, from a copy of the repo
       'SKIP none.writes-nothing: The declaration does not say admitsNone: true, so its questions are not answered "none of these" (§2.8); nothing to check.',
     ]);
     // Yes-or-no questions say admitsNone: false, and that one check is skipped; an entry for an answer runs every check.
-    expect(Object.fromEntries(notPassed)).toEqual(Object.fromEntries(SHAPES.map((shape) => [shape.name, shape.answer === 'field' ? ['SKIP card.signature', 'SKIP none.writes-nothing'] : ['SKIP card.signature']])));
+    expect(Object.fromEntries(notPassed)).toEqual(
+      Object.fromEntries(
+        SHAPES.map((shape) => [shape.name, shape.answer === 'field' ? ['SKIP card.signature', 'SKIP none.writes-nothing'] : ['SKIP card.signature']]),
+      ),
+    );
   }, 600_000);
 
   describe('two words and a choice, a shape no example agent has, through the console in a browser', () => {

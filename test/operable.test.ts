@@ -26,7 +26,13 @@ async function send(agent: string, file: string, requestId?: string): Promise<{ 
       jsonrpc: '2.0',
       id: randomUUID(),
       method: 'SendMessage',
-      params: { message: { messageId: randomUUID(), role: 'ROLE_USER', parts: [{ raw: fixture(file).toString('base64'), mediaType: 'message/rfc822', filename: 'm.eml' }] } },
+      params: {
+        message: {
+          messageId: randomUUID(),
+          role: 'ROLE_USER',
+          parts: [{ raw: fixture(file).toString('base64'), mediaType: 'message/rfc822', filename: 'm.eml' }],
+        },
+      },
     }),
   });
   const body = (await response.json()) as { result?: { task: RpcTask }; error?: { message: string } };
@@ -59,7 +65,10 @@ async function lineOf(service: Service, wanted: (line: Record<string, unknown>) 
 }
 
 /** Ask until `ready(answer)` holds (a cached readiness answer lasts two seconds), at most a minute. */
-async function readyzUntil(url: string, ready: (status: number) => boolean): Promise<{ status: number; body: { ok: boolean; message?: string; checks: { name: string; ok: boolean; message?: string }[] } }> {
+async function readyzUntil(
+  url: string,
+  ready: (status: number) => boolean,
+): Promise<{ status: number; body: { ok: boolean; message?: string; checks: { name: string; ok: boolean; message?: string }[] } }> {
   const until = Date.now() + 60_000;
   for (;;) {
     const response = await fetch(`${url}/readyz`);
@@ -87,7 +96,12 @@ describe('an agent whose authority goes away, as its operator sees it', () => {
   let authority: Service | undefined;
   let agent: Service;
   let authorityPort: number;
-  const authorityEnv = () => ({ AUTHORITY_PORT: String(authorityPort), AUTHORITY_STORE: `sqlite:${dir.path}/authority.db`, AUTHORITY_TOKENS: `agents=${TOKEN}`, LOG_LEVEL: 'info' });
+  const authorityEnv = () => ({
+    AUTHORITY_PORT: String(authorityPort),
+    AUTHORITY_STORE: `sqlite:${dir.path}/authority.db`,
+    AUTHORITY_TOKENS: `agents=${TOKEN}`,
+    LOG_LEVEL: 'info',
+  });
 
   beforeAll(async () => {
     dir = scratchDir('operable-');
@@ -97,7 +111,14 @@ describe('an agent whose authority goes away, as its operator sees it', () => {
     const port = await freePort();
     agent = await startService(
       'email-agent-main.ts',
-      { AUTHORITY_URL: authorityUrl, AUTHORITY_TOKEN: TOKEN, AGENT_TOKENS: `desk=${TOKEN}`, EMAIL_AGENT_PORT: String(port), EMAIL_AGENT_STORE: `sqlite:${dir.path}/agent.db`, LOG_LEVEL: 'info' },
+      {
+        AUTHORITY_URL: authorityUrl,
+        AUTHORITY_TOKEN: TOKEN,
+        AGENT_TOKENS: `desk=${TOKEN}`,
+        EMAIL_AGENT_PORT: String(port),
+        EMAIL_AGENT_STORE: `sqlite:${dir.path}/agent.db`,
+        LOG_LEVEL: 'info',
+      },
       `http://127.0.0.1:${port}`,
     );
   }, 120_000);
@@ -118,8 +139,19 @@ describe('an agent whose authority goes away, as its operator sees it', () => {
     expect(task.status.state).toBe('TASK_STATE_INPUT_REQUIRED');
     expect(requestId).toBe('operator-trace-1');
 
-    expect(await lineOf(agent, (line) => line.reqId === 'operator-trace-1' && line.msg === 'request')).toMatchObject({ level: 30, method: 'POST', path: '/a2a/jsonrpc', status: 200, ms: expect.any(Number) });
-    expect(await lineOf(agent, (line) => line.taskId === task.id && line.outcome === 'asked')).toMatchObject({ contextId: task.contextId, collection: 'customers', version: 1, pins: { customers: 1 } });
+    expect(await lineOf(agent, (line) => line.reqId === 'operator-trace-1' && line.msg === 'request')).toMatchObject({
+      level: 30,
+      method: 'POST',
+      path: '/a2a/jsonrpc',
+      status: 200,
+      ms: expect.any(Number),
+    });
+    expect(await lineOf(agent, (line) => line.taskId === task.id && line.outcome === 'asked')).toMatchObject({
+      contextId: task.contextId,
+      collection: 'customers',
+      version: 1,
+      pins: { customers: 1 },
+    });
 
     // A request without an id is given one, and told it.
     const made = (await fetch(`${agent.url}/.well-known/agent-card.json`)).headers.get('x-request-id');
@@ -137,7 +169,9 @@ describe('an agent whose authority goes away, as its operator sees it', () => {
     const down = await readyzUntil(agent.url, (status) => status === 503);
     expect(down.status).toBe(503);
     expect(down.body.ok).toBe(false);
-    expect(down.body.message).toMatch(/^The Email intake agent is not ready: the authority at http:\/\/127\.0\.0\.1:\d+ cannot be reached \(ECONNREFUSED\), so this agent cannot tell which rules are in force/);
+    expect(down.body.message).toMatch(
+      /^The Email intake agent is not ready: the authority at http:\/\/127\.0\.0\.1:\d+ cannot be reached \(ECONNREFUSED\), so this agent cannot tell which rules are in force/,
+    );
     expect(down.body.checks).toEqual([
       { name: 'store', ok: true },
       { name: 'authority', ok: false, message: expect.stringContaining('cannot be reached') },
@@ -150,7 +184,12 @@ describe('an agent whose authority goes away, as its operator sees it', () => {
     const lines = [...jsonLines(agent.stdout()), ...jsonLines(agent.stderr())];
     expect(lines.every((line) => typeof line.level === 'number' && typeof line.time === 'number' && line.service === 'Email intake agent')).toBe(true);
     const failed = await lineOf(agent, (line) => line.taskId === task.id && line.outcome === 'failed');
-    expect(failed).toMatchObject({ level: 50, cause: 'authority-unavailable', contextId: task.contextId, err: { type: expect.any(String), message: expect.any(String) } });
+    expect(failed).toMatchObject({
+      level: 50,
+      cause: 'authority-unavailable',
+      contextId: task.contextId,
+      err: { type: expect.any(String), message: expect.any(String) },
+    });
     // No stack trace printed as lines of its own ("    at …"): a stack lives inside its line's err.stack.
     expect(`${agent.stdout()}${agent.stderr()}`).not.toMatch(/^\s+at /m);
 
@@ -167,7 +206,11 @@ describe('an agent whose authority goes away, as its operator sees it', () => {
     expect(task.status.state).toBe('TASK_STATE_INPUT_REQUIRED');
     // The authority is ready too, and logs as JSON.
     expect((await fetch(`${authority.url}/readyz`)).status).toBe(200);
-    expect(jsonLines(authority.stdout()).find((line) => String(line.msg).startsWith('authority listening'))).toMatchObject({ level: 30, service: 'authority', engine: 'sqlite' });
+    expect(jsonLines(authority.stdout()).find((line) => String(line.msg).startsWith('authority listening'))).toMatchObject({
+      level: 30,
+      service: 'authority',
+      engine: 'sqlite',
+    });
   }, 90_000);
 });
 
@@ -181,11 +224,19 @@ describe('two replicas of one agent on one PostgreSQL: per-instance counters', (
     database = await scratchPostgres('operable');
     const authorityPort = await freePort();
     const authorityUrl = `http://127.0.0.1:${authorityPort}`;
-    authority = await startService('authority-main.ts', { AUTHORITY_PORT: String(authorityPort), AUTHORITY_STORE: database.url, AUTHORITY_TOKENS: `agents=${TOKEN}` }, authorityUrl);
+    authority = await startService(
+      'authority-main.ts',
+      { AUTHORITY_PORT: String(authorityPort), AUTHORITY_STORE: database.url, AUTHORITY_TOKENS: `agents=${TOKEN}` },
+      authorityUrl,
+    );
     services.push(authority);
     const start = async () => {
       const port = await freePort();
-      return startService('email-agent-main.ts', { AUTHORITY_URL: authorityUrl, AUTHORITY_TOKEN: TOKEN, AGENT_TOKENS: `desk=${TOKEN}`, EMAIL_AGENT_PORT: String(port), EMAIL_AGENT_STORE: database.url }, `http://127.0.0.1:${port}`);
+      return startService(
+        'email-agent-main.ts',
+        { AUTHORITY_URL: authorityUrl, AUTHORITY_TOKEN: TOKEN, AGENT_TOKENS: `desk=${TOKEN}`, EMAIL_AGENT_PORT: String(port), EMAIL_AGENT_STORE: database.url },
+        `http://127.0.0.1:${port}`,
+      );
     };
     replicas = [await start(), await start()];
     services.push(...replicas);
@@ -223,7 +274,9 @@ describe('two replicas of one agent on one PostgreSQL: per-instance counters', (
         jsonrpc: '2.0',
         id: 1,
         method: 'SendMessage',
-        params: { message: { messageId: randomUUID(), role: 'ROLE_USER', taskId: asked.id, contextId: asked.contextId, parts: [{ data: { entry: 'northgate' } }] } },
+        params: {
+          message: { messageId: randomUUID(), role: 'ROLE_USER', taskId: asked.id, contextId: asked.contextId, parts: [{ data: { entry: 'northgate' } }] },
+        },
       }),
     });
     expect(((await answer.json()) as { result: { task: RpcTask } }).result.task.status.state).toBe('TASK_STATE_COMPLETED');
@@ -241,7 +294,13 @@ describe('two replicas of one agent on one PostgreSQL: per-instance counters', (
           jsonrpc: '2.0',
           id: 2,
           method: 'learnables/teach',
-          params: { collection: 'customers', entry: 'northgate', value: (tasks[1]!.status.message!.metadata![URI] as { suggested: unknown }).suggested, taughtBy: 'dana', reason: 'billing desk' },
+          params: {
+            collection: 'customers',
+            entry: 'northgate',
+            value: (tasks[1]!.status.message!.metadata![URI] as { suggested: unknown }).suggested,
+            taughtBy: 'dana',
+            reason: 'billing desk',
+          },
         }),
       })
     ).json()) as { result?: { changed: boolean } };

@@ -26,9 +26,19 @@ describe('the outcome of a completed task', () => {
     expect(byOperator.status?.state).toBe(TaskState.TASK_STATE_COMPLETED);
     const operatorOutcome = said(byOperator).extension;
     expect(validate('outcome', operatorOutcome)).toEqual({ ok: true, problems: '' });
-    expect(operatorOutcome).toMatchObject({ versions: { customers: 1 }, decidedBy: 'operator', findings: { customer: { settled: true, winner: 'northgate', collection: 'customers' } } });
+    expect(operatorOutcome).toMatchObject({
+      versions: { customers: 1 },
+      decidedBy: 'operator',
+      findings: { customer: { settled: true, winner: 'northgate', collection: 'customers' } },
+    });
 
-    await authority.client.postLesson({ collection: 'customers', entry: 'northgate', value: said(asked).extension!.suggested as Record<string, unknown>, taughtBy: 'dana', reason: 'billing desk' });
+    await authority.client.postLesson({
+      collection: 'customers',
+      entry: 'northgate',
+      value: said(asked).extension!.suggested as Record<string, unknown>,
+      taughtBy: 'dana',
+      reason: 'billing desk',
+    });
     const byRules = await sendFile(client, fixture('email/northgate-billing-statement-csv.eml'), 'message/rfc822', 'b.eml');
     expect(byRules.status?.state).toBe(TaskState.TASK_STATE_COMPLETED);
     expect(validate('outcome', said(byRules).extension)).toEqual({ ok: true, problems: '' });

@@ -161,19 +161,34 @@ describe('outside consumer: the packed packages installed with npm', () => {
   });
 
   it('installs no development tool and no test: no tsx, esbuild, vitest or TypeScript source', () => {
-    for (const tool of ['tsx', 'esbuild', 'vitest', 'typescript', '@learnables/testing']) expect(existsSync(join(project, 'node_modules', tool)), tool).toBe(false);
+    for (const tool of ['tsx', 'esbuild', 'vitest', 'typescript', '@learnables/testing'])
+      expect(existsSync(join(project, 'node_modules', tool)), tool).toBe(false);
     for (const name of PUBLIC) {
       const folder = join(project, 'node_modules/@learnables', name);
       const listed = readdirSync(folder, { recursive: true }).map(String);
-      expect(listed.filter((f) => f.endsWith('.ts') && !f.endsWith('.d.ts') && !f.endsWith('.d.mts')), name).toEqual([]);
-      expect(listed.filter((f) => /\.test(-support)?\./.test(f)), name).toEqual([]);
-      const manifest = JSON.parse(readFileSync(join(folder, 'package.json'), 'utf8')) as { exports: Record<string, unknown>; dependencies?: Record<string, string> };
+      expect(
+        listed.filter((f) => f.endsWith('.ts') && !f.endsWith('.d.ts') && !f.endsWith('.d.mts')),
+        name,
+      ).toEqual([]);
+      expect(
+        listed.filter((f) => /\.test(-support)?\./.test(f)),
+        name,
+      ).toEqual([]);
+      const manifest = JSON.parse(readFileSync(join(folder, 'package.json'), 'utf8')) as {
+        exports: Record<string, unknown>;
+        dependencies?: Record<string, string>;
+      };
       expect(JSON.stringify(manifest.exports), name).not.toContain('@learnables/source');
-      expect(Object.values(manifest.dependencies ?? {}).filter((v) => v.startsWith('workspace:')), name).toEqual([]);
+      expect(
+        Object.values(manifest.dependencies ?? {}).filter((v) => v.startsWith('workspace:')),
+        name,
+      ).toEqual([]);
     }
     // The checker is protocol and a JSON Schema validator, with jose and the SDK's card canonicalization to verify a
     // signed card (the SDK depends on jose alone; its server parts are optional peers): nothing of the runtime, no database.
-    const checker = JSON.parse(readFileSync(join(project, 'node_modules/@learnables/conformance/package.json'), 'utf8')) as { dependencies: Record<string, string> };
+    const checker = JSON.parse(readFileSync(join(project, 'node_modules/@learnables/conformance/package.json'), 'utf8')) as {
+      dependencies: Record<string, string>;
+    };
     expect(Object.keys(checker.dependencies).sort()).toEqual(['@a2a-js/sdk', '@learnables/protocol', 'ajv', 'jose']);
   });
 
@@ -196,26 +211,48 @@ describe('outside consumer: the packed packages installed with npm', () => {
   it.each([
     ['NodeNext', { module: 'NodeNext', moduleResolution: 'NodeNext' }],
     ['bundler', { module: 'ESNext', moduleResolution: 'bundler' }],
-  ])('typechecks a TypeScript file importing every package with moduleResolution %s (libraries checked too)', async (name, options) => {
-    writeFileSync(join(project, 'consumer.ts'), CONSUMER_TS);
-    writeFileSync(
-      join(project, `tsconfig.${name}.json`),
-      JSON.stringify({ compilerOptions: { ...options, target: 'ES2022', strict: true, noEmit: true, skipLibCheck: false, types: ['node'] }, files: ['consumer.ts'] }),
-    );
-    const checked = await run(process.execPath, [TSC, '-p', `tsconfig.${name}.json`], project);
-    expect(checked.code, checked.out).toBe(0);
-  }, 180_000);
+  ])(
+    'typechecks a TypeScript file importing every package with moduleResolution %s (libraries checked too)',
+    async (name, options) => {
+      writeFileSync(join(project, 'consumer.ts'), CONSUMER_TS);
+      writeFileSync(
+        join(project, `tsconfig.${name}.json`),
+        JSON.stringify({
+          compilerOptions: { ...options, target: 'ES2022', strict: true, noEmit: true, skipLibCheck: false, types: ['node'] },
+          files: ['consumer.ts'],
+        }),
+      );
+      const checked = await run(process.execPath, [TSC, '-p', `tsconfig.${name}.json`], project);
+      expect(checked.code, checked.out).toBe(0);
+    },
+    180_000,
+  );
 
   it('runs npx learnables-check from the installed package against the installed fake agent: every check passes', async () => {
     const fake = startProcess('npx', ['--no', '--', 'learnables-fake-agent', '--json'], project);
     running.push(fake.child);
     const started = await until('the fake agent did not print where it is', fake.output, async () => {
-      const line = fake.output().split('\n').find((l) => l.startsWith('{'));
+      const line = fake
+        .output()
+        .split('\n')
+        .find((l) => l.startsWith('{'));
       return line === undefined ? undefined : (JSON.parse(line) as { url: string; authorityUrl: string; token: string });
     });
     const checked = await run(
       'npx',
-      ['--no', '--', 'learnables-check', started.url, '--token', started.token, '--authority', started.authorityUrl, '--authority-token', started.token, '--quiet'],
+      [
+        '--no',
+        '--',
+        'learnables-check',
+        started.url,
+        '--token',
+        started.token,
+        '--authority',
+        started.authorityUrl,
+        '--authority-token',
+        started.token,
+        '--quiet',
+      ],
       project,
     );
     expect(checked.code, checked.out).toBe(0);
@@ -227,7 +264,10 @@ describe('outside consumer: the packed packages installed with npm', () => {
     writeFileSync(join(project, 'desk-agent.ts'), readmeExample());
     writeFileSync(
       join(project, 'tsconfig.agent.json'),
-      JSON.stringify({ compilerOptions: { module: 'NodeNext', moduleResolution: 'NodeNext', target: 'ES2022', strict: true, outDir: 'built', types: ['node'] }, files: ['desk-agent.ts'] }),
+      JSON.stringify({
+        compilerOptions: { module: 'NodeNext', moduleResolution: 'NodeNext', target: 'ES2022', strict: true, outDir: 'built', types: ['node'] },
+        files: ['desk-agent.ts'],
+      }),
     );
     const compiled = await run(process.execPath, [TSC, '-p', 'tsconfig.agent.json'], project);
     expect(compiled.code, compiled.out).toBe(0);

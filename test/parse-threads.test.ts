@@ -18,7 +18,8 @@ import type { LoopStack } from './support/loop-stack.ts';
 import { silentLogger } from '@learnables/authority';
 
 const XLSX = 'application/vnd.openxmlformats-officedocument.spreadsheetml.sheet';
-const filesIn = (folder: string, ending: RegExp) => readdirSync(fileURLToPath(new URL(`../fixtures/${folder}/`, import.meta.url))).filter((name) => ending.test(name));
+const filesIn = (folder: string, ending: RegExp) =>
+  readdirSync(fileURLToPath(new URL(`../fixtures/${folder}/`, import.meta.url))).filter((name) => ending.test(name));
 
 const sendOver = (url: string, bytes: Buffer, mediaType: string, filename: string, binding: 'jsonrpc' | 'rest' = 'jsonrpc') => {
   const message = { messageId: randomUUID(), role: 'ROLE_USER', parts: [{ raw: bytes.toString('base64'), mediaType, filename }] };
@@ -78,7 +79,10 @@ describe('parse threads decide exactly as the event loop does', () => {
     expect(files.length).toBeGreaterThan(40);
     for (const file of files) {
       const bytes = fixture(`email/${file}`);
-      const [loop, threads] = [await taskOf(await sendOver(inLoop.url, bytes, 'message/rfc822', file)), await taskOf(await sendOver(inThreads.url, bytes, 'message/rfc822', file))];
+      const [loop, threads] = [
+        await taskOf(await sendOver(inLoop.url, bytes, 'message/rfc822', file)),
+        await taskOf(await sendOver(inThreads.url, bytes, 'message/rfc822', file)),
+      ];
       expect(decision(threads), file).toEqual(decision(loop));
     }
   }, 180_000);
@@ -108,7 +112,8 @@ describe('while the largest email it accepts is being read', () => {
   });
   afterAll(async () => stack?.close());
 
-  const health = async () => (await (await fetch(`${stack.agent.url}/healthz`, { headers: { connection: 'close' } })).json()) as { ok: boolean; reading: { parsing: number } };
+  const health = async () =>
+    (await (await fetch(`${stack.agent.url}/healthz`, { headers: { connection: 'close' } })).json()) as { ok: boolean; reading: { parsing: number } };
 
   it('/healthz answers, a second message is told to come back later, and both are read once it is done', async () => {
     let done = false;

@@ -29,7 +29,10 @@ function generator(seed: number) {
     state = (Math.imul(state, 1664525) + 1013904223) >>> 0;
     return state / 2 ** 32;
   };
-  return { pick: <T,>(items: readonly T[]): T => items[Math.floor(next() * items.length)]!, digits: (n: number) => String(Math.floor(next() * 10 ** n)).padStart(n, '0') };
+  return {
+    pick: <T>(items: readonly T[]): T => items[Math.floor(next() * items.length)]!,
+    digits: (n: number) => String(Math.floor(next() * 10 ** n)).padStart(n, '0'),
+  };
 }
 
 /**
@@ -106,7 +109,9 @@ function generatedMessages(count: number): Buffer[] {
   });
 }
 
-const lesson = (entry: string, pattern: string, where = 'from') => ({ lesson: { collection: 'customers', entry, value: { pattern, where }, taughtBy: 'dana', reason: 'preview test' } });
+const lesson = (entry: string, pattern: string, where = 'from') => ({
+  lesson: { collection: 'customers', entry, value: { pattern, where }, taughtBy: 'dana', reason: 'preview test' },
+});
 const newEntry = (label: string) => ({ newEntry: { collection: 'customers', newEntry: { label }, taughtBy: 'dana', reason: 'preview test' } });
 
 /** Lessons of every kind: claiming another customer's mail, settling strangers, ties, each place, an 'any' mark, a known one, a new entry. */
@@ -205,7 +210,9 @@ describe('preview, the quick way and the plain way, over the email agent', () =>
 /** A manifest CSV of 256 headings and `rows` filled rows (550: 1.46 MB journaled; 3,500: cut to 749 rows, 2.0 MB), its first heading `waybill`. */
 function heavyCsv(rows: number, waybill: string, weights: (row: number) => string): Buffer {
   const heading = [waybill, 'Weight (kg)', 'Pieces', ...Array.from({ length: 253 }, (_, at) => `Heading ${at + 4}`)].join(',');
-  const lines = Array.from({ length: rows }, (_, row) => ['176-12345675', weights(row), '3', ...Array.from({ length: 253 }, (_, at) => (at === 3 ? String(10 + (row % 7)) : `r${row}c${at}`))].join(','));
+  const lines = Array.from({ length: rows }, (_, row) =>
+    ['176-12345675', weights(row), '3', ...Array.from({ length: 253 }, (_, at) => (at === 3 ? String(10 + (row % 7)) : `r${row}c${at}`))].join(','),
+  );
   return Buffer.from([heading, ...lines].join('\n'));
 }
 
@@ -254,7 +261,13 @@ describe('preview over heavy sheets, their journaled inputs parsed in pieces', (
 
   it('decides exactly as on inputs parsed whole, the plain way and the quick way, and never parses more than a piece at once', async () => {
     const memory = new PreviewMemory();
-    const tried = [mapping('weight', 'Heading 7'), mapping('waybill', 'Consignment'), mapping('waybill', 'Ref'), mapping('pieces', 'Heading 9'), mapping('weight', 'Weight (kg)')];
+    const tried = [
+      mapping('weight', 'Heading 7'),
+      mapping('waybill', 'Consignment'),
+      mapping('waybill', 'Ref'),
+      mapping('pieces', 'Heading 9'),
+      mapping('weight', 'Weight (kg)'),
+    ];
     let moved = 0;
     for (const params of tried) {
       const expected = await previewLesson(deps(onWhole), params, scope);

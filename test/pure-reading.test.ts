@@ -20,7 +20,9 @@ const call = callMethod;
 
 /** Reread a message that was never sent as a task. */
 const rereadMessage = (agentUrl: string, bytes: Buffer) =>
-  call(agentUrl, 'learnables/reread', { message: { messageId: randomUUID(), role: 'ROLE_USER', parts: [{ raw: bytes.toString('base64'), mediaType: 'message/rfc822' }] } });
+  call(agentUrl, 'learnables/reread', {
+    message: { messageId: randomUUID(), role: 'ROLE_USER', parts: [{ raw: bytes.toString('base64'), mediaType: 'message/rfc822' }] },
+  });
 
 /** What a question put to the person is, byte for byte: its words, its entries, its suggestion. */
 function asked(task: Task): string {
@@ -80,7 +82,7 @@ describe('reading is pure: rereads and previews leave the next question as it wa
     const decided = await sendFile(client, email(desk, 'Chilled pallets BW-12345'), 'message/rfc822', 'b.eml');
     expect(decided.status?.state).toBe(TaskState.TASK_STATE_COMPLETED);
     const next = await sendFile(client, message, 'message/rfc822', 'a.eml');
-    expect(asked(next)).toContain("earlier mail for Brightwell Foods plc");
+    expect(asked(next)).toContain('earlier mail for Brightwell Foods plc');
   });
 
   it('an answered task is remembered too, and a question left unanswered is not', async () => {
@@ -93,6 +95,6 @@ describe('reading is pure: rereads and previews leave the next question as it wa
     const answered = await answer(client, left, 'northgate');
     expect(answered.status?.state).toBe(TaskState.TASK_STATE_COMPLETED);
     const after = await sendFile(client, email(other, 'Collection Monday'), 'message/rfc822', 'c.eml');
-    expect(asked(after)).toContain("earlier mail for Northgate Motors Ltd");
+    expect(asked(after)).toContain('earlier mail for Northgate Motors Ltd');
   });
 });

@@ -33,25 +33,60 @@ describe('the replay corrects the decisions it finds wrong, and the agents count
     const items: StreamItem[] = emails.map(({ day, subject, text, customer }, i) => {
       const date = new Date(Date.UTC(2026, 9, day, 9, 0, 0));
       const file = `email/${i + 1}.eml`;
-      writeFileSync(join(dir, file), buildEml({ from: haulier, to: { name: 'Intake', address: 'intake@warehouse.example' }, subject, date, offsetMinutes: 60, messageId: `${i}@transline.example`, text, relay: 'mx.transline.example' }));
+      writeFileSync(
+        join(dir, file),
+        buildEml({
+          from: haulier,
+          to: { name: 'Intake', address: 'intake@warehouse.example' },
+          subject,
+          date,
+          offsetMinutes: 60,
+          messageId: `${i}@transline.example`,
+          text,
+          relay: 'mx.transline.example',
+        }),
+      );
       return { file, date: date.toISOString(), week: day < 12 ? 1 : 2, agent: 'email', source: haulier.address, truth: { entry: customer } };
     });
-    for (const name of ['2026-10-07-sky-manifest-645.xlsx', '2026-10-12-atl-manifest-482.xlsx']) copyFileSync(join(SCENARIO_DIR, 'manifests', name), join(dir, 'manifests', name));
+    for (const name of ['2026-10-07-sky-manifest-645.xlsx', '2026-10-12-atl-manifest-482.xlsx'])
+      copyFileSync(join(SCENARIO_DIR, 'manifests', name), join(dir, 'manifests', name));
     // Skyline's heading is asked about; the truth says the sheet has no consignee column, so the
     // consignee the agent reads there is wrong after the answer (corrected to none).
-    items.splice(2, 0, { file: 'manifests/2026-10-07-sky-manifest-645.xlsx', date: '2026-10-07T05:43:05.000Z', week: 1, agent: 'manifest', source: 'Skyline Air Cargo', truth: { entry: 'waybill', column: 'Air Waybill No', columns: { consignee: null } } });
+    items.splice(2, 0, {
+      file: 'manifests/2026-10-07-sky-manifest-645.xlsx',
+      date: '2026-10-07T05:43:05.000Z',
+      week: 1,
+      agent: 'manifest',
+      source: 'Skyline Air Cargo',
+      truth: { entry: 'waybill', column: 'Air Waybill No', columns: { consignee: null } },
+    });
     // Atlas's 'Waybill' is a seeded heading, decided without asking; the truth says otherwise (corrected in words).
-    items.push({ file: 'manifests/2026-10-12-atl-manifest-482.xlsx', date: '2026-10-12T06:47:34.000Z', week: 2, agent: 'manifest', source: 'Atlas Consolidators', truth: { entry: 'waybill', column: 'House Ref' } });
+    items.push({
+      file: 'manifests/2026-10-12-atl-manifest-482.xlsx',
+      date: '2026-10-12T06:47:34.000Z',
+      week: 2,
+      agent: 'manifest',
+      source: 'Atlas Consolidators',
+      truth: { entry: 'waybill', column: 'House Ref' },
+    });
     items.sort((a, b) => a.date.localeCompare(b.date));
     const stream: Stream = { description: 'wrong decisions, and a truth that says so', from: '2026-10-05', to: '2026-10-18', weeks: 2, messages: items };
     writeFileSync(join(dir, 'stream.json'), JSON.stringify(stream));
-    [corrected, silent] = await Promise.all([replayOnFreshStack('on', { scenarioDir: dir }), replayOnFreshStack('on', { scenarioDir: dir, correctWrong: false })]);
+    [corrected, silent] = await Promise.all([
+      replayOnFreshStack('on', { scenarioDir: dir }),
+      replayOnFreshStack('on', { scenarioDir: dir, correctWrong: false }),
+    ]);
   }, 90_000);
   afterAll(() => rmSync(dir, { recursive: true, force: true }));
 
   it('finds the wrong decisions: three without asking, one answered', () => {
     const kinds = (result: ScenarioResult) => result.problems.map((p) => `${p.file} ${p.kind}`);
-    const expected = ['email/2.eml misread', 'manifests/2026-10-07-sky-manifest-645.xlsx answered-wrong', 'manifests/2026-10-12-atl-manifest-482.xlsx misread', 'email/3.eml misread'];
+    const expected = [
+      'email/2.eml misread',
+      'manifests/2026-10-07-sky-manifest-645.xlsx answered-wrong',
+      'manifests/2026-10-12-atl-manifest-482.xlsx misread',
+      'email/3.eml misread',
+    ];
     expect(kinds(corrected)).toEqual(expected);
     expect(kinds(silent)).toEqual(expected);
     expect(corrected.weeks.map((w) => w.misreads)).toEqual([1, 2]);
@@ -61,7 +96,14 @@ describe('the replay corrects the decisions it finds wrong, and the agents count
     expect(corrected.correctedDecisions).toEqual([
       expect.objectContaining({ file: 'email/2.eml', agent: 'email', asked: false, decided: 'oakridge-furniture', entry: 'meridian-medical' }),
       expect.objectContaining({ file: 'manifests/2026-10-07-sky-manifest-645.xlsx', agent: 'manifest', asked: true, finding: 'consignee', none: true }),
-      expect.objectContaining({ file: 'manifests/2026-10-12-atl-manifest-482.xlsx', agent: 'manifest', asked: false, finding: 'waybill', decided: 'Waybill', entry: 'House Ref' }),
+      expect.objectContaining({
+        file: 'manifests/2026-10-12-atl-manifest-482.xlsx',
+        agent: 'manifest',
+        asked: false,
+        finding: 'waybill',
+        decided: 'Waybill',
+        entry: 'House Ref',
+      }),
       expect.objectContaining({ file: 'email/3.eml', agent: 'email', asked: false, decided: 'oakridge-furniture', entry: 'vireo-bikes' }),
     ]);
     for (const correction of corrected.correctedDecisions) expect(correction.reason).toMatch(/^Found wrong.*: .+\.$/);
@@ -89,7 +131,9 @@ describe('the replay corrects the decisions it finds wrong, and the agents count
     expect(silent.check.agrees).toBe(false);
     for (const check of silent.check.agents) {
       expect(check.outcome).toBe('mismatch');
-      expect(check.sentence).toMatch(/ and 0 decisions corrected \(0 of them made without asking\) during the run; the replay saw .* and 2 decisions wrong, to correct/);
+      expect(check.sentence).toMatch(
+        / and 0 decisions corrected \(0 of them made without asking\) during the run; the replay saw .* and 2 decisions wrong, to correct/,
+      );
     }
   });
 });

@@ -27,9 +27,14 @@ async function rpc<T>(agent: string, method: string, params: unknown): Promise<T
 }
 
 const sendFile = async (agent: string, bytes: Buffer, mediaType: string, filename: string) =>
-  (await rpc<{ task: RpcTask }>(agent, 'SendMessage', { message: { messageId: randomUUID(), role: 'ROLE_USER', parts: [{ raw: bytes.toString('base64'), mediaType, filename }] } })).task;
+  (
+    await rpc<{ task: RpcTask }>(agent, 'SendMessage', {
+      message: { messageId: randomUUID(), role: 'ROLE_USER', parts: [{ raw: bytes.toString('base64'), mediaType, filename }] },
+    })
+  ).task;
 
-const teachBlockOf = (task: RpcTask) => task.status.message?.metadata?.['https://rsaxb.com/a2a/learnables/v1'] as { suggested: Record<string, unknown>; entry?: string; version: number };
+const teachBlockOf = (task: RpcTask) =>
+  task.status.message?.metadata?.['https://rsaxb.com/a2a/learnables/v1'] as { suggested: Record<string, unknown>; entry?: string; version: number };
 
 /**
  * The docker-compose topology without Docker: PostgreSQL, the authority, and two processes of each
@@ -46,7 +51,11 @@ describe('two replicas of each agent on PostgreSQL', () => {
     const authorityPort = await freePort();
     const authorityUrl = `http://127.0.0.1:${authorityPort}`;
     services.push(
-      await startService('authority-main.ts', { AUTHORITY_PORT: String(authorityPort), AUTHORITY_STORE: database.url, AUTHORITY_TOKENS: `agents=${TOKEN}` }, authorityUrl),
+      await startService(
+        'authority-main.ts',
+        { AUTHORITY_PORT: String(authorityPort), AUTHORITY_STORE: database.url, AUTHORITY_TOKENS: `agents=${TOKEN}` },
+        authorityUrl,
+      ),
     );
     const shared = { AUTHORITY_URL: authorityUrl, AUTHORITY_TOKEN: TOKEN, AGENT_TOKENS: `desk=${TOKEN}` };
     const start = async (entry: string, prefix: string) => {
@@ -99,7 +108,13 @@ describe('two replicas of each agent on PostgreSQL', () => {
     const asked = await sendFile(manifest[1], fixture('manifests/08-air-waybill-no.xlsx'), XLSX, '08.xlsx');
     expect(asked.status.state).toBe('TASK_STATE_INPUT_REQUIRED');
     expect(teachBlockOf(asked)).toMatchObject({ entry: 'waybill', suggested: { column: 'Air Waybill No' } });
-    await rpc(manifest[1], 'learnables/teach', { collection: 'mappings', entry: 'waybill', value: { column: 'Air Waybill No' }, taughtBy: 'dana', reason: 'new forwarder' });
+    await rpc(manifest[1], 'learnables/teach', {
+      collection: 'mappings',
+      entry: 'waybill',
+      value: { column: 'Air Waybill No' },
+      taughtBy: 'dana',
+      reason: 'new forwarder',
+    });
     const next = await sendFile(manifest[0], fixture('manifests/09-air-waybill-no-second.xlsx'), XLSX, '09.xlsx');
     expect(next.status.state).toBe('TASK_STATE_COMPLETED');
   });

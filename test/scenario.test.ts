@@ -72,7 +72,13 @@ describe(`the scenario's first ${WEEKS} weeks, replayed through both agents on f
         // The stack is fresh, so everything the agent counted is this run's.
         const counted = await statsByWeek(url);
         // Nothing was decided wrongly, so nothing was corrected (test/replay-corrections.test.ts has corrections).
-        const replayed = result.weeks.map((w) => ({ period: weekStart(w.start), messages: w[agent].messages, questions: w[agent].questions, corrected: 0, correctedUnasked: 0 }));
+        const replayed = result.weeks.map((w) => ({
+          period: weekStart(w.start),
+          messages: w[agent].messages,
+          questions: w[agent].questions,
+          corrected: 0,
+          correctedUnasked: 0,
+        }));
         expect(counted, `${result.learning}: ${agent}`).toEqual(replayed);
       }
     }

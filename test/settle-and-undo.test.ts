@@ -41,9 +41,19 @@ async function reply(client: Client, task: Task, part: { data: Record<string, un
 async function footprint(stack: LoopStack, collection: string) {
   // The SDK's own tasks table, beside the runtime's: untyped here, counted only.
   const db = stack.agent.database.db as unknown as {
-    selectFrom(table: string): { select(pick: (eb: { fn: { countAll(): { as(name: string): unknown } } }) => unknown): { executeTakeFirst(): Promise<{ n: number | string }> } };
+    selectFrom(table: string): {
+      select(pick: (eb: { fn: { countAll(): { as(name: string): unknown } } }) => unknown): { executeTakeFirst(): Promise<{ n: number | string }> };
+    };
   };
-  const count = async (table: string) => Number((await db.selectFrom(table).select((eb) => eb.fn.countAll().as('n')).executeTakeFirst()).n);
+  const count = async (table: string) =>
+    Number(
+      (
+        await db
+          .selectFrom(table)
+          .select((eb) => eb.fn.countAll().as('n'))
+          .executeTakeFirst()
+      ).n,
+    );
   return {
     tasks: await count('tasks'),
     journal: await stack.agent.journal.count(),
@@ -88,7 +98,9 @@ for (const engine of ['sqlite', 'postgres'] as const) {
       });
       expect(added).toMatchObject({ entry: 'harbour-sons-ltd', changed: true, version: pinned + 1 });
       // Adding it again (a double click) changes nothing.
-      expect(await ok(agent.url, m.teach!.jsonrpc, { collection: 'customers', newEntry: { label: 'Harbour & Sons Ltd' }, taughtBy: 'dana', reason: 'again' })).toMatchObject({
+      expect(
+        await ok(agent.url, m.teach!.jsonrpc, { collection: 'customers', newEntry: { label: 'Harbour & Sons Ltd' }, taughtBy: 'dana', reason: 'again' }),
+      ).toMatchObject({
         changed: false,
         version: added.version,
       });
@@ -138,7 +150,13 @@ for (const engine of ['sqlite', 'postgres'] as const) {
 
     it('a typo taught, the fix taught, the typo retracted: the fix stays, the typo alone asks again; retracting twice makes one version', async () => {
       const { client, agent, authority } = stack;
-      const lesson = (pattern: string) => ({ collection: 'customers', entry: 'northgate', value: { pattern, where: 'from' }, taughtBy: 'dana', reason: 'pre-alerts' });
+      const lesson = (pattern: string) => ({
+        collection: 'customers',
+        entry: 'northgate',
+        value: { pattern, where: 'from' },
+        taughtBy: 'dana',
+        reason: 'pre-alerts',
+      });
       const typo = await ok<{ version: number }>(agent.url, m.teach!.jsonrpc, lesson('<billing@orign\\.example>'));
       const fix = await ok<{ version: number }>(agent.url, m.teach!.jsonrpc, lesson('<billing@origin\\.example>'));
       const onlyTypo = await sendEmail(client, 'billing@orign.example', 'Pre-alert');
@@ -169,7 +187,8 @@ for (const engine of ['sqlite', 'postgres'] as const) {
       // v5 decides like v4 without the typo: the fix still decides, the typo alone asks again.
       const entries = await authority.client.entries('customers', retracted.version);
       const fixed = await authority.client.entries('customers', fix.version);
-      const marksOf = (list: typeof entries) => (list.entries.find((e) => e.key === 'northgate')!.state as { marks: { pattern: string }[] }).marks.map((mark) => mark.pattern);
+      const marksOf = (list: typeof entries) =>
+        (list.entries.find((e) => e.key === 'northgate')!.state as { marks: { pattern: string }[] }).marks.map((mark) => mark.pattern);
       expect(marksOf(entries)).toEqual(marksOf(fixed).filter((pattern) => pattern !== '<billing@orign\\.example>'));
       expect(said(await sendEmail(client, 'billing@origin.example', 'Pre-alert')).extension).toMatchObject({ findings: { customer: { winner: 'northgate' } } });
       expect((await sendEmail(client, 'billing@orign.example', 'Pre-alert')).status?.state).toBe(TaskState.TASK_STATE_INPUT_REQUIRED);
@@ -195,7 +214,13 @@ for (const engine of ['sqlite', 'postgres'] as const) {
       const asked = await sendEmail(client, `Desk <${desk}>`, 'Hello');
       expect(asked.status?.state).toBe(TaskState.TASK_STATE_INPUT_REQUIRED);
       // A lesson that would settle the second message for Northgate, only previewed.
-      const lesson = { collection: 'customers', entry: 'northgate', value: { pattern: `<${desk.replace(/\./g, '\\.')}>`, where: 'from' }, taughtBy: 'dana', reason: 'tried' };
+      const lesson = {
+        collection: 'customers',
+        entry: 'northgate',
+        value: { pattern: `<${desk.replace(/\./g, '\\.')}>`, where: 'from' },
+        taughtBy: 'dana',
+        reason: 'tried',
+      };
       const preview = PreviewResultSchema.parse(await ok(agent.url, m.preview!.jsonrpc, { lesson }));
       expect(preview.examples.find((e) => e.taskId === asked.id)).toMatchObject({ effect: 'settles', after: { winner: 'northgate' } });
       // The desk has still written for one customer only, so its address is what the next question offers.
@@ -204,19 +229,30 @@ for (const engine of ['sqlite', 'postgres'] as const) {
       expect(said(next).extension).toMatchObject({ suggested: { pattern: `<${desk.replace(/\./g, '\\.')}>`, where: 'from' } });
     });
 
-    it("preview reports the recent message of another customer a lesson would claim, writes nothing, and agrees with a reread once taught", async () => {
+    it('preview reports the recent message of another customer a lesson would claim, writes nothing, and agrees with a reread once taught', async () => {
       const { client, agent } = stack;
       const brightwell = await sendEmail(client, 'orders@brightwell-foods.example', 'Chilled pallets');
       expect(said(brightwell).extension).toMatchObject({ findings: { customer: { winner: 'brightwell-foods' } } });
 
-      const lesson = { collection: 'customers', entry: 'northgate', value: { pattern: 'brightwell-foods\\.example', where: 'from' }, taughtBy: 'dana', reason: 'a shared portal' };
+      const lesson = {
+        collection: 'customers',
+        entry: 'northgate',
+        value: { pattern: 'brightwell-foods\\.example', where: 'from' },
+        taughtBy: 'dana',
+        reason: 'a shared portal',
+      };
       const before = await footprint(stack, 'customers');
       const preview: PreviewResult = PreviewResultSchema.parse(await ok(agent.url, m.preview!.jsonrpc, { lesson }));
       expect(await footprint(stack, 'customers')).toEqual(before);
       expect(preview).toMatchObject({ collection: 'customers', entry: 'northgate', changed: true, version: before.active });
       expect(preview.examined).toBeGreaterThanOrEqual(1);
       const example = preview.examples.find((e) => e.taskId === brightwell.id);
-      expect(example).toMatchObject({ finding: 'customer', effect: 'unsettles', now: { settled: true, winner: 'brightwell-foods' }, after: { settled: false } });
+      expect(example).toMatchObject({
+        finding: 'customer',
+        effect: 'unsettles',
+        now: { settled: true, winner: 'brightwell-foods' },
+        after: { settled: false },
+      });
       expect(preview.counts.unsettles).toBeGreaterThanOrEqual(1);
 
       // A refusal comes back word for word as teach gives it.
@@ -260,7 +296,13 @@ for (const engine of ['sqlite', 'postgres'] as const) {
       });
       expect(added).toMatchObject({ entry: 'glassware', version: 2 });
       expect((await sendParcel('glassware', 7)).status?.state).toBe(TaskState.TASK_STATE_INPUT_REQUIRED);
-      const limit = await ok<{ version: number }>(agent.url, m.teach!.jsonrpc, { collection: 'weight-limits', entry: 'glassware', value: { maxKg: 5 }, taughtBy: 'dana', reason: 'fragile' });
+      const limit = await ok<{ version: number }>(agent.url, m.teach!.jsonrpc, {
+        collection: 'weight-limits',
+        entry: 'glassware',
+        value: { maxKg: 5 },
+        taughtBy: 'dana',
+        reason: 'fragile',
+      });
       expect(said(await sendParcel('glassware', 7)).extension).toMatchObject({ decidedBy: 'rules', findings: { secondCheck: { winner: 'check' } } });
 
       const before = await footprint(stack, 'weight-limits');
@@ -278,7 +320,9 @@ for (const engine of ['sqlite', 'postgres'] as const) {
       });
       expect((await sendParcel('glassware', 7)).status?.state).toBe(TaskState.TASK_STATE_INPUT_REQUIRED);
       // The added category holds no lesson any more, so it can be taken back too.
-      expect(await ok(agent.url, m.retract!.jsonrpc, { collection: 'weight-limits', version: added.version, author: 'sam', reason: 'no glassware after all' })).toMatchObject({
+      expect(
+        await ok(agent.url, m.retract!.jsonrpc, { collection: 'weight-limits', version: added.version, author: 'sam', reason: 'no glassware after all' }),
+      ).toMatchObject({
         changed: true,
         version: 5,
       });
@@ -286,7 +330,13 @@ for (const engine of ['sqlite', 'postgres'] as const) {
 
     it('a limit typed wrong, fixed, and a later limit on another category: retracting the typo changes nothing, retracting the fix keeps the later limit', async () => {
       const { agent } = stack;
-      const limit = (entry: string, maxKg: number | string) => ({ collection: 'weight-limits', entry, value: { maxKg }, taughtBy: 'dana', reason: 'house rule' });
+      const limit = (entry: string, maxKg: number | string) => ({
+        collection: 'weight-limits',
+        entry,
+        value: { maxKg },
+        taughtBy: 'dana',
+        reason: 'house rule',
+      });
       const typo = await ok<{ version: number }>(agent.url, m.teach!.jsonrpc, limit('tyres', '300 kg'));
       const fix = await ok<{ version: number }>(agent.url, m.teach!.jsonrpc, limit('tyres', 30));
       const later = await ok<{ version: number }>(agent.url, m.teach!.jsonrpc, limit('electronics', 10));
@@ -306,11 +356,20 @@ for (const engine of ['sqlite', 'postgres'] as const) {
       expect(await footprint(stack, 'weight-limits')).toEqual(before);
 
       // Retracting the fix (earlier than the electronics limit) keeps that later lesson.
-      const retracted = await ok<{ changed: boolean; version: number }>(agent.url, m.retract!.jsonrpc, { collection: 'weight-limits', version: fix.version, author: 'sam', reason: 'not agreed' });
+      const retracted = await ok<{ changed: boolean; version: number }>(agent.url, m.retract!.jsonrpc, {
+        collection: 'weight-limits',
+        version: fix.version,
+        author: 'sam',
+        reason: 'not agreed',
+      });
       expect(retracted).toMatchObject({ changed: true, version: later.version + 1 });
       expect(await footprint(stack, 'weight-limits')).toEqual({ ...before, activations: before.activations + 1, active: retracted.version });
       const entries = (await stack.authority.client.entries('weight-limits', retracted.version)).entries;
-      expect(Object.fromEntries(entries.map((e) => [e.key, (e.state as { maxKg: number | null }).maxKg]))).toMatchObject({ tyres: null, electronics: 10, books: 25 });
+      expect(Object.fromEntries(entries.map((e) => [e.key, (e.state as { maxKg: number | null }).maxKg]))).toMatchObject({
+        tyres: null,
+        electronics: 10,
+        books: 25,
+      });
       expect((await sendParcel('tyres', 35)).status?.state).toBe(TaskState.TASK_STATE_INPUT_REQUIRED);
       expect(said(await sendParcel('electronics', 12)).extension).toMatchObject({ decidedBy: 'rules', findings: { secondCheck: { winner: 'check' } } });
     });
@@ -318,9 +377,25 @@ for (const engine of ['sqlite', 'postgres'] as const) {
     it("a rollback's answer lists every activation it takes out of effect, oldest first, and rolling forward lists what it restores", async () => {
       const { agent, authority } = stack;
       const start = (await authority.client.active('weight-limits')).version;
-      const added = await ok<{ version: number }>(agent.url, m.teach!.jsonrpc, { collection: 'weight-limits', newEntry: { label: 'Garden tools' }, taughtBy: 'dana', reason: 'new line' });
-      const taught = await ok<{ version: number }>(agent.url, m.teach!.jsonrpc, { collection: 'weight-limits', entry: 'garden-tools', value: { maxKg: 40 }, taughtBy: 'dana', reason: 'house rule' });
-      const retracted = await ok<{ version: number }>(agent.url, m.retract!.jsonrpc, { collection: 'weight-limits', version: taught.version, author: 'sam', reason: 'not yet' });
+      const added = await ok<{ version: number }>(agent.url, m.teach!.jsonrpc, {
+        collection: 'weight-limits',
+        newEntry: { label: 'Garden tools' },
+        taughtBy: 'dana',
+        reason: 'new line',
+      });
+      const taught = await ok<{ version: number }>(agent.url, m.teach!.jsonrpc, {
+        collection: 'weight-limits',
+        entry: 'garden-tools',
+        value: { maxKg: 40 },
+        taughtBy: 'dana',
+        reason: 'house rule',
+      });
+      const retracted = await ok<{ version: number }>(agent.url, m.retract!.jsonrpc, {
+        collection: 'weight-limits',
+        version: taught.version,
+        author: 'sam',
+        reason: 'not yet',
+      });
       const preview = await authority.client.rollbackPreview('weight-limits', start);
       expect(preview.undoes.map((a) => [a.version, a.kind])).toEqual([
         [added.version, 'entry-added'],
@@ -334,11 +409,15 @@ for (const engine of ['sqlite', 'postgres'] as const) {
       expect(forward.undoes).toEqual([]);
       // Rolling back to the version already active writes nothing.
       const history = (await authority.client.history('weight-limits')).activations.length;
-      expect(await authority.client.rollback('weight-limits', { version: retracted.version, author: 'sam', reason: 'again' })).toMatchObject({ changed: false, undoes: [], restores: [] });
+      expect(await authority.client.rollback('weight-limits', { version: retracted.version, author: 'sam', reason: 'again' })).toMatchObject({
+        changed: false,
+        undoes: [],
+        restores: [],
+      });
       expect((await authority.client.history('weight-limits')).activations).toHaveLength(history);
     });
 
-    it("preview of a lower limit reports the recent parcel it would change from pass to check, and agrees with a reread once taught", async () => {
+    it('preview of a lower limit reports the recent parcel it would change from pass to check, and agrees with a reread once taught', async () => {
       const { agent } = stack;
       const passed = await sendParcel('books', 22);
       expect(said(passed).extension).toMatchObject({ findings: { secondCheck: { winner: 'pass' } } });
@@ -347,7 +426,12 @@ for (const engine of ['sqlite', 'postgres'] as const) {
       const preview = PreviewResultSchema.parse(await ok(agent.url, m.preview!.jsonrpc, { lesson }));
       expect(await footprint(stack, 'weight-limits')).toEqual(before);
       const example = preview.examples.find((e) => e.taskId === passed.id);
-      expect(example).toMatchObject({ finding: 'secondCheck', effect: 'changes', now: { settled: true, winner: 'pass' }, after: { settled: true, winner: 'check' } });
+      expect(example).toMatchObject({
+        finding: 'secondCheck',
+        effect: 'changes',
+        now: { settled: true, winner: 'pass' },
+        after: { settled: true, winner: 'check' },
+      });
 
       // A refusal comes back word for word as teach gives it.
       const bad = { ...lesson, value: { maxKg: 'heavy' } };

@@ -9,9 +9,7 @@ import type { LoopStack } from './support/loop-stack.ts';
 import { answer, reread, said, sendText, startLoop } from './support/loop-stack.ts';
 
 async function sendParcel(client: Client, parcel: { category: string; weightKg: number }): Promise<Task> {
-  const result = await client.sendMessage(
-    SendMessageRequest.fromJSON({ message: { messageId: randomUUID(), role: 'ROLE_USER', parts: [{ data: parcel }] } }),
-  );
+  const result = await client.sendMessage(SendMessageRequest.fromJSON({ message: { messageId: randomUUID(), role: 'ROLE_USER', parts: [{ data: parcel }] } }));
   if (!('status' in result)) throw new Error('the agent answered with a message, not a task');
   return result as Task;
 }
@@ -64,8 +62,20 @@ describe('the threshold agent, the whole loop over HTTP, on the same runtime and
       taughtBy: 'dana@warehouse.example',
       reason: 'the house rule for furniture',
     });
-    expect(outcome).toEqual({ collection: 'weight-limits', entry: 'furniture', changed: true, version: 2, audit: 'furniture parcels over 30 kg get a second check' });
-    const again = await authority.client.postLesson({ collection: 'weight-limits', entry: 'furniture', value: { maxKg: 30 }, taughtBy: 'sam', reason: 'same rule' });
+    expect(outcome).toEqual({
+      collection: 'weight-limits',
+      entry: 'furniture',
+      changed: true,
+      version: 2,
+      audit: 'furniture parcels over 30 kg get a second check',
+    });
+    const again = await authority.client.postLesson({
+      collection: 'weight-limits',
+      entry: 'furniture',
+      value: { maxKg: 30 },
+      taughtBy: 'sam',
+      reason: 'same rule',
+    });
     expect(again).toMatchObject({ changed: false, version: 2 });
 
     // 3. Reread of the first parcel settles under version 2, and leaves its task asking.
@@ -85,7 +95,10 @@ describe('the threshold agent, the whole loop over HTTP, on the same runtime and
     // 5. A second task settles without asking, on version 2, by the rule.
     const second = await sendText(client, 'furniture 41 kg');
     expect(second.status?.state).toBe(TaskState.TASK_STATE_COMPLETED);
-    expect(said(second)).toMatchObject({ text: '41 kg is over the 30 kg limit for furniture: second check', extension: { versions: { 'weight-limits': 2 }, decidedBy: 'rules' } });
+    expect(said(second)).toMatchObject({
+      text: '41 kg is over the 30 kg limit for furniture: second check',
+      extension: { versions: { 'weight-limits': 2 }, decidedBy: 'rules' },
+    });
     const light = await sendParcel(client, { category: 'furniture', weightKg: 12 });
     expect(said(light).text).toBe('12 kg is within the 30 kg limit for furniture: no second check');
   });

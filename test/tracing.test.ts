@@ -17,10 +17,15 @@ import type { Task } from '@a2a-js/sdk';
 const exporter = new InMemorySpanExporter();
 const tracing = startTracing('learnables-test', { exporter });
 
-const hex = (bytes: number) => randomUUID().replace(/-/g, '').padEnd(32, '0').slice(0, bytes * 2);
+const hex = (bytes: number) =>
+  randomUUID()
+    .replace(/-/g, '')
+    .padEnd(32, '0')
+    .slice(0, bytes * 2);
 const traceparentFor = (traceId: string) => `00-${traceId}-${hex(8)}-01`;
 const inTrace = (traceId: string): ReadableSpan[] => exporter.getFinishedSpans().filter((span) => span.spanContext().traceId === traceId);
-const servicesOf = (spans: ReadableSpan[]) => new Set(spans.filter((span) => span.attributes['learnables.service'] !== undefined).map((span) => String(span.attributes['learnables.service'])));
+const servicesOf = (spans: ReadableSpan[]) =>
+  new Set(spans.filter((span) => span.attributes['learnables.service'] !== undefined).map((span) => String(span.attributes['learnables.service'])));
 
 describe('traces across the console, an agent and the authority', () => {
   let stack: ConsoleStack;
@@ -37,9 +42,12 @@ describe('traces across the console, an agent and the authority', () => {
   it("continues an outside client's traceparent through the agent's request, pin, parse and journal, and its pin read on the authority", async () => {
     const traceId = hex(16);
     const client = await stack.sdk(stack.agents[0]!);
-    const asked = (await client.sendMessage(SendMessageRequest.fromJSON({ message: { messageId: randomUUID(), role: 'ROLE_USER', parts: [{ text: 'quince jelly' }] } }), {
-      serviceParameters: { traceparent: traceparentFor(traceId) },
-    })) as Task;
+    const asked = (await client.sendMessage(
+      SendMessageRequest.fromJSON({ message: { messageId: randomUUID(), role: 'ROLE_USER', parts: [{ text: 'quince jelly' }] } }),
+      {
+        serviceParameters: { traceparent: traceparentFor(traceId) },
+      },
+    )) as Task;
     expect(asked.status?.state).toBe(TaskState.TASK_STATE_INPUT_REQUIRED);
     await flushTracing();
     const spans = inTrace(traceId);
@@ -66,7 +74,9 @@ describe('traces across the console, an agent and the authority', () => {
     expect(servicesOf(spans)).toEqual(new Set(['console', 'agent', 'authority']));
     const names = spans.map((span) => span.name);
     // The console reads the task from the agent, posts the lesson to the authority, and answers the task.
-    expect(names).toEqual(expect.arrayContaining(['A2A GetTask', 'POST /v1/lessons', 'learnables.lesson.write', 'learnables.changes.publish', 'A2A SendMessage']));
+    expect(names).toEqual(
+      expect.arrayContaining(['A2A GetTask', 'POST /v1/lessons', 'learnables.lesson.write', 'learnables.changes.publish', 'A2A SendMessage']),
+    );
     const write = spans.find((span) => span.name === 'learnables.lesson.write')!;
     expect(write.attributes).toMatchObject({ 'learnables.collection': 'lists', 'learnables.changed': true, 'learnables.version': 2 });
     // Every span of it hangs off the one the console's request opened.

@@ -62,11 +62,14 @@ describe.each(['main', 'holdout'] as const)('the trap stream’s manifests (%s),
     const byHeading = new Map<string, Set<string>>();
     for (const item of stream.messages) {
       if (item.agent !== 'manifest') continue;
-      for (const [field, heading] of Object.entries(item.truth.columns ?? {})) if (heading !== null) byHeading.set(heading, (byHeading.get(heading) ?? new Set()).add(`${item.source}:${field}`));
+      for (const [field, heading] of Object.entries(item.truth.columns ?? {}))
+        if (heading !== null) byHeading.set(heading, (byHeading.get(heading) ?? new Set()).add(`${item.source}:${field}`));
     }
     const waybillSomewhere = stream.messages.flatMap((item) => (item.agent === 'manifest' ? [item.truth.column] : []));
     // A heading that is the waybill for one shipper and no field at all on another's sheet.
-    const collides = waybillSomewhere.some((heading) => stream.messages.some((item) => item.agent === 'manifest' && item.truth.column !== heading && item.trap?.includes(heading)));
+    const collides = waybillSomewhere.some((heading) =>
+      stream.messages.some((item) => item.agent === 'manifest' && item.truth.column !== heading && item.trap?.includes(heading)),
+    );
     expect(collides).toBe(true);
     expect(stream.messages.length).toBeGreaterThanOrEqual(20);
   });

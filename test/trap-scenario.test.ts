@@ -55,7 +55,10 @@ describe('the trap scenario, replayed by an operator who trusts every suggestion
   it('fresh stream: decides nothing wrong without asking, week 6 no worse than measured, and the line falls', () => {
     const result = runs.get('fresh stream')!;
     const byWeek = result.weeks.map((w) => `week ${w.week}: ${w.all.per100} per 100, ${w.misreads} wrong`).join('; ');
-    expect(result.weeks.map((w) => w.misreads), `${byWeek}\n${formatWrongDecisions(result)}`).toEqual([0, 0, 0, 0, 0, 0]);
+    expect(
+      result.weeks.map((w) => w.misreads),
+      `${byWeek}\n${formatWrongDecisions(result)}`,
+    ).toEqual([0, 0, 0, 0, 0, 0]);
     expect(result.problems, byWeek).toEqual([]);
     const [first, last] = [result.weeks[0]!, result.weeks[5]!];
     expect(last.all.per100, byWeek).toBeLessThanOrEqual(FRESH_WEEK6_PER100);
@@ -68,7 +71,10 @@ describe('the trap scenario, replayed by an operator who trusts every suggestion
       const result = runs.get(variant)!;
       const byWeek = result.weeks.map((w) => `week ${w.week}: ${w.all.per100} per 100, ${w.misreads} wrong`).join('; ');
       expect(result.weeks).toHaveLength(6);
-      expect(result.weeks.map((w) => w.misreads), `${byWeek}\n${formatWrongDecisions(result)}`).toEqual([0, 0, 0, 0, 0, 0]);
+      expect(
+        result.weeks.map((w) => w.misreads),
+        `${byWeek}\n${formatWrongDecisions(result)}`,
+      ).toEqual([0, 0, 0, 0, 0, 0]);
       expect(result.problems, byWeek).toEqual([]);
       const [first, last] = [result.weeks[0]!, result.weeks[5]!];
       if (variant.startsWith('mixed')) expect(last.all.per100, byWeek).toBeLessThanOrEqual(10);

@@ -27,7 +27,19 @@ describe('the trusting operator', () => {
     const items: StreamItem[] = messages.map(({ day, subject, text, customer }, i) => {
       const date = new Date(Date.UTC(2026, 9, day, 9, 0, 0));
       const file = `email/${i + 1}.eml`;
-      writeFileSync(join(dir, file), buildEml({ from: haulier, to: { name: 'Intake', address: 'intake@warehouse.example' }, subject, date, offsetMinutes: 60, messageId: `${i}@transline.example`, text, relay: 'mx.transline.example' }));
+      writeFileSync(
+        join(dir, file),
+        buildEml({
+          from: haulier,
+          to: { name: 'Intake', address: 'intake@warehouse.example' },
+          subject,
+          date,
+          offsetMinutes: 60,
+          messageId: `${i}@transline.example`,
+          text,
+          relay: 'mx.transline.example',
+        }),
+      );
       return { file, date: date.toISOString(), week: 1, agent: 'email', source: haulier.address, truth: { entry: customer } };
     });
     const stream: Stream = { description: 'three messages of one haulier', from: '2026-10-05', to: '2026-10-11', weeks: 1, messages: items };

@@ -36,7 +36,9 @@ export function collisions(hits: readonly { where: string; word: string }[], lin
 const lines = agents.map((entry) => ({ name: entry.name, vocabulary: entry.vocabulary }));
 const texts = scannedTexts(root);
 const hitsUnder = (folder: string) =>
-  texts.filter(({ file }) => file.startsWith(join(root, folder))).flatMap(({ file, text }) => wordsIn(text).map((hit) => ({ where: `${file.slice(root.length)}:${hit.line}`, word: hit.word })));
+  texts
+    .filter(({ file }) => file.startsWith(join(root, folder)))
+    .flatMap(({ file, text }) => wordsIn(text).map((hit) => ({ where: `${file.slice(root.length)}:${hit.line}`, word: hit.word })));
 
 describe('the layers between a client and a learnable carry no agent vocabulary', () => {
   for (const pkg of SCANNED_PACKAGES) {
@@ -65,9 +67,13 @@ describe('the layers between a client and a learnable carry no agent vocabulary'
 
   it('says which registry line to change when a new agent\'s word is the framework\'s own (e.g. "ledger")', () => {
     const ledger = { name: 'ledger', vocabulary: ['ledger', 'invoice'] };
-    const hits = texts.flatMap(({ file, text }) => wordsIn(text, ['ledger', 'invoice']).map((hit) => ({ where: `${file.slice(root.length)}:${hit.line}`, word: hit.word })));
+    const hits = texts.flatMap(({ file, text }) =>
+      wordsIn(text, ['ledger', 'invoice']).map((hit) => ({ where: `${file.slice(root.length)}:${hit.line}`, word: hit.word })),
+    );
     const said = collisions(hits, [ledger]);
     expect(said.length).toBeGreaterThan(0);
-    expect(said[0]).toMatch(/^"ledger" \(registerAgent\(\{ name: 'ledger', … \}\) in stack\/src\/agents\.ts\) is used \d+ time\(s\) by shared code, e\.g\. shared\/.*remove "ledger" from that line's vocabulary/);
+    expect(said[0]).toMatch(
+      /^"ledger" \(registerAgent\(\{ name: 'ledger', … \}\) in stack\/src\/agents\.ts\) is used \d+ time\(s\) by shared code, e\.g\. shared\/.*remove "ledger" from that line's vocabulary/,
+    );
   });
 });

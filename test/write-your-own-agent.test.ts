@@ -37,7 +37,10 @@ export function excerptsOf(markdown: string): Excerpt[] {
 export function mismatchOf(excerpt: string, file: string): string | undefined {
   let at = 0;
   for (const line of excerpt.split('\n')) {
-    for (const piece of line.split('…').map((part) => part.trim()).filter((part) => part !== '')) {
+    for (const piece of line
+      .split('…')
+      .map((part) => part.trim())
+      .filter((part) => part !== '')) {
       const found = file.indexOf(piece, at);
       if (found < 0) return piece;
       at = found + piece.length;
@@ -50,7 +53,9 @@ export function mismatchOf(excerpt: string, file: string): string | undefined {
 function pathsNamed(markdown: string): string[] {
   const inTicks = [...markdown.matchAll(/`([^`\s]+)`/g)].map((m) => m[1]!);
   const inLinks = [...markdown.matchAll(/\]\(\.\.\/([^)#\s]+)\)/g)].map((m) => m[1]!);
-  return [...inTicks, ...inLinks].filter((word) => /^[\w.@-]+(\/[\w.@-]+)+(\.(ts|json|md|mjs|yml))?\/?$/.test(word) && !word.startsWith('data/') && !word.startsWith('@') && !word.includes('://'));
+  return [...inTicks, ...inLinks].filter(
+    (word) => /^[\w.@-]+(\/[\w.@-]+)+(\.(ts|json|md|mjs|yml))?\/?$/.test(word) && !word.startsWith('data/') && !word.startsWith('@') && !word.includes('://'),
+  );
 }
 
 describe(GUIDE, () => {
@@ -72,7 +77,7 @@ describe(GUIDE, () => {
     expect(missing).toEqual([]);
   });
 
-  it('gives only pnpm commands that exist: a script of the root package.json, or pnpm\'s own', () => {
+  it("gives only pnpm commands that exist: a script of the root package.json, or pnpm's own", () => {
     const scripts = new Set(Object.keys((JSON.parse(readFileSync(join(root, 'package.json'), 'utf8')) as { scripts: Record<string, string> }).scripts));
     const commands = [...guide.matchAll(/\bpnpm(?:@[\d.]+)? ([a-z][\w:-]*)/g)].map((m) => m[1]!);
     expect(commands).toEqual(expect.arrayContaining(['new-agent', 'start', 'compose', 'check', 'agent']));

@@ -14,7 +14,11 @@ const exampleSeeds = fileURLToPath(new URL('../../fixtures/seeds/', import.meta.
 
 export const agents: readonly RegisteredAgent[] = [
   registerAgent({
-    name: 'email', agent: emailAgent, seeds: exampleSeeds, port: 4201, replicas: 2,
+    name: 'email',
+    agent: emailAgent,
+    seeds: exampleSeeds,
+    port: 4201,
+    replicas: 2,
     // The confidence margin, as EMAIL_AGENT_MARGIN; the warehouse's own people, whose forwards alone
     // are read as the forwarded customer's mail, as EMAIL_INTERNAL_DOMAINS / EMAIL_INTERNAL_ADDRESSES.
     fromEnv: (env) => {
@@ -25,9 +29,19 @@ export const agents: readonly RegisteredAgent[] = [
     vocabulary: ['pattern', 'patterns', 'customer', 'customers', 'northgate', 'marks', 'email'],
   }),
   registerAgent({
-    name: 'manifest', agent: manifestAgent, seeds: exampleSeeds, port: 4202, replicas: 2,
+    name: 'manifest',
+    agent: manifestAgent,
+    seeds: exampleSeeds,
+    port: 4202,
+    replicas: 2,
     vocabulary: ['waybill', 'mapping', 'mappings', 'heading', 'headings', 'consignee', 'manifest'],
   }),
   registerAgent({ name: 'threshold', agent: thresholdAgent, seeds: thresholdSeeds, port: 4203, vocabulary: ['maxkg', 'parcel', 'parcels'] }),
-  registerAgent({ name: 'handling', agent: handlingAgent, seeds: handlingSeeds, port: 4204, vocabulary: ['perishable', 'fragile', 'consignment', 'handlings', 'wink'] }),
+  registerAgent({
+    name: 'handling',
+    agent: handlingAgent,
+    seeds: handlingSeeds,
+    port: 4204,
+    vocabulary: ['perishable', 'fragile', 'consignment', 'handlings', 'wink'],
+  }),
 ];

@@ -31,10 +31,19 @@ const seeded: string[] = [];
 for (const folder of [...(process.env.SEEDS_DIR ? [process.env.SEEDS_DIR] : []), ...seedFolders]) seeded.push(...(await loadSeeds(authority, folder)));
 // AUTHORITY_HOSTS: the names the authority is reached by besides the loopback ones (e.g. "authority" in compose).
 const changeStreams = { ...(streamsTotal !== undefined && { total: streamsTotal }), ...(streamsPerAddress !== undefined && { perAddress: streamsPerAddress }) };
-const server = authorityService({ authority, tokens, changeStreams, logger, ...(process.env.AUTHORITY_HOSTS && { hosts: process.env.AUTHORITY_HOSTS }) }).listen(port, host, () => {
+const server = authorityService({
+  authority,
+  tokens,
+  changeStreams,
+  logger,
+  ...(process.env.AUTHORITY_HOSTS && { hosts: process.env.AUTHORITY_HOSTS }),
+}).listen(port, host, () => {
   const address = server.address();
   const bound = typeof address === 'object' && address ? address.port : port;
-  logger.info({ url: `http://${host}:${bound}`, engine: authority.store.engine, seeded }, `authority listening on http://${host}:${bound} (${authority.store.engine}${seeded.length ? `; seeded ${seeded.join(', ')}` : ''})`);
+  logger.info(
+    { url: `http://${host}:${bound}`, engine: authority.store.engine, seeded },
+    `authority listening on http://${host}:${bound} (${authority.store.engine}${seeded.length ? `; seeded ${seeded.join(', ')}` : ''})`,
+  );
   if (tokens.has(LOCAL_DEV_TOKEN)) {
     logger.warn(`writes accept the local development token "${LOCAL_DEV_TOKEN}"; set AUTHORITY_TOKENS beyond your own machine`);
   }
@@ -43,7 +52,10 @@ const server = authorityService({ authority, tokens, changeStreams, logger, ...(
 const stop = () => {
   server.close();
   server.closeAllConnections();
-  void authority.close().then(() => tracing.shutdown()).then(() => process.exit(0));
+  void authority
+    .close()
+    .then(() => tracing.shutdown())
+    .then(() => process.exit(0));
 };
 process.on('SIGINT', stop);
 process.on('SIGTERM', stop);

@@ -21,7 +21,9 @@ const current = (name: string) => {
 const stale = files.filter((file) => current(file.name) !== file.wanted);
 if (process.argv.includes('--check')) {
   if (stale.length) {
-    console.error(`${stale.map((file) => file.name).join(' and ')} ${stale.length > 1 ? 'are' : 'is'} not what stack/src/agents.ts describes; run \`pnpm compose\` and commit the result.`);
+    console.error(
+      `${stale.map((file) => file.name).join(' and ')} ${stale.length > 1 ? 'are' : 'is'} not what stack/src/agents.ts describes; run \`pnpm compose\` and commit the result.`,
+    );
     process.exit(1);
   }
   console.log('docker-compose.yml and haproxy.cfg are current.');

@@ -26,7 +26,7 @@ describe('docker-compose.yml', () => {
     }
   });
 
-  it('puts the balancer in front of each agent\'s replicas: the cards advertise it, only it publishes their port', () => {
+  it("puts the balancer in front of each agent's replicas: the cards advertise it, only it publishes their port", () => {
     const file = composeFile(agents);
     const config = composeBalancerConfig(agents);
     const replicated = agents.filter((entry) => entry.replicas > 1);
@@ -95,7 +95,10 @@ describe('docker-compose.yml', () => {
     const file = readFileSync(join(repoRoot, 'docker-compose.yml'), 'utf8');
     const { services } = parse(file, { merge: true }) as { services: Record<string, { ports?: string[]; environment?: Record<string, string> }> };
     // No token anyone can read: no default, no placeholder.
-    const settings = file.split('\n').filter((line) => !line.trim().startsWith('#')).join('\n');
+    const settings = file
+      .split('\n')
+      .filter((line) => !line.trim().startsWith('#'))
+      .join('\n');
     expect(settings).not.toMatch(/change-me|:-[^}]*token/i);
     const tokens = ['AGENTS_AUTHORITY_TOKEN', 'CONSOLE_AUTHORITY_TOKEN', 'CONSOLE_AGENT_TOKEN'];
     for (const variable of tokens) {
@@ -117,7 +120,9 @@ describe('docker-compose.yml', () => {
   });
 
   it("runs every service of the image as the node image's own user, with data/ its own and private", () => {
-    const lines = readFileSync(join(repoRoot, 'Dockerfile'), 'utf8').split('\n').map((line) => line.trim());
+    const lines = readFileSync(join(repoRoot, 'Dockerfile'), 'utf8')
+      .split('\n')
+      .map((line) => line.trim());
     const users = lines.filter((line) => /^USER\s/i.test(line));
     expect(users.at(-1)).toBe('USER node');
     // Nothing after it runs as root again, and the folder SQLite writes to is the user's, 0700.
@@ -130,7 +135,11 @@ describe('docker-compose.yml', () => {
     const dockerfile = readFileSync(join(repoRoot, 'Dockerfile'), 'utf8');
     const stages = dockerfile.split(/^FROM\s+/m).slice(1);
     expect(stages.map((stage) => stage.split(/\s/)[0])).toEqual(['node:24-bookworm-slim', 'node:24-bookworm-slim']);
-    const image = stages.at(-1)!.split('\n').filter((line) => !line.trim().startsWith('#')).join('\n');
+    const image = stages
+      .at(-1)!
+      .split('\n')
+      .filter((line) => !line.trim().startsWith('#'))
+      .join('\n');
     expect(dockerfile).toMatch(/pnpm@[\d.]+ build/);
     expect(dockerfile).toMatch(/deploy --prod/);
     expect(image).not.toMatch(/tsx|\.ts\b|pnpm/);

@@ -81,7 +81,10 @@ function balancerService(balanced: readonly BalancedAgent[], agents: readonly Re
     volumes:
       - ./haproxy.cfg:/usr/local/etc/haproxy/haproxy.cfg:ro
     depends_on:
-${replicated.flatMap((entry) => replicaNames(entry)).map((replica) => `      ${replica}:\n        condition: service_started\n`).join('')}    networks:
+${replicated
+  .flatMap((entry) => replicaNames(entry))
+  .map((replica) => `      ${replica}:\n        condition: service_started\n`)
+  .join('')}    networks:
       default:
         aliases: [${balanced.map((agent) => agent.name).join(', ')}]
     ports: [${replicated.map((entry) => published(entry.port)).join(', ')}]

@@ -28,7 +28,12 @@ describe('placeholder tokens', () => {
       );
       expect(() => realToken(placeholder, 'CONSOLE_AGENT_TOKEN'), placeholder).toThrow(/^CONSOLE_AGENT_TOKEN holds the placeholder token/);
     }
-    expect(parseTokens('agents=9f2c4e1ab3,console=console-token')).toEqual(new Map([['9f2c4e1ab3', 'agents'], ['console-token', 'console']]));
+    expect(parseTokens('agents=9f2c4e1ab3,console=console-token')).toEqual(
+      new Map([
+        ['9f2c4e1ab3', 'agents'],
+        ['console-token', 'console'],
+      ]),
+    );
     expect(realToken('9f2c4e1ab3', 'AUTHORITY_TOKEN')).toBe('9f2c4e1ab3');
   });
 
@@ -38,7 +43,15 @@ describe('placeholder tokens', () => {
       const started = (entry: readonly string[], env: Record<string, string>) =>
         spawnSync(process.execPath, ['--import', 'tsx', join(repoRoot, 'stack/src', entry[0]!), ...entry.slice(1)], {
           cwd: repoRoot,
-          env: { ...process.env, AUTHORITY_STORE: `sqlite:${dir}/authority.db`, THRESHOLD_AGENT_STORE: `sqlite:${dir}/agent.db`, AUTHORITY_PORT: '0', THRESHOLD_AGENT_PORT: '0', CONSOLE_PORT: '0', ...env },
+          env: {
+            ...process.env,
+            AUTHORITY_STORE: `sqlite:${dir}/authority.db`,
+            THRESHOLD_AGENT_STORE: `sqlite:${dir}/agent.db`,
+            AUTHORITY_PORT: '0',
+            THRESHOLD_AGENT_PORT: '0',
+            CONSOLE_PORT: '0',
+            ...env,
+          },
           encoding: 'utf8',
           timeout: 60_000,
         });

@@ -36,7 +36,8 @@ export function parseTokens(raw: string | undefined, variable = 'AUTHORITY_TOKEN
     const token = at < 0 ? '' : pair.slice(at + 1).trim();
     if (!name || !token) throw new Error(`${variable} must look like "console=token1,email-agent=token2"; "${pair}" does not.`);
     realToken(token, `${variable} (for ${name})`);
-    if (tokens.has(token) && tokens.get(token) !== name) throw new Error(`${variable} gives one token to both "${tokens.get(token)}" and "${name}"; give each its own.`);
+    if (tokens.has(token) && tokens.get(token) !== name)
+      throw new Error(`${variable} gives one token to both "${tokens.get(token)}" and "${name}"; give each its own.`);
     tokens.set(token, name);
   }
   return tokens;

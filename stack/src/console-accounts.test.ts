@@ -58,7 +58,12 @@ describe('console accounts in the stack', () => {
     expect(again.firstUser).toEqual({ ...first.firstUser, made: false });
     expect(again.accounts.sessionSecret).toBe(first.accounts.sessionSecret);
 
-    const running = await createConsole({ accounts: again.accounts, agents: [], authority: { url: 'http://127.0.0.1:9', token: 'unused' }, logger: silentLogger() });
+    const running = await createConsole({
+      accounts: again.accounts,
+      agents: [],
+      authority: { url: 'http://127.0.0.1:9', token: 'unused' },
+      logger: silentLogger(),
+    });
     try {
       const signIn = await fetch(`${running.url}/api/session`, {
         method: 'POST',
@@ -88,7 +93,10 @@ describe('console accounts in the stack', () => {
 
   it('pnpm console-user adds a user (password from standard input, or made), removes one, and refuses a short password', async () => {
     const users = join(dir, 'cli-users');
-    expect(await consoleUser(['add', 'Dana Smith', '--file', users], 'a long enough password\n')).toMatchObject({ code: 0, out: `Added Dana Smith in ${users}.\n` });
+    expect(await consoleUser(['add', 'Dana Smith', '--file', users], 'a long enough password\n')).toMatchObject({
+      code: 0,
+      out: `Added Dana Smith in ${users}.\n`,
+    });
     expect(statSync(users).mode & 0o777).toBe(0o600);
     const generated = await consoleUser(['add', 'lee', '--generate', '--file', users]);
     expect(generated.out).toMatch(/^Added lee in .*\nPassword: [a-z2-9]{4}(-[a-z2-9]{4}){3}\n$/);
@@ -111,7 +119,12 @@ describe('console accounts in the stack', () => {
   it('pnpm console-user changing a password or removing a user ends that user’s open live streams, and no one else’s', async () => {
     const users = join(dir, 'stream-users');
     for (const name of ['dana', 'lee', 'sam']) await setUser(users, name, `${name} has a long password`);
-    const running = await createConsole({ accounts: { usersFile: users, sessionSecret: 'y'.repeat(40) }, agents: [], authority: { url: 'http://127.0.0.1:9', token: 'unused' }, logger: silentLogger() });
+    const running = await createConsole({
+      accounts: { usersFile: users, sessionSecret: 'y'.repeat(40) },
+      agents: [],
+      authority: { url: 'http://127.0.0.1:9', token: 'unused' },
+      logger: silentLogger(),
+    });
     const streams: { close: () => void }[] = [];
     try {
       const streamOf = async (name: string) => {
@@ -120,7 +133,10 @@ describe('console accounts in the stack', () => {
           headers: { 'content-type': 'application/json' },
           body: JSON.stringify({ name, password: `${name} has a long password` }),
         });
-        const cookie = signIn.headers.getSetCookie().find((line) => line.startsWith('learnables-session='))!.split(';')[0]!;
+        const cookie = signIn.headers
+          .getSetCookie()
+          .find((line) => line.startsWith('learnables-session='))!
+          .split(';')[0]!;
         const stream = await openStream(running.url, cookie);
         streams.push(stream);
         expect(stream.status).toBe(200);
@@ -129,7 +145,9 @@ describe('console accounts in the stack', () => {
       const dana = await streamOf('dana');
       const lee = await streamOf('lee');
       const sam = await streamOf('sam');
-      expect((await consoleUser(['add', 'dana', '--file', users], 'a new password for dana\n')).out).toBe(`Changed the password of dana in ${users}. Their sessions have ended.\n`);
+      expect((await consoleUser(['add', 'dana', '--file', users], 'a new password for dana\n')).out).toBe(
+        `Changed the password of dana in ${users}. Their sessions have ended.\n`,
+      );
       expect((await consoleUser(['remove', 'lee', '--file', users])).code).toBe(0);
       await expect.poll(() => dana.ended(), { timeout: 5000, interval: 100 }).toBe(true);
       await expect.poll(() => lee.ended(), { timeout: 5000, interval: 100 }).toBe(true);

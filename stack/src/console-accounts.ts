@@ -49,7 +49,9 @@ export async function setUser(path: string, name: string, password: string): Pro
   const accounts = parseUsers(before, path);
   const line = userLine(name, await hashPassword(password));
   const lines = before.split(/\r?\n/);
-  const at = accounts.has(name) ? lines.findIndex((raw) => raw.trim() !== '' && !raw.trim().startsWith('#') && raw.slice(0, raw.lastIndexOf(':')).trim().normalize('NFC') === name) : -1;
+  const at = accounts.has(name)
+    ? lines.findIndex((raw) => raw.trim() !== '' && !raw.trim().startsWith('#') && raw.slice(0, raw.lastIndexOf(':')).trim().normalize('NFC') === name)
+    : -1;
   if (at >= 0) lines[at] = line;
   else lines.splice(lines.at(-1) === '' ? lines.length - 1 : lines.length, 0, line);
   const after = `${lines.join('\n').replace(/\n*$/, '')}\n`;

@@ -60,7 +60,8 @@ const replay: ReplayAction = {
 
 const { accounts, firstUser } = await consoleAccounts();
 // The password is said once, to whoever started the console, as before: the one line that is for a person.
-if (firstUser?.made) logger.warn(`made the console user ${firstUser.name} with the password ${firstUser.password} (kept in data/console-first-password until it is changed)`);
+if (firstUser?.made)
+  logger.warn(`made the console user ${firstUser.name} with the password ${firstUser.password} (kept in data/console-first-password until it is changed)`);
 
 // Traces go to OTEL_EXPORTER_OTLP_ENDPOINT when it is set (docs/tracing.md); nothing is done otherwise.
 const tracing = startTracing('learnables-console');
@@ -76,6 +77,10 @@ const running = await createConsole({
   logger,
 });
 logger.info({ url: running.url }, `console listening on ${running.url}`);
-const stop = () => void running.close().then(() => tracing.shutdown()).then(() => process.exit(0));
+const stop = () =>
+  void running
+    .close()
+    .then(() => tracing.shutdown())
+    .then(() => process.exit(0));
 process.on('SIGINT', stop);
 process.on('SIGTERM', stop);

@@ -13,8 +13,11 @@ const root = fileURLToPath(new URL('../../', import.meta.url));
 /** `node --import tsx check-node.ts` on the given Node binary: its exit code and what it wrote. */
 function runCheck(node: string): Promise<{ code: number; stderr: string; stdout: string }> {
   return new Promise((resolve) => {
-    execFile(node, ['--conditions=@learnables/source', '--import', 'tsx', checkNode], { cwd: root, env: { ...process.env, LEARNABLES_NODE_WARNED: '1' } }, (error, stdout, stderr) =>
-      resolve({ code: error ? Number((error as { code?: number }).code ?? 1) : 0, stdout, stderr }),
+    execFile(
+      node,
+      ['--conditions=@learnables/source', '--import', 'tsx', checkNode],
+      { cwd: root, env: { ...process.env, LEARNABLES_NODE_WARNED: '1' } },
+      (error, stdout, stderr) => resolve({ code: error ? Number((error as { code?: number }).code ?? 1) : 0, stdout, stderr }),
     );
   });
 }
@@ -47,7 +50,9 @@ describe('a native module built for another Node', () => {
         failure = error;
       }
       expect((failure as { code?: string }).code).toBe('ERR_DLOPEN_FAILED');
-      expect(nativeModuleProblem('better-sqlite3', failure, node24)).toMatch(/^better-sqlite3 has no working build for Node v24\.22\.3 \(NODE_MODULE_VERSION 137\): run `pnpm rebuild -r re2 better-sqlite3`/);
+      expect(nativeModuleProblem('better-sqlite3', failure, node24)).toMatch(
+        /^better-sqlite3 has no working build for Node v24\.22\.3 \(NODE_MODULE_VERSION 137\): run `pnpm rebuild -r re2 better-sqlite3`/,
+      );
     } finally {
       rmSync(dir, { recursive: true, force: true });
     }
@@ -62,12 +67,16 @@ describe('a native module built for another Node', () => {
 
   // CI runs this file on Node 22 with LEARNABLES_OTHER_NODE set to Node 24 (.ci/run): the modules
   // built for one, started on the other, as an install with the wrong `nodedir` leaves them.
-  it.runIf(process.env.LEARNABLES_OTHER_NODE)('stops a service started on another Node in one sentence, not a stack trace', async () => {
-    const ran = await runCheck(process.env.LEARNABLES_OTHER_NODE!);
-    expect(ran.code).toBe(1);
-    const lines = ran.stderr.trim().split('\n');
-    expect(lines).toHaveLength(1);
-    expect(lines[0]).toMatch(/^(re2|better-sqlite3) was built for Node \d+ \(NODE_MODULE_VERSION \d+\), and this is Node v\d+/);
-    expect(lines[0]).toContain(REBUILD);
-  }, 30_000);
+  it.runIf(process.env.LEARNABLES_OTHER_NODE)(
+    'stops a service started on another Node in one sentence, not a stack trace',
+    async () => {
+      const ran = await runCheck(process.env.LEARNABLES_OTHER_NODE!);
+      expect(ran.code).toBe(1);
+      const lines = ran.stderr.trim().split('\n');
+      expect(lines).toHaveLength(1);
+      expect(lines[0]).toMatch(/^(re2|better-sqlite3) was built for Node \d+ \(NODE_MODULE_VERSION \d+\), and this is Node v\d+/);
+      expect(lines[0]).toContain(REBUILD);
+    },
+    30_000,
+  );
 });

@@ -29,7 +29,11 @@ export const REBUILD = 'pnpm rebuild -r re2 better-sqlite3';
 export function nativeModuleProblem(
   name: string,
   error: unknown,
-  node: { readonly version: string; readonly abi: string; readonly execPath: string } = { version: process.version, abi: process.versions.modules, execPath: process.execPath },
+  node: { readonly version: string; readonly abi: string; readonly execPath: string } = {
+    version: process.version,
+    abi: process.versions.modules,
+    execPath: process.execPath,
+  },
 ): string | undefined {
   const message = error instanceof Error ? error.message : String(error);
   const code = (error as { code?: unknown } | null)?.code;
@@ -52,7 +56,7 @@ export function nativeModuleProblem(
 export function checkNativeModules(): string | undefined {
   const checks: readonly [string, string, (loaded: unknown) => void][] = [
     ['re2', '@learnables/email-agent', (RE2) => void new (RE2 as new (pattern: string) => unknown)('a')],
-    ['better-sqlite3', '@learnables/runtime', (Database) => (new (Database as new (file: string) => { close(): void })(':memory:')).close()],
+    ['better-sqlite3', '@learnables/runtime', (Database) => new (Database as new (file: string) => { close(): void })(':memory:').close()],
   ];
   for (const [name, owner, use] of checks) {
     let from: string;

@@ -12,7 +12,7 @@ describe('the registry', () => {
     expect(carrier.kinds).toBe(threshold.kinds);
   });
 
-  it('hands the authority every agent\'s kinds, and each seed folder once', () => {
+  it("hands the authority every agent's kinds, and each seed folder once", () => {
     expect(learnableKinds.map((kind) => kind.collection)).toEqual(agents.flatMap((entry) => entry.kinds.map((kind) => kind.collection)));
     expect(new Set(seedFolders).size).toBe(seedFolders.length);
   });
@@ -44,9 +44,13 @@ describe('the registry', () => {
     );
   });
 
-  it('refuses two agents on one port, or on the authority\'s, or serving one collection', () => {
+  it("refuses two agents on one port, or on the authority's, or serving one collection", () => {
     const line = (name: string, port: number) => registerAgent({ name, agent: threshold, port, vocabulary: [] });
-    expect(() => checkRegistry([line('a', 4300)], new Map([[4300, 'the console']]))).toThrow('agents.ts: a and the console both use port 4300; give each its own.');
-    expect(() => checkRegistry([line('a', 4204), line('b', 4205)], new Map())).toThrow('agents.ts: b and a both use collection weight-limits; give each its own.');
+    expect(() => checkRegistry([line('a', 4300)], new Map([[4300, 'the console']]))).toThrow(
+      'agents.ts: a and the console both use port 4300; give each its own.',
+    );
+    expect(() => checkRegistry([line('a', 4204), line('b', 4205)], new Map())).toThrow(
+      'agents.ts: b and a both use collection weight-limits; give each its own.',
+    );
   });
 });

@@ -7,7 +7,13 @@ import { AUTHORITY_PORT, CONSOLE_PORT } from './ports.ts';
 
 export { AUTHORITY_PORT, CONSOLE_PORT };
 
-checkRegistry(agents, new Map([[AUTHORITY_PORT, 'the authority'], [CONSOLE_PORT, 'the console']]));
+checkRegistry(
+  agents,
+  new Map([
+    [AUTHORITY_PORT, 'the authority'],
+    [CONSOLE_PORT, 'the console'],
+  ]),
+);
 
 /** Every learnable kind this stack serves. The authority is handed these; it imports no agent. */
 export const learnableKinds: readonly LearnableKind[] = agents.flatMap((entry) => entry.kinds);
@@ -20,7 +26,8 @@ export const agentVocabulary: readonly string[] = [...new Set(agents.flatMap((en
 
 export function agentNamed(name: string): RegisteredAgent {
   const found = agents.find((entry) => entry.name === name || entry.service === name);
-  if (found === undefined) throw new Error(`There is no agent "${name}" in stack/src/agents.ts; the agents are ${agents.map((entry) => entry.name).join(', ')}.`);
+  if (found === undefined)
+    throw new Error(`There is no agent "${name}" in stack/src/agents.ts; the agents are ${agents.map((entry) => entry.name).join(', ')}.`);
   return found;
 }
 

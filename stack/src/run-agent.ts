@@ -30,9 +30,7 @@ export async function runAgent(registered: RegisteredAgent): Promise<void> {
   const agent = registered.create(env);
   const logger = serviceLogger(agent.name);
   const host = env('HOST') ?? '127.0.0.1';
-  const users = new Map(
-    [...parseTokens(process.env.AGENT_TOKENS, 'AGENT_TOKENS')].map(([token, name]) => [token, name === 'local' ? 'operator-desk' : name]),
-  );
+  const users = new Map([...parseTokens(process.env.AGENT_TOKENS, 'AGENT_TOKENS')].map(([token, name]) => [token, name === 'local' ? 'operator-desk' : name]));
   const allowAnonymous = booleanFrom(env('ALLOW_ANONYMOUS') ?? process.env.AGENTS_ALLOW_ANONYMOUS, true, `${registered.envPrefix}_ALLOW_ANONYMOUS`);
   // A setting for this agent, else the one for every agent.
   const setting = (name: string) => env(name) ?? process.env[`AGENTS_${name}`];
@@ -51,10 +49,17 @@ export async function runAgent(registered: RegisteredAgent): Promise<void> {
     allowAnonymous,
     ...(signingKey && { cardSigningKey: signingKey }),
     ...((providerUrl || setting('PROVIDER_NAME')) && {
-      provider: { organization: setting('PROVIDER_NAME') ?? 'learnables reference implementation', url: providerUrl ?? (env('PUBLIC_URL') ?? `http://${host}:${portFrom(env('PORT'), registered.port, `${registered.envPrefix}_PORT`)}`).replace(/\/+$/, '') },
+      provider: {
+        organization: setting('PROVIDER_NAME') ?? 'learnables reference implementation',
+        url:
+          providerUrl ?? (env('PUBLIC_URL') ?? `http://${host}:${portFrom(env('PORT'), registered.port, `${registered.envPrefix}_PORT`)}`).replace(/\/+$/, ''),
+      },
     }),
     store: env('STORE') ?? `sqlite:${join(repoRoot, 'data', registered.storeFile)}`,
-    authority: { url: process.env.AUTHORITY_URL ?? 'http://127.0.0.1:4100', token: realToken(process.env.AUTHORITY_TOKEN ?? LOCAL_DEV_TOKEN, 'AUTHORITY_TOKEN') },
+    authority: {
+      url: process.env.AUTHORITY_URL ?? 'http://127.0.0.1:4100',
+      token: realToken(process.env.AUTHORITY_TOKEN ?? LOCAL_DEV_TOKEN, 'AUTHORITY_TOKEN'),
+    },
     port: portFrom(env('PORT'), registered.port, `${registered.envPrefix}_PORT`),
     host,
     ...(env('PUBLIC_URL') && { publicUrl: env('PUBLIC_URL') }),
@@ -72,7 +77,11 @@ export async function runAgent(registered: RegisteredAgent): Promise<void> {
     { url: running.url, engine: running.database.engine, resumed: running.recovered.length, allowAnonymous },
     `${agent.name} listening on ${running.url} (${running.database.engine}${running.recovered.length ? `; resumed ${running.recovered.length} tasks` : ''}; ${allowAnonymous ? 'anonymous callers served: set AGENTS_ALLOW_ANONYMOUS=false beyond your own machine' : 'bearer token required'})`,
   );
-  const stop = () => void running.close().then(() => tracing.shutdown()).then(() => process.exit(0));
+  const stop = () =>
+    void running
+      .close()
+      .then(() => tracing.shutdown())
+      .then(() => process.exit(0));
   process.on('SIGINT', stop);
   process.on('SIGTERM', stop);
 }

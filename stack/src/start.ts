@@ -76,9 +76,9 @@ function stop(code: number): void {
     process.exit(code);
   }, 5000);
   deadline.unref();
-  void Promise.all(children.map((child) => (child.exitCode === null && child.signalCode === null ? new Promise((r) => child.once('exit', r)) : undefined))).then(() =>
-    process.exit(code),
-  );
+  void Promise.all(
+    children.map((child) => (child.exitCode === null && child.signalCode === null ? new Promise((r) => child.once('exit', r)) : undefined)),
+  ).then(() => process.exit(code));
 }
 
 async function healthy(url: string, child: ChildProcess, name: string): Promise<void> {

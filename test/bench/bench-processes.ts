@@ -74,7 +74,9 @@ export async function benchClient(url: string, token: string): Promise<Client> {
     headers.set('authorization', `Bearer ${token}`);
     return fetch(input, { ...init, headers });
   };
-  return new ClientFactory(ClientFactoryOptions.createFrom(ClientFactoryOptions.default, { transports: [new JsonRpcTransportFactory({ fetchImpl: withToken })] })).createFromUrl(url);
+  return new ClientFactory(
+    ClientFactoryOptions.createFrom(ClientFactoryOptions.default, { transports: [new JsonRpcTransportFactory({ fetchImpl: withToken })] }),
+  ).createFromUrl(url);
 }
 
 /** Now, on the clock the prober prints (ms since the epoch). */
@@ -159,18 +161,22 @@ export async function closedLoop(concurrency: number, messages: number, sendOne:
  */
 export function postJson(url: string, body: string, headers: Record<string, string>): Promise<{ status: number; json: unknown }> {
   return new Promise((resolve, reject) => {
-    const request = http.request(url, { method: 'POST', agent: keptAlive, headers: { ...headers, 'content-length': String(Buffer.byteLength(body)) } }, (response) => {
-      const chunks: Buffer[] = [];
-      response.on('data', (chunk: Buffer) => chunks.push(chunk));
-      response.on('end', () => {
-        try {
-          resolve({ status: response.statusCode ?? 0, json: JSON.parse(Buffer.concat(chunks).toString('utf8')) });
-        } catch (error) {
-          reject(error);
-        }
-      });
-      response.on('error', reject);
-    });
+    const request = http.request(
+      url,
+      { method: 'POST', agent: keptAlive, headers: { ...headers, 'content-length': String(Buffer.byteLength(body)) } },
+      (response) => {
+        const chunks: Buffer[] = [];
+        response.on('data', (chunk: Buffer) => chunks.push(chunk));
+        response.on('end', () => {
+          try {
+            resolve({ status: response.statusCode ?? 0, json: JSON.parse(Buffer.concat(chunks).toString('utf8')) });
+          } catch (error) {
+            reject(error);
+          }
+        });
+        response.on('error', reject);
+      },
+    );
     request.on('error', reject);
     request.end(body);
   });

@@ -31,10 +31,19 @@ const agent = (name: string, port: number): Service => ({
   entry: 'agent-main',
   args: [name],
   port,
-  env: (p) => ({ [`${name.toUpperCase()}_AGENT_PORT`]: String(p), [`${name.toUpperCase()}_AGENT_STORE`]: `sqlite:${join(scratch, `${name}-${p}-${Math.random()}.db`)}` }),
+  env: (p) => ({
+    [`${name.toUpperCase()}_AGENT_PORT`]: String(p),
+    [`${name.toUpperCase()}_AGENT_STORE`]: `sqlite:${join(scratch, `${name}-${p}-${Math.random()}.db`)}`,
+  }),
 });
 const services: readonly Service[] = [
-  { name: 'authority', entry: 'authority-main', args: [], port: 4751, env: (p) => ({ AUTHORITY_PORT: String(p), AUTHORITY_STORE: `sqlite:${join(scratch, `authority-${Math.random()}.db`)}` }) },
+  {
+    name: 'authority',
+    entry: 'authority-main',
+    args: [],
+    port: 4751,
+    env: (p) => ({ AUTHORITY_PORT: String(p), AUTHORITY_STORE: `sqlite:${join(scratch, `authority-${Math.random()}.db`)}` }),
+  },
   agent('email', 4752),
   agent('manifest', 4753),
   agent('threshold', 4754),
@@ -67,7 +76,11 @@ function spawnService(service: Service, way: 'built' | 'tsx', port: number): Chi
     way === 'built'
       ? [process.execPath, join(root, 'stack/dist', `${service.entry}.js`)]
       : [join(root, 'node_modules/.bin/tsx'), '--conditions=@learnables/source', join(root, 'stack/src', `${service.entry}.ts`)];
-  const started = spawn(command[0]!, [...command.slice(1), ...service.args], { cwd: root, env: { ...baseEnv, ...service.env(port) }, stdio: ['ignore', 'ignore', 'pipe'] });
+  const started = spawn(command[0]!, [...command.slice(1), ...service.args], {
+    cwd: root,
+    env: { ...baseEnv, ...service.env(port) },
+    stdio: ['ignore', 'ignore', 'pipe'],
+  });
   started.stderr!.resume();
   children.add(started);
   started.once('exit', () => children.delete(started));

@@ -35,7 +35,10 @@ const RUNS = 5;
 /** The plain way takes minutes a run (a question's suggestion tests every customer's sender marks): one run, and three cold ones. */
 const PLAIN_RUNS = 1;
 const COLD_RUNS = 3;
-const load = () => loadavg().map((l) => l.toFixed(1)).join(', ');
+const load = () =>
+  loadavg()
+    .map((l) => l.toFixed(1))
+    .join(', ');
 const loadBefore = load();
 
 const address = (i: number) => `buyer${i}@customer${i}.example`;
@@ -92,7 +95,12 @@ const messageOf = (i: number) => ({
 await rpc('SendMessage', { message: messageOf(0) });
 const db = agent.database.db;
 const first = await db.selectFrom('learnables_tasks').select(['task_id', 'tenant', 'owner']).executeTakeFirstOrThrow();
-const parsed = await db.selectFrom('learnables_journal').select('result').where('task_id', '=', first.task_id).where('step', '=', 'parse').executeTakeFirstOrThrow();
+const parsed = await db
+  .selectFrom('learnables_journal')
+  .select('result')
+  .where('task_id', '=', first.task_id)
+  .where('step', '=', 'parse')
+  .executeTakeFirstOrThrow();
 const template = JSON.parse(parsed.result) as EmailInput;
 
 // Half from known senders (decided), a quarter by a known reference, the rest strangers (asked).
@@ -101,7 +109,18 @@ for (let start = 1; start < TASKS; start += 500) {
   const ids = Array.from({ length: Math.min(500, TASKS - start) }, () => randomUUID());
   await db
     .insertInto('learnables_tasks')
-    .values(ids.map((task_id, i) => ({ task_id, agent: emailAgent.skill.id, tenant: first.tenant, owner: first.owner, message_at: now, asked: 0, state: 'done', created_at: now - (start + i) * 1000 })))
+    .values(
+      ids.map((task_id, i) => ({
+        task_id,
+        agent: emailAgent.skill.id,
+        tenant: first.tenant,
+        owner: first.owner,
+        message_at: now,
+        asked: 0,
+        state: 'done',
+        created_at: now - (start + i) * 1000,
+      })),
+    )
     .execute();
   await db
     .insertInto('learnables_journal')
@@ -120,7 +139,13 @@ for (let start = 1; start < TASKS; start += 500) {
     .execute();
 }
 
-const lesson = { collection: 'customers', entry: 'customer-1', value: { pattern: 'customer7\\d*\\.example', where: 'from' }, taughtBy: 'bench', reason: 'bench' };
+const lesson = {
+  collection: 'customers',
+  entry: 'customer-1',
+  value: { pattern: 'customer7\\d*\\.example', where: 'from' },
+  taughtBy: 'bench',
+  reason: 'bench',
+};
 type Preview = { examined: number; counts: Record<string, number>; examples: unknown[] };
 const time = async <T>(work: () => Promise<T>) => {
   const started = performance.now();
@@ -177,7 +202,13 @@ progress('quick preview, warm (median)', median(warmRuns));
 const teacher = new AuthorityClient({ url: authorityUrl, token: 'agent-token', kinds: [customerMarksKind] });
 const afterLessonRuns: number[] = [];
 for (let run = 0; run < RUNS; run++) {
-  await teacher.postLesson({ collection: 'customers', entry: `customer-${100 + run}`, value: { pattern: `<late${run}@customer${100 + run}\\.example>`, where: 'from' }, taughtBy: 'bench', reason: 'bench' });
+  await teacher.postLesson({
+    collection: 'customers',
+    entry: `customer-${100 + run}`,
+    value: { pattern: `<late${run}@customer${100 + run}\\.example>`, where: 'from' },
+    taughtBy: 'bench',
+    reason: 'bench',
+  });
   // The change feed brings the version to the agent; the first preview on it pays for what is not ready yet.
   afterLessonRuns.push((await time(() => rpc('learnables/preview', { lesson }))).ms);
   progress('quick preview after a lesson', afterLessonRuns.at(-1)!);
@@ -197,7 +228,8 @@ for (let run = 0; run < PLAIN_RUNS; run++) {
 await plainAgent.close();
 if (plainAnswer?.examined !== TASKS) throw new Error(`the plain preview examined ${plainAnswer?.examined} tasks, not ${TASKS}`);
 // The same live version, the quick way: the same answer.
-if (JSON.stringify(await rpc('learnables/preview', { lesson })) !== JSON.stringify(plainAnswer)) throw new Error('the quick preview answered differently from the plain one');
+if (JSON.stringify(await rpc('learnables/preview', { lesson })) !== JSON.stringify(plainAnswer))
+  throw new Error('the quick preview answered differently from the plain one');
 
 const reread = median(rereads);
 const row = (what: string, values: number[]) => {
@@ -205,7 +237,9 @@ const row = (what: string, values: number[]) => {
   return `| ${what} | ${ms < 100 ? ms.toFixed(1) : ms.toFixed(0)} ms | ${(ms / reread).toFixed(ms / reread < 10 ? 1 : 0)}× | ${(median(plainRuns) / ms).toFixed(1)}× |`;
 };
 const machine = `${cpus().length} × ${cpus()[0]?.model.trim() ?? 'unknown CPU'}, Node ${process.version}`;
-console.log(`\n${TASKS.toLocaleString('en')} recent tasks, ${MARKS.toLocaleString('en')} marks, SQLite, over HTTP; medians of ${RUNS} runs (${COLD_RUNS} cold, ${PLAIN_RUNS} of the plain way).`);
+console.log(
+  `\n${TASKS.toLocaleString('en')} recent tasks, ${MARKS.toLocaleString('en')} marks, SQLite, over HTTP; medians of ${RUNS} runs (${COLD_RUNS} cold, ${PLAIN_RUNS} of the plain way).`,
+);
 console.log(`Machine: ${machine}; load average ${loadBefore} before, ${load()} after (a shared machine).\n`);
 console.log('| method | time | vs reread of one task | faster than the plain way |');
 console.log('|---|---:|---:|---:|');

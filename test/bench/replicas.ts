@@ -41,7 +41,10 @@ const bodies = readdirSync(fixtures)
   .filter((name) => name.endsWith('.eml') && !name.startsWith('malformed-'))
   .sort()
   .map((name) => readFileSync(`${fixtures}${name}`).toString('base64'));
-const load = () => loadavg().map((n) => n.toFixed(1)).join(', ');
+const load = () =>
+  loadavg()
+    .map((n) => n.toFixed(1))
+    .join(', ');
 
 /** Transactions committed in a database so far (each statement outside a transaction is one). */
 function commitsOf(url: string): number {
@@ -50,7 +53,10 @@ function commitsOf(url: string): number {
   return Number(out.stdout.trim());
 }
 
-const sharesText = (shares: CpuShares) => Object.entries(shares).map(([name, ms]) => `${name} ${ms.toFixed(2)}`).join(', ');
+const sharesText = (shares: CpuShares) =>
+  Object.entries(shares)
+    .map(([name, ms]) => `${name} ${ms.toFixed(2)}`)
+    .join(', ');
 
 interface Round {
   readonly perSecond: number;
@@ -74,7 +80,18 @@ async function drive(urls: readonly string[], seconds: number, token?: string): 
         const sent = performance.now();
         const { json } = await postJson(
           `${urls[n % urls.length]}/a2a/jsonrpc`,
-          JSON.stringify({ jsonrpc: '2.0', id: n, method: 'SendMessage', params: { message: { messageId: randomUUID(), role: 'ROLE_USER', parts: [{ raw: bodies[n % bodies.length], mediaType: 'message/rfc822', filename: 'm.eml' }] } } }),
+          JSON.stringify({
+            jsonrpc: '2.0',
+            id: n,
+            method: 'SendMessage',
+            params: {
+              message: {
+                messageId: randomUUID(),
+                role: 'ROLE_USER',
+                parts: [{ raw: bodies[n % bodies.length], mediaType: 'message/rfc822', filename: 'm.eml' }],
+              },
+            },
+          }),
           { 'content-type': 'application/json', 'A2A-Version': '1.0', ...(token && { authorization: `Bearer ${token}` }) },
         );
         const answer = json as { result?: { task?: { status?: { state?: string } } } };
@@ -96,14 +113,26 @@ const profiled = (name: string) => (PROFILE ? ['--cpu-prof', `--cpu-prof-dir=${P
 
 async function startAuthority(store: string): Promise<Service> {
   const port = await freePort();
-  return startService('authority-main.ts', { AUTHORITY_PORT: String(port), AUTHORITY_STORE: store, AUTHORITY_TOKENS: `a=${TOKEN}` }, `http://127.0.0.1:${port}`, profiled('authority'));
+  return startService(
+    'authority-main.ts',
+    { AUTHORITY_PORT: String(port), AUTHORITY_STORE: store, AUTHORITY_TOKENS: `a=${TOKEN}` },
+    `http://127.0.0.1:${port}`,
+    profiled('authority'),
+  );
 }
 
 async function startEmailAgent(authority: string, store: string, name: string): Promise<Service> {
   const port = await freePort();
   return startService(
     'email-agent-main.ts',
-    { AUTHORITY_URL: authority, AUTHORITY_TOKEN: TOKEN, AGENT_TOKENS: `desk=${TOKEN}`, EMAIL_AGENT_PORT: String(port), EMAIL_AGENT_STORE: store, EMAIL_AGENT_MAX_PARSES: '64' },
+    {
+      AUTHORITY_URL: authority,
+      AUTHORITY_TOKEN: TOKEN,
+      AGENT_TOKENS: `desk=${TOKEN}`,
+      EMAIL_AGENT_PORT: String(port),
+      EMAIL_AGENT_STORE: store,
+      EMAIL_AGENT_MAX_PARSES: '64',
+    },
     `http://127.0.0.1:${port}`,
     profiled(name),
   );
@@ -150,42 +179,54 @@ const lines: string[] = [];
 // (a) Two replicas on PostgreSQL.
 const only = process.env.BENCH_ONLY;
 if (only !== 'sqlite') {
-const database = await scratchPostgres('bench_replicas');
-const services: Service[] = [];
-try {
-  const authority = await startAuthority(database.url);
-  services.push(authority);
-  const agentStore = process.env.BENCH_AGENT_STORE_SUFFIX ? `${database.url}${process.env.BENCH_AGENT_STORE_SUFFIX}` : database.url;
-  const replicas = [await startEmailAgent(authority.url, agentStore, 'replica-1'), await startEmailAgent(authority.url, agentStore, 'replica-2')];
-  services.push(...replicas);
-  const urls = replicas.map((replica) => replica.url);
-  const warmed = await warmUp(urls, TOKEN);
-  const rounds: Round[] = [];
-  const loads: string[] = [];
-  const cpu: CpuShares[] = [];
-  const commits: number[] = [];
-  const meter = cpuMeter({ replicas: () => replicas.map((r) => r.child.pid!), authority: () => [authority.child.pid!], PostgreSQL: () => backendsOf(database.url) });
-  for (let round = 0; round < ROUNDS; round += 1) {
-    const before = load();
-    const measured = meter();
-    const committed = commitsOf(database.url);
-    const result = await drive(urls, SECONDS, TOKEN);
-    // The statistics collector reports a backend's commits when it goes idle, within a second.
-    await new Promise((resolve) => setTimeout(resolve, 1500));
-    commits.push((commitsOf(database.url) - committed) / result.sent);
-    rounds.push(result);
-    cpu.push(measured(result.sent));
-    loads.push(`${before} → ${load()}`);
-  }
-  const best = median(rounds);
-  lines.push(`### Two email agent replicas sharing PostgreSQL (${bodies.length} fixture emails in turn, ${IN_FLIGHT} in flight, round-robin from the load generator)\n`);
-  lines.push(`Machine: ${machine}; load generator, authority and both replicas on it. Median of ${ROUNDS} rounds of ${SECONDS} s, after a warm-up of ${warmText(warmed)}.\n`);
-  lines.push('| round | messages/s | p50 ms | p99 ms | messages | load average (1, 5, 15 min) before → after |\n| --- | --- | --- | --- | --- | --- |');
-  for (const [index, r] of rounds.entries()) lines.push(row(`${index + 1}${r === best ? ' (median)' : ''}`, r, loads[index]!));
-  lines.push(`\nTwo replicas on PostgreSQL: **${best.perSecond} messages/s**, p99 ${best.p99} ms (goal ≥ 240).`);
-  lines.push(`PostgreSQL transactions per message (each statement outside a transaction is one; the authority's included): ${commits.map((n) => n.toFixed(1)).join(', ')}.`);
-  lines.push(`CPU per message in the median round, ms (all processes on the same 2 cores, so 2,000 ms ÷ their sum bounds messages/s): ${sharesText(cpu[rounds.indexOf(best)]!)}.`);
-  lines.push(`
+  const database = await scratchPostgres('bench_replicas');
+  const services: Service[] = [];
+  try {
+    const authority = await startAuthority(database.url);
+    services.push(authority);
+    const agentStore = process.env.BENCH_AGENT_STORE_SUFFIX ? `${database.url}${process.env.BENCH_AGENT_STORE_SUFFIX}` : database.url;
+    const replicas = [await startEmailAgent(authority.url, agentStore, 'replica-1'), await startEmailAgent(authority.url, agentStore, 'replica-2')];
+    services.push(...replicas);
+    const urls = replicas.map((replica) => replica.url);
+    const warmed = await warmUp(urls, TOKEN);
+    const rounds: Round[] = [];
+    const loads: string[] = [];
+    const cpu: CpuShares[] = [];
+    const commits: number[] = [];
+    const meter = cpuMeter({
+      replicas: () => replicas.map((r) => r.child.pid!),
+      authority: () => [authority.child.pid!],
+      PostgreSQL: () => backendsOf(database.url),
+    });
+    for (let round = 0; round < ROUNDS; round += 1) {
+      const before = load();
+      const measured = meter();
+      const committed = commitsOf(database.url);
+      const result = await drive(urls, SECONDS, TOKEN);
+      // The statistics collector reports a backend's commits when it goes idle, within a second.
+      await new Promise((resolve) => setTimeout(resolve, 1500));
+      commits.push((commitsOf(database.url) - committed) / result.sent);
+      rounds.push(result);
+      cpu.push(measured(result.sent));
+      loads.push(`${before} → ${load()}`);
+    }
+    const best = median(rounds);
+    lines.push(
+      `### Two email agent replicas sharing PostgreSQL (${bodies.length} fixture emails in turn, ${IN_FLIGHT} in flight, round-robin from the load generator)\n`,
+    );
+    lines.push(
+      `Machine: ${machine}; load generator, authority and both replicas on it. Median of ${ROUNDS} rounds of ${SECONDS} s, after a warm-up of ${warmText(warmed)}.\n`,
+    );
+    lines.push('| round | messages/s | p50 ms | p99 ms | messages | load average (1, 5, 15 min) before → after |\n| --- | --- | --- | --- | --- | --- |');
+    for (const [index, r] of rounds.entries()) lines.push(row(`${index + 1}${r === best ? ' (median)' : ''}`, r, loads[index]!));
+    lines.push(`\nTwo replicas on PostgreSQL: **${best.perSecond} messages/s**, p99 ${best.p99} ms (goal ≥ 240).`);
+    lines.push(
+      `PostgreSQL transactions per message (each statement outside a transaction is one; the authority's included): ${commits.map((n) => n.toFixed(1)).join(', ')}.`,
+    );
+    lines.push(
+      `CPU per message in the median round, ms (all processes on the same 2 cores, so 2,000 ms ÷ their sum bounds messages/s): ${sharesText(cpu[rounds.indexOf(best)]!)}.`,
+    );
+    lines.push(`
 **The bottleneck is CPU per message, most of it in the replicas, and there most of it per PostgreSQL statement.**
 Profiled 2026-12-01 (\`BENCH_CPU_PROF=<dir>\`, two replicas at load average 10-20): a replica spent about a quarter
 of its busy time in \`writev\` submitting queries to PostgreSQL and half of it under kysely and pg altogether; the email
@@ -236,50 +277,52 @@ four events (runtime README, Storage): on a faster spell of the machine (the loa
 the code before 313 messages/s (replicas 3.56 ms of CPU a message, PostgreSQL 1.47), then the new code 375 and this
 section's 366 (replicas 2.99 and 2.88, PostgreSQL 1.32 and 1.29). A run of the new code straight after the whole
 test suite gave 178 (replicas 6.26, PostgreSQL 2.54): what the machine was still doing then, not the code.`);
-} finally {
-  await Promise.all(services.map((service) => service.stop()));
-  await database.drop();
-}
+  } finally {
+    await Promise.all(services.map((service) => service.stop()));
+    await database.drop();
+  }
 }
 
 // (b) One email agent on SQLite against the bare SDK agent that only runs mailparser.
 if (only !== 'postgres') {
-const dir = scratchDir('bench-replicas-');
-const single: Service[] = [];
-let bare: Awaited<ReturnType<typeof startMailparserAgent>> | undefined;
-try {
-  const authority = await startAuthority(`sqlite:${dir.path}/authority.db`);
-  single.push(authority);
-  const agent = await startEmailAgent(authority.url, `sqlite:${dir.path}/email.db`, 'email-sqlite');
-  single.push(agent);
-  bare = await startMailparserAgent(`${dir.path}/bare.db`);
-  const warm = { agent: await warmUp([agent.url], TOKEN), bare: await warmUp([bare.url]) };
-  const pairs: { agent: Round; bare: Round; loads: string; cpu: { agent: number; bare: number } }[] = [];
-  const cpuOf = (pid: number) => () => [pid];
-  // Interleaved, so neither side always runs on a warmer or quieter machine.
-  for (let round = 0; round < ROUNDS; round += 1) {
-    const before = load();
-    const bareCpu = cpuMeter({ process: cpuOf(bare.child.pid!) })();
-    const b = await drive([bare.url], SECONDS);
-    const bareShares = bareCpu(b.sent);
-    const agentCpu = cpuMeter({ process: cpuOf(agent.child.pid!) })();
-    const a = await drive([agent.url], SECONDS, TOKEN);
-    const agentShares = agentCpu(a.sent);
-    pairs.push({ agent: a, bare: b, loads: `${before} → ${load()}`, cpu: { agent: agentShares.process!, bare: bareShares.process! } });
-  }
-  const ratios = pairs.map((pair) => pair.agent.perSecond / pair.bare.perSecond).sort((x, y) => x - y);
-  lines.push(`\n### One email agent on SQLite against a bare SDK agent that only runs mailparser (same messages, same task store)\n`);
-  lines.push('| round | agent | messages/s | p50 ms | p99 ms | messages | load average before → after |\n| --- | --- | --- | --- | --- | --- | --- |');
-  pairs.forEach((pair, index) => {
-    lines.push(`| ${index + 1} ${row('bare SDK + mailparser', pair.bare, pair.loads).slice(2)}`);
-    lines.push(`| ${index + 1} ${row('email agent (learnable runtime)', pair.agent, pair.loads).slice(2)}`);
-  });
-  lines.push(`\nEmail agent / mailparser only, median of the rounds' ratios: **${ratios[Math.floor(ratios.length / 2)]!.toFixed(2)}×** (rounds ${pairs.map((p) => (p.agent.perSecond / p.bare.perSecond).toFixed(2)).join(', ')}; goal ≥ 0.7×).`);
-  const cpuMedian = (of: (pair: (typeof pairs)[number]) => number) => pairs.map(of).sort((x, y) => x - y)[Math.floor(pairs.length / 2)]!;
-  lines.push(
-    `CPU per message of the agent's own process, ms (user + system, from /proc; median of the rounds): email agent ${cpuMedian((p) => p.cpu.agent).toFixed(2)} (rounds ${pairs.map((p) => p.cpu.agent.toFixed(2)).join(', ')}), mailparser only ${cpuMedian((p) => p.cpu.bare).toFixed(2)} (rounds ${pairs.map((p) => p.cpu.bare.toFixed(2)).join(', ')}). Warm-up before the rounds: email agent ${warmText(warm.agent)}, mailparser only ${warmText(warm.bare)}.`,
-  );
-  lines.push(`
+  const dir = scratchDir('bench-replicas-');
+  const single: Service[] = [];
+  let bare: Awaited<ReturnType<typeof startMailparserAgent>> | undefined;
+  try {
+    const authority = await startAuthority(`sqlite:${dir.path}/authority.db`);
+    single.push(authority);
+    const agent = await startEmailAgent(authority.url, `sqlite:${dir.path}/email.db`, 'email-sqlite');
+    single.push(agent);
+    bare = await startMailparserAgent(`${dir.path}/bare.db`);
+    const warm = { agent: await warmUp([agent.url], TOKEN), bare: await warmUp([bare.url]) };
+    const pairs: { agent: Round; bare: Round; loads: string; cpu: { agent: number; bare: number } }[] = [];
+    const cpuOf = (pid: number) => () => [pid];
+    // Interleaved, so neither side always runs on a warmer or quieter machine.
+    for (let round = 0; round < ROUNDS; round += 1) {
+      const before = load();
+      const bareCpu = cpuMeter({ process: cpuOf(bare.child.pid!) })();
+      const b = await drive([bare.url], SECONDS);
+      const bareShares = bareCpu(b.sent);
+      const agentCpu = cpuMeter({ process: cpuOf(agent.child.pid!) })();
+      const a = await drive([agent.url], SECONDS, TOKEN);
+      const agentShares = agentCpu(a.sent);
+      pairs.push({ agent: a, bare: b, loads: `${before} → ${load()}`, cpu: { agent: agentShares.process!, bare: bareShares.process! } });
+    }
+    const ratios = pairs.map((pair) => pair.agent.perSecond / pair.bare.perSecond).sort((x, y) => x - y);
+    lines.push(`\n### One email agent on SQLite against a bare SDK agent that only runs mailparser (same messages, same task store)\n`);
+    lines.push('| round | agent | messages/s | p50 ms | p99 ms | messages | load average before → after |\n| --- | --- | --- | --- | --- | --- | --- |');
+    pairs.forEach((pair, index) => {
+      lines.push(`| ${index + 1} ${row('bare SDK + mailparser', pair.bare, pair.loads).slice(2)}`);
+      lines.push(`| ${index + 1} ${row('email agent (learnable runtime)', pair.agent, pair.loads).slice(2)}`);
+    });
+    lines.push(
+      `\nEmail agent / mailparser only, median of the rounds' ratios: **${ratios[Math.floor(ratios.length / 2)]!.toFixed(2)}×** (rounds ${pairs.map((p) => (p.agent.perSecond / p.bare.perSecond).toFixed(2)).join(', ')}; goal ≥ 0.7×).`,
+    );
+    const cpuMedian = (of: (pair: (typeof pairs)[number]) => number) => pairs.map(of).sort((x, y) => x - y)[Math.floor(pairs.length / 2)]!;
+    lines.push(
+      `CPU per message of the agent's own process, ms (user + system, from /proc; median of the rounds): email agent ${cpuMedian((p) => p.cpu.agent).toFixed(2)} (rounds ${pairs.map((p) => p.cpu.agent.toFixed(2)).join(', ')}), mailparser only ${cpuMedian((p) => p.cpu.bare).toFixed(2)} (rounds ${pairs.map((p) => p.cpu.bare.toFixed(2)).join(', ')}). Warm-up before the rounds: email agent ${warmText(warm.agent)}, mailparser only ${warmText(warm.bare)}.`,
+    );
+    lines.push(`
 Where the email agent's time goes on SQLite (CPU profiles, 2026-12-01, \`BENCH_ONLY=sqlite BENCH_CPU_PROF=<dir>\` read per
 message with the warm-up counts above, load 3.4-6.8; profiled ms of CPU a message, the mailparser-only agent's in brackets):
 5.6 in all (2.9). SQLite statements and kysely 1.45 (0.77: 8.5 writes a message, 3.5 task saves, 3 journal rows, the ledger's
@@ -295,10 +338,10 @@ What held the agent back was the runtime around the reading, about 4.5 of its 5.
 writes 7 statements a message in 5 transactions without kysely, reuses the pin's answer within the commit wait and has
 no AsyncLocalStorage (see the runtime's benchmark above), which is what took the ratio from 0.43x (the whole bench of 2026-12-01
 morning, the same kind of machine) to 0.7x.`);
-} finally {
-  await bare?.stop();
-  await Promise.all(single.map((service) => service.stop()));
-  dir.remove();
-}
+  } finally {
+    await bare?.stop();
+    await Promise.all(single.map((service) => service.stop()));
+    dir.remove();
+  }
 }
 console.log(lines.join('\n'));

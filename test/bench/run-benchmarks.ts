@@ -36,7 +36,11 @@ if (onlyAt >= 0 && !only) {
 const database = await scratchDatabase();
 const benchmarks: Benchmark[] = [
   { title: 'Classification vs marks count: RE2 Set vs a loop of per-mark matches', script: 'agents/email/bench/classify.ts' },
-  { title: 'Lesson → effect latency, and version storage / resolve time', script: 'shared/authority/bench/run-all.ts', ...(database && { env: { BENCH_PG_URL: database.url } }) },
+  {
+    title: 'Lesson → effect latency, and version storage / resolve time',
+    script: 'shared/authority/bench/run-all.ts',
+    ...(database && { env: { BENCH_PG_URL: database.url } }),
+  },
   { title: 'Lesson → next decision, and /healthz while the email agent compiles', script: 'test/bench/lesson-to-decision/run.ts' },
   { title: 'Runtime overhead vs a bare SDK agent', script: 'shared/runtime/bench/overhead.ts' },
   { title: "A task's writes on PostgreSQL: prepared statements vs unnamed ones", script: 'shared/runtime/bench/postgres-writes.ts' },

@@ -60,7 +60,12 @@ const CASES: readonly Case[] = [
     input: '37 MB message: a 25 MiB attachment in base64, a 0.9 MB CSV, a text part',
     prepare: () =>
       sending(
-        largeEmail({ csvRows: 40_000, from: 'Brightwell Foods <orders@brightwell-foods.example>', subject: 'Scans and forecast', text: 'Scans and forecast attached.' }),
+        largeEmail({
+          csvRows: 40_000,
+          from: 'Brightwell Foods <orders@brightwell-foods.example>',
+          subject: 'Scans and forecast',
+          text: 'Scans and forecast attached.',
+        }),
         'message/rfc822',
         'largest.eml',
       ),
@@ -77,7 +82,8 @@ const CASES: readonly Case[] = [
   },
   {
     name: 'long-cell sheet',
-    input: '1,400 rows of two 32,767-character cells (Excel\'s longest), 92 MB unpacked in a 201 kB .xlsx: read in a thread, 33 rows (2 million characters) kept',
+    input:
+      "1,400 rows of two 32,767-character cells (Excel's longest), 92 MB unpacked in a 201 kB .xlsx: read in a thread, 33 rows (2 million characters) kept",
     prepare: () => sending(Buffer.from(longCellWorkbook(1_400, 32_767)), XLSX, 'long-cells.xlsx'),
   },
   {
@@ -112,11 +118,15 @@ const CASES: readonly Case[] = [
   },
   {
     name: 'preview over heavy sheets',
-    input: 'one preview, then three at once, after 16 CSV sheets of 256 headings × 550 rows (1.46 MB journaled each) and one of 3,500 rows (cut to 749 rows, 2.0 MB journaled)',
+    input:
+      'one preview, then three at once, after 16 CSV sheets of 256 headings × 550 rows (1.46 MB journaled each) and one of 3,500 rows (cut to 749 rows, 2.0 MB journaled)',
     async setup(stack) {
       const csv = (rows: number) =>
         Buffer.from(
-          [['Waybill', 'Weight (kg)', 'Pieces', ...Array.from({ length: 253 }, (_, at) => `Heading ${at + 4}`)].join(','), ...Array.from({ length: rows }, (_, row) => ['176-12345675', '12.5', '3', ...Array.from({ length: 253 }, (_, at) => `r${row}c${at}`)].join(','))].join('\n'),
+          [
+            ['Waybill', 'Weight (kg)', 'Pieces', ...Array.from({ length: 253 }, (_, at) => `Heading ${at + 4}`)].join(','),
+            ...Array.from({ length: rows }, (_, row) => ['176-12345675', '12.5', '3', ...Array.from({ length: 253 }, (_, at) => `r${row}c${at}`)].join(',')),
+          ].join('\n'),
         );
       await post(stack, bodyOf(csv(3_500), 'text/csv', 'heaviest.csv'));
       const sheet = csv(550);
@@ -142,9 +152,14 @@ const previewSheets = async (stack: LoopStack): Promise<string> => {
       params: { lesson: { collection: 'mappings', entry: 'weight', value: { column: 'Heading 7' }, taughtBy: 'bench', reason: 'a preview over heavy sheets' } },
     }),
   });
-  const body = (await response.json()) as { result?: { tried?: number; recent?: number; budget?: string; tooLarge?: number }; error?: { data?: { error?: string } } };
+  const body = (await response.json()) as {
+    result?: { tried?: number; recent?: number; budget?: string; tooLarge?: number };
+    error?: { data?: { error?: string } };
+  };
   const result = body.result;
-  return result ? `${result.tried}/${result.recent}${result.tooLarge ? `, ${result.tooLarge} too large` : ''}${result.budget ? ` (${result.budget})` : ''}` : (body.error?.data?.error ?? 'failed');
+  return result
+    ? `${result.tried}/${result.recent}${result.tooLarge ? `, ${result.tooLarge} too large` : ''}${result.budget ? ` (${result.budget})` : ''}`
+    : (body.error?.data?.error ?? 'failed');
 };
 
 const percentile = (values: readonly number[], p: number): number => {
@@ -166,7 +181,10 @@ async function runCase(name: string): Promise<void> {
     while (polling) {
       const started = performance.now();
       // A keep-alive connection the server closed while its loop was busy fails; count it, and ask again.
-      await fetch(`${stack.agent.url}/healthz`).then((answer) => answer.arrayBuffer(), () => failed++);
+      await fetch(`${stack.agent.url}/healthz`).then(
+        (answer) => answer.arrayBuffer(),
+        () => failed++,
+      );
       latencies.push(performance.now() - started);
       await new Promise((resolve) => setTimeout(resolve, 10));
     }
@@ -178,13 +196,26 @@ async function runCase(name: string): Promise<void> {
   await poll;
   await stack.close();
   const peak = process.resourceUsage().maxRSS / 1024;
-  console.log(JSON.stringify({ seconds, peak, p50: percentile(latencies, 50), p99: percentile(latencies, 99), max: Math.max(...latencies), failed, samples: latencies.length, outcome }));
+  console.log(
+    JSON.stringify({
+      seconds,
+      peak,
+      p50: percentile(latencies, 50),
+      p99: percentile(latencies, 99),
+      max: Math.max(...latencies),
+      failed,
+      samples: latencies.length,
+      outcome,
+    }),
+  );
 }
 
 async function main(): Promise<void> {
   const only = process.argv[2];
   if (only !== undefined) return runCase(only);
-  console.log(`Machine: ${cpus()[0]?.model.trim() ?? 'unknown CPU'}, ${cpus().length} cores, Node ${process.version}. Each case in a fresh process (agent, authority and the /healthz poller together); /healthz polled every 10 ms while the input is sent and read.\n`);
+  console.log(
+    `Machine: ${cpus()[0]?.model.trim() ?? 'unknown CPU'}, ${cpus().length} cores, Node ${process.version}. Each case in a fresh process (agent, authority and the /healthz poller together); /healthz polled every 10 ms while the input is sent and read.\n`,
+  );
   console.log('| input | what | answer | time | peak RSS | /healthz p50 | /healthz p99 | /healthz max |');
   console.log('|---|---|---|---:|---:|---:|---:|---:|');
   for (const one of CASES) {

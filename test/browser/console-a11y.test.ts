@@ -16,9 +16,15 @@ async function violations(page: Page): Promise<string[]> {
   // evaluate runs outside the page's CSP, which forbids any script not served by the console.
   await page.evaluate(AXE);
   return page.evaluate(async () => {
-    const axe = (window as unknown as { axe: { run(context: Document, options: object): Promise<{ violations: { id: string; impact: string; nodes: { target: string[] }[] }[] }> } }).axe;
+    const axe = (
+      window as unknown as {
+        axe: { run(context: Document, options: object): Promise<{ violations: { id: string; impact: string; nodes: { target: string[] }[] }[] }> };
+      }
+    ).axe;
     const result = await axe.run(document, { resultTypes: ['violations'] });
-    return result.violations.filter((violation) => violation.impact === 'serious' || violation.impact === 'critical').map((violation) => `${violation.id}: ${violation.nodes.map((node) => node.target.join(' ')).join(', ')}`);
+    return result.violations
+      .filter((violation) => violation.impact === 'serious' || violation.impact === 'critical')
+      .map((violation) => `${violation.id}: ${violation.nodes.map((node) => node.target.join(' ')).join(', ')}`);
   });
 }
 
@@ -78,7 +84,6 @@ describe('the console passes an automated accessibility check on every page', ()
     await page.getByRole('heading', { name: 'What the agent reads now', level: 1 }).waitFor();
     await check('show-back');
 
-
     await page.getByRole('link', { name: 'Task details' }).click();
     await page.getByRole('heading', { name: 'Task', level: 1 }).waitFor();
     await check('task');
@@ -97,7 +102,10 @@ describe('the console passes an automated accessibility check on every page', ()
 
     await page.getByRole('link', { name: 'History' }).click();
     await page.locator('table.history').waitFor();
-    await page.getByRole('button', { name: /^Roll back to v/ }).first().click();
+    await page
+      .getByRole('button', { name: /^Roll back to v/ })
+      .first()
+      .click();
     await page.locator('.rollback-effect ul').first().waitFor();
     await check('history, rollback form open');
 

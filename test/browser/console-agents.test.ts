@@ -12,10 +12,7 @@ describe('the console with both agents, through a browser', () => {
   let page: Page;
 
   beforeAll(async () => {
-    [stack, browser] = await Promise.all([
-      startBothAgentsStack(),
-      launchBrowser(),
-    ]);
+    [stack, browser] = await Promise.all([startBothAgentsStack(), launchBrowser()]);
     page = await signedInPage(browser, stack.console.url, 'dana');
   });
 
@@ -63,7 +60,10 @@ describe('the console with both agents, through a browser', () => {
     expect(await page.locator('.show-back .reading.settled .reads').allTextContents()).toContain(
       "reads waybill from the 'Air Waybill No' column; 6 of 6 values in 'Air Waybill No' are air waybill numbers with a valid check digit",
     );
-    expect((await stack.authority.client.history('mappings')).activations[0]).toMatchObject({ version: 2, audit: "reads waybill from the 'Air Waybill No' column" });
+    expect((await stack.authority.client.history('mappings')).activations[0]).toMatchObject({
+      version: 2,
+      audit: "reads waybill from the 'Air Waybill No' column",
+    });
     expect(await sendFile(page, fixture('manifests/09-air-waybill-no-second.xlsx'))).toContain('decided');
   }, 60_000);
 });

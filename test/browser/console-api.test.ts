@@ -52,10 +52,13 @@ describe("the console's API", () => {
     });
     return { status: response.status, headers: response.headers, body: (await response.json()) as T & { error?: string; message?: string; field?: string } };
   };
-  const api = <T>(method: string, path: string, body?: unknown, headers: Record<string, string> = dana) => call<T>(stack.console.url, method, `/api${path}`, body, headers);
+  const api = <T>(method: string, path: string, body?: unknown, headers: Record<string, string> = dana) =>
+    call<T>(stack.console.url, method, `/api${path}`, body, headers);
 
   beforeAll(async () => {
-    stack = await startConsoleStack({ agents: [wordAgent as LearnableAgent<unknown, unknown>, recordingAgent, namingAgent as LearnableAgent<unknown, unknown>] });
+    stack = await startConsoleStack({
+      agents: [wordAgent as LearnableAgent<unknown, unknown>, recordingAgent, namingAgent as LearnableAgent<unknown, unknown>],
+    });
     mkdirSync(`${stack.dir.path}/small`);
     small = await createConsole({
       accounts: await testAccounts(`${stack.dir.path}/small`),
@@ -114,7 +117,13 @@ describe("the console's API", () => {
     const before = (await stack.authority.client.history('lists')).activations;
     const answered = await api<AnswerResponse>('POST', `/agents/${agentId(0)}/tasks/${task.id}/answer`, { entry: 'beta' });
     expect(answered.status).toBe(200);
-    expect(answered.body.task).toMatchObject({ state: 'decided', said: 'Belongs to beta, as the operator answered', decidedBy: 'operator', answeredBy: 'dana', versions: { lists: 1 } });
+    expect(answered.body.task).toMatchObject({
+      state: 'decided',
+      said: 'Belongs to beta, as the operator answered',
+      decidedBy: 'operator',
+      answeredBy: 'dana',
+      versions: { lists: 1 },
+    });
     expect(answered.body.lesson).toBeUndefined();
     expect((await stack.authority.client.history('lists')).activations).toEqual(before);
 
@@ -122,15 +131,24 @@ describe("the console's API", () => {
     expect(again.status).toBe(409);
     expect(again.body.message).toBe('Word list agent is no longer asking on this task (it is decided); nothing was written.');
     const wrong = await api('POST', `/agents/${agentId(0)}/tasks/${(await sendText(words, 'lime')).id}/answer`, { entry: 'gamma' });
-    expect(wrong.body).toEqual({ error: 'unknown-entry', message: '"gamma" is not one of the answers this question offers: List alpha, List beta.', field: 'entry' });
+    expect(wrong.body).toEqual({
+      error: 'unknown-entry',
+      message: '"gamma" is not one of the answers this question offers: List alpha, List beta.',
+      field: 'entry',
+    });
   });
 
   it("teaches the entry the question names, whatever the answer was, and shows back the agent's reading", async () => {
     const naming = await stack.sdk(stack.agents[2]!);
     const task = await sendText(naming, 'walnut loaf');
-    const answered = await api<AnswerResponse>('POST', `/agents/${agentId(2)}/tasks/${task.id}/answer`, { entry: 'alpha', lesson: { value: { word: 'walnut' }, reason: 'walnuts are beta' } });
+    const answered = await api<AnswerResponse>('POST', `/agents/${agentId(2)}/tasks/${task.id}/answer`, {
+      entry: 'alpha',
+      lesson: { value: { word: 'walnut' }, reason: 'walnuts are beta' },
+    });
     expect(answered.body.lesson).toMatchObject({ collection: 'lists', entry: 'beta', changed: true, audit: "beta knows the word 'walnut'" });
-    expect(answered.body.showBack).toEqual({ readings: { list: { settled: true, winner: 'beta', reads: 'Belongs to List beta', version: answered.body.lesson!.version } } });
+    expect(answered.body.showBack).toEqual({
+      readings: { list: { settled: true, winner: 'beta', reads: 'Belongs to List beta', version: answered.body.lesson!.version } },
+    });
     expect(answered.body.task.said).toBe('Belongs to alpha, as the operator answered');
   });
 
@@ -156,24 +174,44 @@ describe("the console's API", () => {
     expect(file).toMatchObject({ kind: 'file', mediaType: 'text/csv', filename: 'week 1.csv' });
     expect(new TextDecoder().decode((file as { bytes: Uint8Array }).bytes)).toBe(bytes);
 
-    const unread = await fetch(`${stack.console.url}/api/agents/${agentId(0)}/files?filename=x.csv`, { method: 'POST', headers: { ...dana, 'content-type': 'text/csv' }, body: bytes });
+    const unread = await fetch(`${stack.console.url}/api/agents/${agentId(0)}/files?filename=x.csv`, {
+      method: 'POST',
+      headers: { ...dana, 'content-type': 'text/csv' },
+      body: bytes,
+    });
     expect(unread.status).toBe(415);
     expect(((await unread.json()) as { message: string }).message).toBe('Word list agent does not read text/csv; its card lists text/plain.');
   });
 
   it('refuses a file over its limit with a sentence, and sends nothing', async () => {
     const count = received.length;
-    const big = await fetch(`${small.url}/api/agents/${agentId(0)}/files?filename=big.csv`, { method: 'POST', headers: { ...danaAtSmall, 'content-type': 'text/plain' }, body: 'x'.repeat(5000) });
+    const big = await fetch(`${small.url}/api/agents/${agentId(0)}/files?filename=big.csv`, {
+      method: 'POST',
+      headers: { ...danaAtSmall, 'content-type': 'text/plain' },
+      body: 'x'.repeat(5000),
+    });
     expect(big.status).toBe(413);
     expect(await big.json()).toEqual({ error: 'too-large', message: 'That is larger than the console accepts (1 kB); nothing was sent.' });
     expect(received.length).toBe(count);
   });
 
   it('answers every error as JSON with a sentence', async () => {
-    expect((await api('GET', '/agents/nobody/tasks/t')).body).toMatchObject({ error: 'unknown-agent', message: expect.stringMatching(/^The console has no agent "nobody"; it knows /) });
-    expect((await api('GET', `/agents/${agentId(0)}/tasks/no-such-task`)).body).toEqual({ error: 'unknown-task', message: 'Word list agent has no task "no-such-task" that the console can see.' });
-    expect((await api('GET', '/nothing-here')).body).toEqual({ error: 'not-found', message: 'The console has no GET /api/nothing-here. See shared/console/README.md for its API.' });
-    expect((await api('POST', '/session', '{"name":')).body).toMatchObject({ error: 'malformed', message: expect.stringMatching(/^The request is not valid JSON/) });
+    expect((await api('GET', '/agents/nobody/tasks/t')).body).toMatchObject({
+      error: 'unknown-agent',
+      message: expect.stringMatching(/^The console has no agent "nobody"; it knows /),
+    });
+    expect((await api('GET', `/agents/${agentId(0)}/tasks/no-such-task`)).body).toEqual({
+      error: 'unknown-task',
+      message: 'Word list agent has no task "no-such-task" that the console can see.',
+    });
+    expect((await api('GET', '/nothing-here')).body).toEqual({
+      error: 'not-found',
+      message: 'The console has no GET /api/nothing-here. See shared/console/README.md for its API.',
+    });
+    expect((await api('POST', '/session', '{"name":')).body).toMatchObject({
+      error: 'malformed',
+      message: expect.stringMatching(/^The request is not valid JSON/),
+    });
     expect((await api('POST', '/collections/lists/rollback', { version: 99, reason: 'r' })).body).toMatchObject({ error: 'unknown-version' });
   });
 
@@ -212,7 +250,9 @@ describe("the console's API", () => {
     expect(metrics).toMatch(/^learnables_console_sign_ins_total\{outcome="signed-in",service="console"\} 1$/m);
     expect(metrics).toMatch(/^learnables_console_sign_ins_total\{outcome="refused",service="console"\} 1$/m);
     expect(metrics).toMatch(/^learnables_console_answers_total\{outcome="sent",service="console"\} 1$/m);
-    expect(metrics).toMatch(/^http_request_duration_seconds_count\{service="console",method="POST",route="\/api\/agents\/:agent\/tasks\/:task\/answer",status="200"\} 1$/m);
+    expect(metrics).toMatch(
+      /^http_request_duration_seconds_count\{service="console",method="POST",route="\/api\/agents\/:agent\/tasks\/:task\/answer",status="200"\} 1$/m,
+    );
     expect(metrics).toMatch(/^nodejs_eventloop_lag_seconds\{service="console"\} /m);
   });
 

@@ -63,7 +63,9 @@ describe('the console, through a browser: settle every question, undo one mistak
     await openQuestion(page, 'OB-55120');
     await form().getByRole('radio', { name: 'A new customer…', exact: true }).check();
     await form().getByLabel('Name of the new customer').fill('Origin Billing Services');
-    await form().getByRole('checkbox', { name: /^Remember this/ }).check();
+    await form()
+      .getByRole('checkbox', { name: /^Remember this/ })
+      .check();
     // The suggestion is Northgate's name on Origin's mail (Origin names its consignee): for a new
     // customer the clerk teaches Origin's address instead.
     const pattern = form().getByLabel('Text that gives the customer away', { exact: true });
@@ -78,7 +80,12 @@ describe('the console, through a browser: settle every question, undo one mistak
     expect(await page.locator('.show-back .reading.settled .reads').textContent()).toContain('Origin Billing Services');
     const [lesson, added] = await history();
     expect(added).toMatchObject({ kind: 'entry-added', author: 'dana', entry: 'origin-billing-services' });
-    expect(lesson).toMatchObject({ kind: 'lesson', author: 'dana', entry: 'origin-billing-services', reason: 'A new customer; their billing desk writes from this address' });
+    expect(lesson).toMatchObject({
+      kind: 'lesson',
+      author: 'dana',
+      entry: 'origin-billing-services',
+      reason: 'A new customer; their billing desk writes from this address',
+    });
     const next = await sendEmail(email, 'northgate-billing-prealert.eml');
     expect(next.status?.state).toBe(TaskState.TASK_STATE_COMPLETED);
   });
@@ -89,7 +96,9 @@ describe('the console, through a browser: settle every question, undo one mistak
     await sendEmail(email, 'hollis-toys-origin-example-near-miss.eml');
     await openQuestion(page, 'wooden toys');
     await form().getByRole('radio', { name: 'Northgate Motors Ltd', exact: true }).check();
-    await form().getByRole('checkbox', { name: /^Remember this/ }).check();
+    await form()
+      .getByRole('checkbox', { name: /^Remember this/ })
+      .check();
     const pattern = form().getByLabel('Text that gives the customer away', { exact: true });
     const where = form().getByLabel('Where to look');
     const sender = form().getByLabel('Only in mail from', { exact: true });
@@ -119,7 +128,9 @@ describe('the console, through a browser: settle every question, undo one mistak
     // A message from this sender was answered "none of these" (above): what the clerk said is the truth
     // a lesson is held to (SPEC §6.5), so claiming it for Northgate warns, with the example.
     const second = (await preview.textContent()) ?? '';
-    expect(second, second).toMatch(/someone answered or corrected \(as another customer, or none of these\) would go to Northgate Motors Ltd, against what they said\..*Answered: none of these\./);
+    expect(second, second).toMatch(
+      /someone answered or corrected \(as another customer, or none of these\) would go to Northgate Motors Ltd, against what they said\..*Answered: none of these\./,
+    );
     expect(await preview.getAttribute('class')).toContain('notice-warning');
     await form().getByRole('button', { name: 'Confirm: answer and remember' }).click();
     await page.locator('.show-back').waitFor();

@@ -92,7 +92,13 @@ describe('the console, through a browser: a decision corrected later is counted'
 
   it('counts a lesson taken back beside them, from the authority’s history, linking to it', async () => {
     const authority = stack.authority.client;
-    const taught = await authority.postLesson({ collection: 'lists', entry: 'alpha', value: { word: 'quince' }, taughtBy: 'dana', reason: 'quince is alpha’s' });
+    const taught = await authority.postLesson({
+      collection: 'lists',
+      entry: 'alpha',
+      value: { word: 'quince' },
+      taughtBy: 'dana',
+      reason: 'quince is alpha’s',
+    });
     const page = await signedInPage(browser, stack.console.url, 'dana');
     await page.getByRole('link', { name: 'Dashboard' }).click();
     const line = page.getByRole('region', { name: 'Word list agent' }).locator('.corrections-line');
@@ -118,7 +124,10 @@ describe('the console, through a browser: a decision corrected later is counted'
       headers: { origin: stack.console.url },
     });
     expect(refused.status()).toBe(409);
-    expect(await refused.json()).toMatchObject({ error: 'not-correctable', message: 'This task is still waiting for an answer; answer its question instead. Only a decided task can be corrected.' });
+    expect(await refused.json()).toMatchObject({
+      error: 'not-correctable',
+      message: 'This task is still waiting for an answer; answer its question instead. Only a decided task can be corrected.',
+    });
     await page.context().close();
   }, 60_000);
 });

@@ -14,7 +14,12 @@ import type { ScratchDir } from '@learnables/testing';
 import { launchBrowser, signedInPage, testAccounts } from './console-harness.ts';
 import { silentLogger } from '@learnables/authority';
 
-const week = (period: string, messages: number, questions: number) => ({ period, messages, questions, questionsPer100: messages === 0 ? 0 : Math.round((questions * 1000) / messages) / 10 });
+const week = (period: string, messages: number, questions: number) => ({
+  period,
+  messages,
+  questions,
+  questionsPer100: messages === 0 ? 0 : Math.round((questions * 1000) / messages) / 10,
+});
 
 const STATS = {
   agents: [

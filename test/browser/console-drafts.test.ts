@@ -27,7 +27,11 @@ describe('the console, through a browser: drafts', () => {
   async function expectTheDraft(): Promise<void> {
     await form().waitFor();
     expect(await form().getByRole('radio', { name: 'List beta', exact: true }).isChecked()).toBe(true);
-    expect(await form().getByRole('checkbox', { name: /^Remember this/ }).isChecked()).toBe(true);
+    expect(
+      await form()
+        .getByRole('checkbox', { name: /^Remember this/ })
+        .isChecked(),
+    ).toBe(true);
     expect(await form().getByLabel('Word', { exact: true }).inputValue()).toBe('gooseberry');
     expect(await form().getByLabel('Why').inputValue()).toBe('half-way through saying why');
   }
@@ -35,7 +39,9 @@ describe('the console, through a browser: drafts', () => {
   it('keeps a half-done answer through a reload (asking first) and Back/Forward, and drops it once answered', async () => {
     await openQuestion(page, 'gooseberries');
     await form().getByRole('radio', { name: 'List beta', exact: true }).check();
-    await form().getByRole('checkbox', { name: /^Remember this/ }).check();
+    await form()
+      .getByRole('checkbox', { name: /^Remember this/ })
+      .check();
     await form().getByLabel('Word', { exact: true }).fill('gooseberry');
     await form().getByLabel('Why').fill('half-way through saying why');
     expect(await page.locator('.draft-status').textContent()).toBe('Draft kept in this browser.');

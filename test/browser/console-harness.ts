@@ -42,7 +42,9 @@ let usersText: Promise<string> | undefined;
  * so that tests sign in with real accounts. The hashes are made once per test file.
  */
 export async function testAccounts(dir: string): Promise<AccountOptions> {
-  usersText ??= Promise.all(TEST_OPERATORS.map(async (name) => userLine(name, await hashPassword(passwordOf(name), TEST_COST)))).then((lines) => `${lines.join('\n')}\n`);
+  usersText ??= Promise.all(TEST_OPERATORS.map(async (name) => userLine(name, await hashPassword(passwordOf(name), TEST_COST)))).then(
+    (lines) => `${lines.join('\n')}\n`,
+  );
   const usersFile = `${dir}/console-users`;
   writeFileSync(usersFile, await usersText, { mode: 0o600 });
   return { usersFile, sessionSecret: `secret of the test console in ${dir}` };
@@ -50,7 +52,11 @@ export async function testAccounts(dir: string): Promise<AccountOptions> {
 
 /** Sign in over HTTP; the Cookie header that carries the session. */
 export async function signInCookie(consoleUrl: string, operator: string, password = passwordOf(operator)): Promise<string> {
-  const response = await fetch(`${consoleUrl}/api/session`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ name: operator, password }) });
+  const response = await fetch(`${consoleUrl}/api/session`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify({ name: operator, password }),
+  });
   const cookie = response.headers.get('set-cookie');
   if (!response.ok || !cookie) throw new Error(`signing in as ${operator} failed: ${response.status} ${await response.text()}`);
   return cookie.split(';')[0]!;
@@ -87,7 +93,10 @@ const quiet = silentLogger();
 async function startAuthority(dir: ScratchDir, kinds: readonly LearnableKind[], seed: (authority: Authority) => Promise<unknown>) {
   const authority = new Authority({ store: await openStore(`${dir.path}/authority.db`), kinds });
   await seed(authority);
-  const server: Server = authorityService({ authority, tokens: { [AUTHORITY_TOKEN]: 'console', 'agent-token': 'agent' }, logger: quiet }).listen(0, '127.0.0.1');
+  const server: Server = authorityService({ authority, tokens: { [AUTHORITY_TOKEN]: 'console', 'agent-token': 'agent' }, logger: quiet }).listen(
+    0,
+    '127.0.0.1',
+  );
   await new Promise((resolve) => server.once('listening', resolve));
   const url = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
   return {

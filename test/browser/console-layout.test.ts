@@ -28,10 +28,13 @@ async function expectNoSidewaysScroll(page: Page, where: string): Promise<void> 
 
 /** How far an element's right edge passes the right edge of the card it sits in (0 when it fits). */
 const spill = (page: Page, selector: string, card: string) =>
-  page.locator(selector).first().evaluate((element, cardSelector) => {
-    const container = element.closest(cardSelector)!;
-    return Math.max(0, Math.round(element.getBoundingClientRect().right - container.getBoundingClientRect().right));
-  }, card);
+  page
+    .locator(selector)
+    .first()
+    .evaluate((element, cardSelector) => {
+      const container = element.closest(cardSelector)!;
+      return Math.max(0, Math.round(element.getBoundingClientRect().right - container.getBoundingClientRect().right));
+    }, card);
 
 describe('the console fits the screen it is on', () => {
   let stack: ConsoleStack;
@@ -39,15 +42,15 @@ describe('the console fits the screen it is on', () => {
   let page: Page;
 
   beforeAll(async () => {
-    [stack, browser] = await Promise.all([
-      startBothAgentsStack(),
-      launchBrowser(),
-    ]);
+    [stack, browser] = await Promise.all([startBothAgentsStack(), launchBrowser()]);
     page = await signedInPage(browser, stack.console.url, 'dana');
     // A lesson and a rollback, so the history has a version to roll back to, then two questions waiting.
     await sendFile(page, fixture('email/northgate-billing-prealert.eml'));
     await openQuestion(page, 'billing@origin.example');
-    await answerQuestion(page, { entry: 'Northgate Motors Ltd', remember: { reason: "Northgate's billing desk sends the pre-alerts, and this reason is long enough to wrap in its cell" } });
+    await answerQuestion(page, {
+      entry: 'Northgate Motors Ltd',
+      remember: { reason: "Northgate's billing desk sends the pre-alerts, and this reason is long enough to wrap in its cell" },
+    });
     await page.locator('.show-back .reading').first().waitFor();
     await stack.authority.client.rollback('customers', { version: 1, author: 'dana', reason: 'checking the rollback' });
     await sendFile(page, fixture('email/northgate-billing-storage-invoice-html.eml'));
@@ -109,7 +112,10 @@ describe('the console fits the screen it is on', () => {
     await page.getByRole('link', { name: 'History' }).click();
     await page.locator('table.history').waitFor();
     await expectNoSidewaysScroll(page, 'history');
-    await page.getByRole('button', { name: /^Roll back to v/ }).first().click();
+    await page
+      .getByRole('button', { name: /^Roll back to v/ })
+      .first()
+      .click();
     await expectNoSidewaysScroll(page, 'history, rollback form open');
 
     await page.goto(`${stack.console.url}/#/entries/customers/northgate`);
@@ -129,7 +135,9 @@ describe('the console fits the screen it is on', () => {
     await expectNoSidewaysScroll(page, 'task, correction form open');
 
     // Every link of the navigation is on screen, none cut off.
-    const cut = await page.locator('header.top nav a').evaluateAll((links) => links.filter((link) => link.getBoundingClientRect().right > document.documentElement.clientWidth).length);
+    const cut = await page
+      .locator('header.top nav a')
+      .evaluateAll((links) => links.filter((link) => link.getBoundingClientRect().right > document.documentElement.clientWidth).length);
     expect(cut).toBe(0);
 
     const signedOut = await browser.newPage({ viewport: PHONE });

@@ -76,7 +76,10 @@ describe('the console, through a browser: a live inbox', () => {
     expect(await dana.getByRole('radio', { name: 'List beta', exact: true }).isChecked()).toBe(true);
 
     // The inbox tab loses the row and the count without a reload.
-    await danaInbox.locator('li.question-row').filter({ hasText: 'crate of sloes' }).waitFor({ state: 'detached', ...LIVE });
+    await danaInbox
+      .locator('li.question-row')
+      .filter({ hasText: 'crate of sloes' })
+      .waitFor({ state: 'detached', ...LIVE });
     expect(await danaInbox.locator('li.question-row').count()).toBe(waitingBefore - 1);
     await expect.poll(() => danaInbox.title(), LIVE).toBe(`(${waitingBefore - 1}) Learnables console`);
     expect(await stayed(danaInbox)).toBe(true);
@@ -90,7 +93,18 @@ describe('the console, through a browser: a live inbox', () => {
     await page.getByRole('link', { name: 'Dashboard' }).click();
     await page.locator('section.stats details').first().waitFor();
     await page.locator('section.stats details summary').first().click();
-    const messagesOf = async () => Number((await page.locator('section.stats details tbody tr').last().locator('td').nth(1).textContent().catch(() => '0'))?.match(/\d+/)?.[0] ?? 0);
+    const messagesOf = async () =>
+      Number(
+        (
+          await page
+            .locator('section.stats details tbody tr')
+            .last()
+            .locator('td')
+            .nth(1)
+            .textContent()
+            .catch(() => '0')
+        )?.match(/\d+/)?.[0] ?? 0,
+      );
     const before = await messagesOf();
     await mark(page);
     // Banana is on list beta from the seed: decided at once, no question, nothing in the inbox moves.

@@ -118,13 +118,17 @@ describe('the console, through a browser: the whole teach loop', () => {
     await expect.poll(() => page.locator('tr.active').textContent()).toContain('Kiwis were a mistake');
     expect(await page.locator('table.history caption').textContent()).toContain('Version 1 is active.');
     await screenshot(page, 'history');
-    expect((await stack.authority.client.history('lists')).activations[0]).toMatchObject({ version: 1, kind: 'rollback', author: 'dana', reason: 'Kiwis were a mistake' });
+    expect((await stack.authority.client.history('lists')).activations[0]).toMatchObject({
+      version: 1,
+      kind: 'rollback',
+      author: 'dana',
+      reason: 'Kiwis were a mistake',
+    });
 
     // With the lesson rolled back, a third message asks again.
     const third = await sendText(client, 'kiwi pie');
     expect(third.status?.state).toBe(TaskState.TASK_STATE_INPUT_REQUIRED);
     await questionCard(page, 'kiwi pie');
-
   }, 60_000);
 
   it('shows a refusal next to the field it names, word for word, and leaves the question unanswered', async () => {

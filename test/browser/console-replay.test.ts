@@ -59,7 +59,10 @@ describe('the replay button on the dashboard', () => {
     const confirmed = { method: 'POST', body: JSON.stringify({ confirm: 'replay' }) };
     const anonymous = await fetch(`${consoleApp.url}/api/replay`, { ...confirmed, headers: { 'content-type': 'application/json' } });
     expect(anonymous.status).toBe(401);
-    const second = await fetch(`${consoleApp.url}/api/replay`, { ...confirmed, headers: { 'content-type': 'application/json', cookie: await signInCookie(consoleApp.url, 'sam') } });
+    const second = await fetch(`${consoleApp.url}/api/replay`, {
+      ...confirmed,
+      headers: { 'content-type': 'application/json', cookie: await signInCookie(consoleApp.url, 'sam') },
+    });
     expect(second.status).toBe(409);
     release();
     await expect.poll(() => page.locator('.replay-summary').textContent()).toBe('Done: from 50 to 10 per 100.');
@@ -101,10 +104,16 @@ describe('the replay button on a stack that already holds messages', () => {
 
   it('refuses to start through the API without the second confirmation, saying why in a sentence', async () => {
     const cookie = await signInCookie(stack.console.url, 'sam');
-    const refused = await fetch(`${stack.console.url}/api/replay`, { method: 'POST', body: JSON.stringify({ confirm: 'replay' }), headers: { 'content-type': 'application/json', cookie } });
+    const refused = await fetch(`${stack.console.url}/api/replay`, {
+      method: 'POST',
+      body: JSON.stringify({ confirm: 'replay' }),
+      headers: { 'content-type': 'application/json', cookie },
+    });
     expect(refused.status).toBe(409);
     const { message } = (await refused.json()) as { message: string };
-    expect(message).toMatch(/^This stack already holds 1 message: replaying on top of them .* Run it on a fresh stack, or confirm with \{ "confirm": "replay", "despiteMessages": true \} to replay anyway\.$/);
+    expect(message).toMatch(
+      /^This stack already holds 1 message: replaying on top of them .* Run it on a fresh stack, or confirm with \{ "confirm": "replay", "despiteMessages": true \} to replay anyway\.$/,
+    );
     expect(runs).toBe(0);
   });
 
@@ -125,7 +134,11 @@ describe('the replay button on a stack that already holds messages', () => {
     const fits = await page.locator('.replay').evaluate((card) => {
       const box = card.getBoundingClientRect();
       const log = card.querySelector('.replay-log')!;
-      return { logInside: log.scrollWidth <= log.clientWidth, right: box.right, inner: Array.from(card.querySelectorAll('*')).every((el) => el.getBoundingClientRect().right <= box.right + 0.5) };
+      return {
+        logInside: log.scrollWidth <= log.clientWidth,
+        right: box.right,
+        inner: Array.from(card.querySelectorAll('*')).every((el) => el.getBoundingClientRect().right <= box.right + 0.5),
+      };
     });
     expect(fits).toEqual({ logInside: true, right: expect.any(Number), inner: true });
     expect(await page.evaluate(() => document.documentElement.scrollWidth <= document.documentElement.clientWidth)).toBe(true);

@@ -33,7 +33,11 @@ describe('the console, adding a customer that is there', () => {
     const client = await stack.sdk(stack.agents[0]!);
     const asking = (await client.sendMessage(
       SendMessageRequest.fromJSON({
-        message: { messageId: randomUUID(), role: 'ROLE_USER', parts: [{ raw: fixture('email/northgate-billing-prealert.eml').toString('base64'), mediaType: 'message/rfc822', filename: 'prealert.eml' }] },
+        message: {
+          messageId: randomUUID(),
+          role: 'ROLE_USER',
+          parts: [{ raw: fixture('email/northgate-billing-prealert.eml').toString('base64'), mediaType: 'message/rfc822', filename: 'prealert.eml' }],
+        },
       }),
     )) as Task;
     expect(asking.status?.state).toBe(TaskState.TASK_STATE_INPUT_REQUIRED);
@@ -46,7 +50,11 @@ describe('the console, adding a customer that is there', () => {
     });
     const body = (await response.json()) as { added?: { entry: string; changed: boolean; audit: string }; task?: { state: string } };
     expect(response.status, JSON.stringify(body)).toBe(200);
-    expect(body.added).toMatchObject({ entry: 'northgate', changed: false, audit: 'customers already has northgate ("Northgate Motors Ltd"), which is how "Northgate Motors Limited" reads; nothing was added' });
+    expect(body.added).toMatchObject({
+      entry: 'northgate',
+      changed: false,
+      audit: 'customers already has northgate ("Northgate Motors Ltd"), which is how "Northgate Motors Limited" reads; nothing was added',
+    });
     expect((await stack.authority.client.history('customers')).activations.length).toBe(before);
     const task = await client.getTask({ tenant: '', id: asking.id, historyLength: 1 });
     expect(task.status?.state).toBe(TaskState.TASK_STATE_COMPLETED);

@@ -13,10 +13,7 @@ describe('the console, through a browser: sending files', () => {
   let page: Page;
 
   beforeAll(async () => {
-    [stack, browser] = await Promise.all([
-      startBothAgentsStack(),
-      launchBrowser(),
-    ]);
+    [stack, browser] = await Promise.all([startBothAgentsStack(), launchBrowser()]);
     page = await signedInPage(browser, stack.console.url, 'dana');
   });
 

@@ -16,12 +16,19 @@ const lesson = (i: number, author = 'stream') => ({
 
 async function startAuthority(store: string): Promise<Service> {
   const port = await freePort();
-  return startService('authority-main.ts', { AUTHORITY_PORT: String(port), AUTHORITY_STORE: store, AUTHORITY_TOKENS: `faults=${TOKEN}` }, `http://127.0.0.1:${port}`);
+  return startService(
+    'authority-main.ts',
+    { AUTHORITY_PORT: String(port), AUTHORITY_STORE: store, AUTHORITY_TOKENS: `faults=${TOKEN}` },
+    `http://127.0.0.1:${port}`,
+  );
 }
 
 /** Versions must run 1, 2, 3 … with no gap, each with exactly one publishing activation. */
 function expectGapless(history: Activation[]): void {
-  const published = history.filter((a) => a.kind !== 'rollback').map((a) => a.version).sort((a, b) => a - b);
+  const published = history
+    .filter((a) => a.kind !== 'rollback')
+    .map((a) => a.version)
+    .sort((a, b) => a - b);
   expect(published).toEqual(Array.from({ length: published.length }, (_, i) => i + 1));
 }
 

@@ -35,7 +35,10 @@ describe('bad input, tried at scale', () => {
   it('takes any lesson value without crashing: each is either learned (one new version) or refused in a sentence, writing nothing', async () => {
     const value = fc.oneof(
       fc.dictionary(fc.string(), fc.jsonValue(), { maxKeys: 6 }),
-      fc.record({ pattern: fc.oneof(fc.string(), fc.string({ minLength: 2000, maxLength: 20_000 }), fc.constantFrom('(', 'a**', '[', '\\', '(?<n>x)', '.*', 'x{2,1}')), where: fc.constantFrom('from', 'subject', 'any', 'headers', '', 42) }),
+      fc.record({
+        pattern: fc.oneof(fc.string(), fc.string({ minLength: 2000, maxLength: 20_000 }), fc.constantFrom('(', 'a**', '[', '\\', '(?<n>x)', '.*', 'x{2,1}')),
+        where: fc.constantFrom('from', 'subject', 'any', 'headers', '', 42),
+      }),
       fc.letrec((tie) => ({ nested: fc.oneof({ depthSize: 'small' }, fc.string(), fc.dictionary(fc.string(), tie('nested'), { maxKeys: 3 })) })).nested,
       fc.jsonValue(),
     );
@@ -78,7 +81,14 @@ describe('bad input, tried at scale', () => {
   it('answers any JSON-RPC body with a JSON-RPC answer, never a crash, and keeps serving', async () => {
     const body = fc.oneof(
       fc.jsonValue().map((v) => JSON.stringify(v)),
-      fc.record({ jsonrpc: fc.constantFrom('2.0', '1.0', 2), id: fc.oneof(fc.integer(), fc.string(), fc.constant(null)), method: fc.oneof(fc.string(), fc.constantFrom('SendMessage', 'GetTask', 'learnables/reread', 'learnables/teach', 'message/send')), params: fc.jsonValue() }).map((v) => JSON.stringify(v)),
+      fc
+        .record({
+          jsonrpc: fc.constantFrom('2.0', '1.0', 2),
+          id: fc.oneof(fc.integer(), fc.string(), fc.constant(null)),
+          method: fc.oneof(fc.string(), fc.constantFrom('SendMessage', 'GetTask', 'learnables/reread', 'learnables/teach', 'message/send')),
+          params: fc.jsonValue(),
+        })
+        .map((v) => JSON.stringify(v)),
       fc.string(),
     );
     await fc.assert(
@@ -99,15 +109,20 @@ describe('bad input, tried at scale', () => {
   it('reads or refuses mangled emails with a sentence, and asks or decides the rest', async () => {
     const names = readdirSync(fileURLToPath(new URL('../../fixtures/email/', import.meta.url))).filter((n) => n.endsWith('.eml'));
     await fc.assert(
-      fc.asyncProperty(fc.constantFrom(...names), fc.array(fc.tuple(fc.nat(), fc.integer({ min: 0, max: 255 })), { maxLength: 40 }), fc.nat(), async (name, flips, cut) => {
-        const bytes = Buffer.from(fixture(`email/${name}`));
-        for (const [at, byte] of flips) if (bytes.length > 0) bytes[at % bytes.length] = byte;
-        const mangled = bytes.subarray(0, bytes.length === 0 ? 0 : Math.max(1, cut % (bytes.length + 1)));
-        const task = await sendFile(email.client, mangled, 'message/rfc822', name);
-        const state = task.status?.state;
-        expect([TaskState.TASK_STATE_COMPLETED, TaskState.TASK_STATE_INPUT_REQUIRED, TaskState.TASK_STATE_FAILED]).toContain(state);
-        if (state === TaskState.TASK_STATE_FAILED) expectSentence(said(task).text);
-      }),
+      fc.asyncProperty(
+        fc.constantFrom(...names),
+        fc.array(fc.tuple(fc.nat(), fc.integer({ min: 0, max: 255 })), { maxLength: 40 }),
+        fc.nat(),
+        async (name, flips, cut) => {
+          const bytes = Buffer.from(fixture(`email/${name}`));
+          for (const [at, byte] of flips) if (bytes.length > 0) bytes[at % bytes.length] = byte;
+          const mangled = bytes.subarray(0, bytes.length === 0 ? 0 : Math.max(1, cut % (bytes.length + 1)));
+          const task = await sendFile(email.client, mangled, 'message/rfc822', name);
+          const state = task.status?.state;
+          expect([TaskState.TASK_STATE_COMPLETED, TaskState.TASK_STATE_INPUT_REQUIRED, TaskState.TASK_STATE_FAILED]).toContain(state);
+          if (state === TaskState.TASK_STATE_FAILED) expectSentence(said(task).text);
+        },
+      ),
       { numRuns: 60 },
     );
   });
@@ -115,20 +130,31 @@ describe('bad input, tried at scale', () => {
   it('reads or refuses mangled spreadsheets with a sentence, never hanging', async () => {
     const XLSX = 'application/vnd.openxmlformats-officedocument.spreadsheetml.sheet';
     await fc.assert(
-      fc.asyncProperty(fc.constantFrom('01-basic.xlsx', '02-title-blank-rows.xlsx', '04-excel-types.xlsx', '06-semicolon-latin1.csv'), fc.array(fc.tuple(fc.nat(), fc.integer({ min: 0, max: 255 })), { maxLength: 20 }), fc.nat(), async (name, flips, cut) => {
-        const bytes = Buffer.from(fixture(`manifests/${name}`));
-        for (const [at, byte] of flips) bytes[at % bytes.length] = byte;
-        const mangled = bytes.subarray(0, Math.max(1, cut % (bytes.length + 1)));
-        const task = await sendFile(manifest.client, mangled, name.endsWith('.csv') ? 'text/csv' : XLSX, name);
-        if (task.status?.state === TaskState.TASK_STATE_FAILED) expectSentence(said(task).text);
-        else expect([TaskState.TASK_STATE_COMPLETED, TaskState.TASK_STATE_INPUT_REQUIRED]).toContain(task.status?.state);
-      }),
+      fc.asyncProperty(
+        fc.constantFrom('01-basic.xlsx', '02-title-blank-rows.xlsx', '04-excel-types.xlsx', '06-semicolon-latin1.csv'),
+        fc.array(fc.tuple(fc.nat(), fc.integer({ min: 0, max: 255 })), { maxLength: 20 }),
+        fc.nat(),
+        async (name, flips, cut) => {
+          const bytes = Buffer.from(fixture(`manifests/${name}`));
+          for (const [at, byte] of flips) bytes[at % bytes.length] = byte;
+          const mangled = bytes.subarray(0, Math.max(1, cut % (bytes.length + 1)));
+          const task = await sendFile(manifest.client, mangled, name.endsWith('.csv') ? 'text/csv' : XLSX, name);
+          if (task.status?.state === TaskState.TASK_STATE_FAILED) expectSentence(said(task).text);
+          else expect([TaskState.TASK_STATE_COMPLETED, TaskState.TASK_STATE_INPUT_REQUIRED]).toContain(task.status?.state);
+        },
+      ),
       { numRuns: 40 },
     );
   });
 
   it('matches a pattern built to backtrack catastrophically against a 1 MB message in linear time', () => {
-    const evil = defineCollection('customers', [new CustomerMarks('evil', 'Evil Ltd', [{ pattern: '(a+)+$', where: 'body' }, { pattern: '(a|aa)+b', where: 'body' }, { pattern: '(.*a){12}', where: 'body' }])]);
+    const evil = defineCollection('customers', [
+      new CustomerMarks('evil', 'Evil Ltd', [
+        { pattern: '(a+)+$', where: 'body' },
+        { pattern: '(a|aa)+b', where: 'body' },
+        { pattern: '(.*a){12}', where: 'body' },
+      ]),
+    ]);
     const message = (size: number) => ({ from: { address: 'x@y.example', name: 'X' }, subject: 's', body: `${'a'.repeat(size)}!`, attachments: [] });
     const time = (size: number) => {
       const started = performance.now();

@@ -13,11 +13,36 @@ import { longCellWorkbook, sparseWideWorkbook, wideWorkbook } from '../../agents
 /** An email carrying `forwards` base64 forwards of `parts` MIME parts each: each under the limit, all together over it. */
 function forwardsOfParts(forwards: number, parts: number): string {
   const forward = (n: number) =>
-    ['From: f@x.example', `Subject: forward ${n}`, 'Content-Type: multipart/mixed; boundary="in"', '', ...Array.from({ length: parts }, (_, at) => `--in\nContent-Type: text/plain\n\npart ${at}`), '--in--'].join('\n');
+    [
+      'From: f@x.example',
+      `Subject: forward ${n}`,
+      'Content-Type: multipart/mixed; boundary="in"',
+      '',
+      ...Array.from({ length: parts }, (_, at) => `--in\nContent-Type: text/plain\n\npart ${at}`),
+      '--in--',
+    ].join('\n');
   const attached = Array.from({ length: forwards }, (_, n) =>
-    ['--out', 'Content-Type: message/rfc822', 'Content-Transfer-Encoding: base64', `Content-Disposition: attachment; filename="f${n}.eml"`, '', Buffer.from(forward(n)).toString('base64')].join('\n'),
+    [
+      '--out',
+      'Content-Type: message/rfc822',
+      'Content-Transfer-Encoding: base64',
+      `Content-Disposition: attachment; filename="f${n}.eml"`,
+      '',
+      Buffer.from(forward(n)).toString('base64'),
+    ].join('\n'),
   );
-  return ['From: a@b.example', 'Subject: s', 'Content-Type: multipart/mixed; boundary="out"', '', '--out', 'Content-Type: text/plain', '', 'see attached', ...attached, '--out--'].join('\n');
+  return [
+    'From: a@b.example',
+    'Subject: s',
+    'Content-Type: multipart/mixed; boundary="out"',
+    '',
+    '--out',
+    'Content-Type: text/plain',
+    '',
+    'see attached',
+    ...attached,
+    '--out--',
+  ].join('\n');
 }
 
 const XLSX = 'application/vnd.openxmlformats-officedocument.spreadsheetml.sheet';

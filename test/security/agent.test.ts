@@ -65,7 +65,14 @@ describe('agent security', () => {
     { name: 'JSON-RPC GetTask', method: 'POST', path: '/a2a/jsonrpc', body: rpc('GetTask', { id: taskId }) },
     { name: 'JSON-RPC ListTasks', method: 'POST', path: '/a2a/jsonrpc', body: rpc('ListTasks', {}) },
     { name: 'JSON-RPC CancelTask', method: 'POST', path: '/a2a/jsonrpc', body: rpc('CancelTask', { id: taskId }) },
-    { name: 'JSON-RPC v0.3 message/send', method: 'POST', path: '/a2a/jsonrpc', body: rpc('message/send', { message: { kind: 'message', messageId: randomUUID(), role: 'user', parts: [{ kind: 'data', data: { category: 'books', weightKg: 1 } }] } }) },
+    {
+      name: 'JSON-RPC v0.3 message/send',
+      method: 'POST',
+      path: '/a2a/jsonrpc',
+      body: rpc('message/send', {
+        message: { kind: 'message', messageId: randomUUID(), role: 'user', parts: [{ kind: 'data', data: { category: 'books', weightKg: 1 } }] },
+      }),
+    },
     { name: 'REST learnables:teach', method: 'POST', path: '/a2a/rest/learnables:teach', body: lesson },
     { name: 'REST learnables:teach under a tenant', method: 'POST', path: '/a2a/rest/acme/learnables:teach', body: lesson },
     { name: 'REST learnables:reread', method: 'POST', path: '/a2a/rest/learnables:reread', body: { taskId } },
@@ -102,14 +109,24 @@ describe('agent security', () => {
 
   it('refuses a lesson value nested thousands deep as malformed, not as "the authority cannot be reached"', async () => {
     const body = `{"collection":"weight-limits","entry":"furniture","value":{"maxKg":${'['.repeat(5000)}1${']'.repeat(5000)}},"taughtBy":"m","reason":"r"}`;
-    const answer = await fetch(`${stack.agent.url}/a2a/rest/learnables:teach`, { method: 'POST', headers: { 'content-type': 'application/json', authorization: 'Bearer console-token' }, body });
+    const answer = await fetch(`${stack.agent.url}/a2a/rest/learnables:teach`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', authorization: 'Bearer console-token' },
+      body,
+    });
     expect(answer.status).toBe(400);
-    expect(await answer.json()).toEqual({ error: 'malformed', message: expect.stringMatching(/nests deeper than 20 levels; a lesson's value may nest at most 16/) });
+    expect(await answer.json()).toEqual({
+      error: 'malformed',
+      message: expect.stringMatching(/nests deeper than 20 levels; a lesson's value may nest at most 16/),
+    });
   });
 
   it('checks the JSON-RPC envelope and the params of the extension methods, answering in sentences', async () => {
     const ask = async (body: unknown) =>
-      (await (await call('POST', '/a2a/jsonrpc', 'Bearer console-token', body)).json()) as { id: unknown; error?: { code: number; message: string; data?: { error: string } } };
+      (await (await call('POST', '/a2a/jsonrpc', 'Bearer console-token', body)).json()) as {
+        id: unknown;
+        error?: { code: number; message: string; data?: { error: string } };
+      };
     const envelope = await ask({ jsonrpc: '1.0', id: 7, method: 'learnables/reread', params: { taskId } });
     expect(envelope).toMatchObject({ id: 7, error: { code: -32600, message: expect.stringMatching(/jsonrpc must be "2.0"/) } });
     const notObject = await ask({ jsonrpc: '2.0', id: 8, method: 'learnables/teach', params: [lesson] });
@@ -127,7 +144,9 @@ describe('agent security', () => {
       expect(((await answer.json()) as { error: string }).error).toBe('malformed');
     }
     // A well-formed message is still read.
-    const read = await call('POST', '/a2a/rest/learnables:reread', 'Bearer console-token', { message: { parts: [{ data: { category: 'books', weightKg: 30 } }] } });
+    const read = await call('POST', '/a2a/rest/learnables:reread', 'Bearer console-token', {
+      message: { parts: [{ data: { category: 'books', weightKg: 30 } }] },
+    });
     expect(read.status).toBe(200);
   });
 
@@ -162,7 +181,8 @@ describe('agent security', () => {
     });
     try {
       const url = `http://127.0.0.1:${(named.server.address() as AddressInfo).port}`;
-      for (const host of ['threshold-agent-1:4203', 'intake.example', 'agents.example', '127.0.0.1']) expect((await getWithHost(`${url}/healthz`, host)).status, host).toBe(200);
+      for (const host of ['threshold-agent-1:4203', 'intake.example', 'agents.example', '127.0.0.1'])
+        expect((await getWithHost(`${url}/healthz`, host)).status, host).toBe(200);
       expect((await getWithHost(`${url}/healthz`, 'evil.example')).status).toBe(421);
     } finally {
       await named.close();
@@ -171,10 +191,20 @@ describe('agent security', () => {
 
   it('refuses to start with a user named "unknown": that is the name anonymous callers\' tasks share', async () => {
     await expect(
-      startLearnableAgent(thresholdAgent, { store: `sqlite:${stack.dir.path}/unknown.db`, authority: { url: stack.authority.url }, users: new Map([['t', 'unknown']]), logger: silentLogger() }),
+      startLearnableAgent(thresholdAgent, {
+        store: `sqlite:${stack.dir.path}/unknown.db`,
+        authority: { url: stack.authority.url },
+        users: new Map([['t', 'unknown']]),
+        logger: silentLogger(),
+      }),
     ).rejects.toThrow(/anonymous callers/);
     await expect(
-      startLearnableAgent(thresholdAgent, { store: `sqlite:${stack.dir.path}/bidi.db`, authority: { url: stack.authority.url }, users: new Map([['t', 'dana\u202e']]), logger: silentLogger() }),
+      startLearnableAgent(thresholdAgent, {
+        store: `sqlite:${stack.dir.path}/bidi.db`,
+        authority: { url: stack.authority.url },
+        users: new Map([['t', 'dana\u202e']]),
+        logger: silentLogger(),
+      }),
     ).rejects.toThrow(/direction/);
   });
 });
@@ -188,12 +218,20 @@ describe('agent security: the numbers', () => {
 
   it("counts an anonymous message when it arrived, not in the week its Date header claims; an authenticated sender's date stands", async () => {
     const dated = (date: string) =>
-      fixture('email/northgate-billing-prealert.eml').toString('latin1').replace(/^Date: .*$/m, `Date: ${date}`);
+      fixture('email/northgate-billing-prealert.eml')
+        .toString('latin1')
+        .replace(/^Date: .*$/m, `Date: ${date}`);
     const send = async (eml: string, token?: string) => {
       const answer = await fetch(`${stack.agent.url}/a2a/rest/message:send`, {
         method: 'POST',
         headers: { 'content-type': 'application/json', 'A2A-Version': '1.0', ...(token && { authorization: `Bearer ${token}` }) },
-        body: JSON.stringify({ message: { messageId: randomUUID(), role: 'ROLE_USER', parts: [{ raw: Buffer.from(eml, 'latin1').toString('base64'), mediaType: 'message/rfc822', filename: 'a.eml' }] } }),
+        body: JSON.stringify({
+          message: {
+            messageId: randomUUID(),
+            role: 'ROLE_USER',
+            parts: [{ raw: Buffer.from(eml, 'latin1').toString('base64'), mediaType: 'message/rfc822', filename: 'a.eml' }],
+          },
+        }),
       });
       expect(answer.status).toBe(200);
     };
@@ -219,12 +257,24 @@ describe('agent security: anonymous access is a setting', () => {
     const url = `http://127.0.0.1:${port}`;
     const agent = await startService(
       'threshold-agent-main.ts',
-      { THRESHOLD_AGENT_PORT: String(port), THRESHOLD_AGENT_STORE: `sqlite:${stack.dir.path}/closed.db`, AUTHORITY_URL: stack.authority.url, AUTHORITY_TOKEN: 'agent-token', AGENT_TOKENS: 'desk=desk-token', AGENTS_ALLOW_ANONYMOUS: 'false', LOG_LEVEL: 'info' },
+      {
+        THRESHOLD_AGENT_PORT: String(port),
+        THRESHOLD_AGENT_STORE: `sqlite:${stack.dir.path}/closed.db`,
+        AUTHORITY_URL: stack.authority.url,
+        AUTHORITY_TOKEN: 'agent-token',
+        AGENT_TOKENS: 'desk=desk-token',
+        AGENTS_ALLOW_ANONYMOUS: 'false',
+        LOG_LEVEL: 'info',
+      },
       url,
     );
     try {
       const send = (path: string, body: unknown, token?: string) =>
-        fetch(`${url}${path}`, { method: 'POST', headers: { 'content-type': 'application/json', 'A2A-Version': '1.0', ...(token && { authorization: `Bearer ${token}` }) }, body: JSON.stringify(body) });
+        fetch(`${url}${path}`, {
+          method: 'POST',
+          headers: { 'content-type': 'application/json', 'A2A-Version': '1.0', ...(token && { authorization: `Bearer ${token}` }) },
+          body: JSON.stringify(body),
+        });
       const message = () => ({ messageId: randomUUID(), role: 'ROLE_USER', parts: [{ data: { category: 'books', weightKg: 3 } }] });
       expect((await send('/a2a/jsonrpc', { jsonrpc: '2.0', id: 1, method: 'SendMessage', params: { message: message() } })).status).toBe(401);
       expect((await send('/a2a/rest/message:send', { message: message() })).status).toBe(401);
@@ -233,7 +283,10 @@ describe('agent security: anonymous access is a setting', () => {
       expect(refused.status).toBe(401);
       // A JSON-RPC error object with the challenge (issue 37), not a plain JSON body.
       expect(refused.headers.get('www-authenticate')).toMatch(/^Bearer realm=/);
-      expect(((await refused.json()) as { error: { code: number; message: string } }).error).toMatchObject({ code: -31401, message: expect.stringMatching(/only callers with a bearer token/) });
+      expect(((await refused.json()) as { error: { code: number; message: string } }).error).toMatchObject({
+        code: -31401,
+        message: expect.stringMatching(/only callers with a bearer token/),
+      });
       expect((await send('/a2a/rest/message:send', { message: message() }, 'desk-token')).status).toBe(200);
       expect((await fetch(`${url}/.well-known/agent-card.json`)).status).toBe(200);
       expect((await fetch(`${url}/healthz`)).status).toBe(200);

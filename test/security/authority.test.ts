@@ -88,9 +88,16 @@ for (const engine of ['sqlite', 'postgres'] as const) {
 
     it('refuses a lesson value nested thousands deep in a sentence (400), not a 500', async () => {
       const deep = `{"collection":"lists","entry":"alpha","value":{"word":${'['.repeat(5000)}1${']'.repeat(5000)}},"taughtBy":"m","reason":"r"}`;
-      const answer = await fetch(`${running.base}/v1/lessons`, { method: 'POST', headers: { 'content-type': 'application/json', authorization: 'Bearer console-token' }, body: deep });
+      const answer = await fetch(`${running.base}/v1/lessons`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json', authorization: 'Bearer console-token' },
+        body: deep,
+      });
       expect(answer.status).toBe(400);
-      expect(await answer.json()).toEqual({ error: 'malformed', message: expect.stringMatching(/nests deeper than 20 levels; a lesson's value may nest at most 16/) });
+      expect(await answer.json()).toEqual({
+        error: 'malformed',
+        message: expect.stringMatching(/nests deeper than 20 levels; a lesson's value may nest at most 16/),
+      });
     });
 
     it('answers 400 to a history page that is not a whole number, and still pages by activation id', async () => {
@@ -100,19 +107,31 @@ for (const engine of ['sqlite', 'postgres'] as const) {
         expect(((await answer.json()) as { message: string }).message).toMatch(/not a whole number from 1/);
       }
       const all = ((await (await fetch(`${running.base}/v1/collections/lists/history`)).json()) as { activations: { id: number }[] }).activations;
-      const below = ((await (await fetch(`${running.base}/v1/collections/lists/history?before=${all[0]!.id}&limit=1000`)).json()) as { activations: { id: number }[] }).activations;
+      const below = (
+        (await (await fetch(`${running.base}/v1/collections/lists/history?before=${all[0]!.id}&limit=1000`)).json()) as { activations: { id: number }[] }
+      ).activations;
       expect(below).toEqual(all.slice(1));
     });
 
     it('answers a rollback to the active version with changed: false and records nothing', async () => {
       const active = await running.authority.active('lists');
       const before = await running.authority.history('lists');
-      const same = await post(`${running.base}/v1/collections/lists/rollback`, { version: active.version, author: 'sam', reason: 'again' }, 'Bearer console-token');
+      const same = await post(
+        `${running.base}/v1/collections/lists/rollback`,
+        { version: active.version, author: 'sam', reason: 'again' },
+        'Bearer console-token',
+      );
       expect(same.status).toBe(200);
       expect(await same.json()).toEqual({ ...active, undoes: [], restores: [], changed: false });
       expect(await running.authority.history('lists')).toEqual(before);
-      const taught = (await (await post(`${running.base}/v1/lessons`, { ...lesson, value: { word: 'rolled' } }, 'Bearer console-token')).json()) as { version: number };
-      const back = await post(`${running.base}/v1/collections/lists/rollback`, { version: taught.version - 1, author: 'sam', reason: 'undo' }, 'Bearer console-token');
+      const taught = (await (await post(`${running.base}/v1/lessons`, { ...lesson, value: { word: 'rolled' } }, 'Bearer console-token')).json()) as {
+        version: number;
+      };
+      const back = await post(
+        `${running.base}/v1/collections/lists/rollback`,
+        { version: taught.version - 1, author: 'sam', reason: 'undo' },
+        'Bearer console-token',
+      );
       expect(await back.json()).toMatchObject({ version: taught.version - 1, kind: 'rollback', changed: true });
     });
 
@@ -125,7 +144,13 @@ for (const engine of ['sqlite', 'postgres'] as const) {
         });
       expect((await relayed('relayed', encodeURIComponent('Dana Ørsted'))).status).toBe(200);
       expect(await running.authority.active('lists')).toMatchObject({ client: 'Dana Ørsted via email-agent' });
-      for (const bad of [encodeURIComponent('dana\nclient: console'), encodeURIComponent('dana\u202e'), '%E0%A4%A', '%20', encodeURIComponent('x'.repeat(121))]) {
+      for (const bad of [
+        encodeURIComponent('dana\nclient: console'),
+        encodeURIComponent('dana\u202e'),
+        '%E0%A4%A',
+        '%20',
+        encodeURIComponent('x'.repeat(121)),
+      ]) {
         const answer = await relayed('refused', bad);
         expect(answer.status, bad).toBe(400);
         expect(((await answer.json()) as { error: string }).error).toBe('malformed');

@@ -10,7 +10,11 @@ import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import type { AgentCard } from '@a2a-js/sdk';
 import { SendMessageRequest, verifyAgentCardSignature } from '@a2a-js/sdk';
 import { ClientFactory, ClientFactoryOptions, JsonRpcTransportFactory } from '@a2a-js/sdk/client';
-import { ClientFactory as ClientFactory03, ClientFactoryOptions as ClientFactoryOptions03, JsonRpcTransportFactory as JsonRpcTransportFactory03 } from '@a2a-js/sdk-03/client';
+import {
+  ClientFactory as ClientFactory03,
+  ClientFactoryOptions as ClientFactoryOptions03,
+  JsonRpcTransportFactory as JsonRpcTransportFactory03,
+} from '@a2a-js/sdk-03/client';
 import { LEARNABLES_URI, UNAUTHORIZED_CODE } from '@learnables/protocol';
 import type { RunningAgent } from '@learnables/runtime';
 import { startLearnableAgent } from '@learnables/runtime';
@@ -30,7 +34,8 @@ const post = (url: string, body: string, headers: Record<string, string> = {}) =
   fetch(url, { method: 'POST', body, headers: { 'content-type': 'application/json', 'A2A-Extensions': LEARNABLES_URI, ...headers } });
 const cardOf = async (agent: RunningAgent, version?: string): Promise<Json> =>
   (await (await fetch(`${agent.url}/.well-known/agent-card.json`, { headers: version ? { 'A2A-Version': version } : {} })).json()) as Json;
-const parcel = () => SendMessageRequest.fromJSON({ message: { messageId: randomUUID(), role: 'ROLE_USER', parts: [{ data: { category: 'furniture', weightKg: 32 } }] } });
+const parcel = () =>
+  SendMessageRequest.fromJSON({ message: { messageId: randomUUID(), role: 'ROLE_USER', parts: [{ data: { category: 'furniture', weightKg: 32 } }] } });
 
 describe('the card and access errors', () => {
   let dir: ScratchDir;
@@ -84,7 +89,7 @@ describe('the card and access errors', () => {
     expect(methods.reread.security).toBeUndefined();
   });
 
-  it("names the provider at its own web address (configurable), and each input mode once", async () => {
+  it('names the provider at its own web address (configurable), and each input mode once', async () => {
     const card = await cardOf(open, '1.0');
     expect(card.provider.url).not.toBe(LEARNABLES_URI);
     expect(card.provider.url).toBe(new URL(open.url).origin);
@@ -114,7 +119,10 @@ describe('the card and access errors', () => {
   });
 
   it('challenges a call without a token when tokens are required, on both bindings, and the authority challenges too', async () => {
-    const rpc = await post(`${closed.url}/a2a/jsonrpc`, rpcBody('SendMessage', { message: { messageId: randomUUID(), role: 'ROLE_USER', parts: [{ text: 'x' }] } }));
+    const rpc = await post(
+      `${closed.url}/a2a/jsonrpc`,
+      rpcBody('SendMessage', { message: { messageId: randomUUID(), role: 'ROLE_USER', parts: [{ text: 'x' }] } }),
+    );
     expect(rpc.status).toBe(401);
     expect(rpc.headers.get('www-authenticate')).toBe(`Bearer realm="${thresholdAgent.name}"`);
     expect(((await rpc.json()) as Json).error.code).toBe(UNAUTHORIZED_CODE);
@@ -132,16 +140,22 @@ describe('the card and access errors', () => {
       headers.set('authorization', 'Bearer wrong');
       return fetch(input, { ...init, headers });
     };
-    const v1 = await new ClientFactory(ClientFactoryOptions.createFrom(ClientFactoryOptions.default, { transports: [new JsonRpcTransportFactory({ fetchImpl: badToken })] })).createFromUrl(open.url);
+    const v1 = await new ClientFactory(
+      ClientFactoryOptions.createFrom(ClientFactoryOptions.default, { transports: [new JsonRpcTransportFactory({ fetchImpl: badToken })] }),
+    ).createFromUrl(open.url);
     const v1Error = (await v1.sendMessage(parcel()).catch((error: unknown) => error)) as Error;
     expect(v1Error).toBeInstanceOf(Error);
     expect(v1Error.constructor.name).not.toMatch(/TaskNotFound/);
     expect(v1Error.message).toContain('That token is not one this agent accepts.');
     // Read as the JSON-RPC error it is, not as an HTTP failure with an unreadable body.
     expect(v1Error.message).not.toMatch(/^HTTP error/);
-    const v03 = await new ClientFactory03(ClientFactoryOptions03.createFrom(ClientFactoryOptions03.default, { transports: [new JsonRpcTransportFactory03({ fetchImpl: badToken })] })).createFromUrl(open.url);
+    const v03 = await new ClientFactory03(
+      ClientFactoryOptions03.createFrom(ClientFactoryOptions03.default, { transports: [new JsonRpcTransportFactory03({ fetchImpl: badToken })] }),
+    ).createFromUrl(open.url);
     const v03Error = (await v03
-      .sendMessage({ message: { kind: 'message', messageId: randomUUID(), role: 'user', parts: [{ kind: 'data', data: { category: 'furniture', weightKg: 32 } }] } })
+      .sendMessage({
+        message: { kind: 'message', messageId: randomUUID(), role: 'user', parts: [{ kind: 'data', data: { category: 'furniture', weightKg: 32 } }] },
+      })
       .catch((error: unknown) => error)) as Error & { code?: number };
     expect(v03Error).toBeInstanceOf(Error);
     expect(v03Error.constructor.name).not.toMatch(/TaskNotFound/);

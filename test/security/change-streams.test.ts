@@ -56,7 +56,10 @@ describe('the change feed', () => {
     dir = scratchDir('change-streams-');
     authority = new Authority({ store: await openStore(`sqlite:${dir.path}/authority.db`), kinds: [wordListKind()] });
     await authority.seed('lists', { alpha: { words: [] } }, 'lists.json');
-    server = authorityService({ authority, tokens: { t0ken: 'console' }, logger: silentLogger(), ...(changeStreams && { changeStreams }) }).listen(0, '127.0.0.1');
+    server = authorityService({ authority, tokens: { t0ken: 'console' }, logger: silentLogger(), ...(changeStreams && { changeStreams }) }).listen(
+      0,
+      '127.0.0.1',
+    );
     await new Promise((resolve) => server!.once('listening', resolve));
     return (server.address() as AddressInfo).port;
   }
@@ -96,6 +99,9 @@ describe('the change feed', () => {
     }
     const refused = await openStream(port, '127.0.0.3');
     expect(refused.status).toBe(503);
-    expect(JSON.parse(await refused.body)).toMatchObject({ error: 'busy', message: 'The authority keeps 3 change streams open at most, and that many are; nothing was opened, try again shortly.' });
+    expect(JSON.parse(await refused.body)).toMatchObject({
+      error: 'busy',
+      message: 'The authority keeps 3 change streams open at most, and that many are; nothing was opened, try again shortly.',
+    });
   });
 });

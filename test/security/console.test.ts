@@ -30,7 +30,11 @@ interface Answer {
 /** A raw HTTP request: Node's fetch will not send a Host of our choosing, nor come from another loopback address (`from`). */
 function send(url: string, method: string, headers: Record<string, string>, body?: string, from?: string): Promise<Answer> {
   return new Promise((resolve, reject) => {
-    const options = { method, headers: { ...headers, ...(body !== undefined && { 'content-length': String(Buffer.byteLength(body)) }) }, ...(from !== undefined && { localAddress: from }) };
+    const options = {
+      method,
+      headers: { ...headers, ...(body !== undefined && { 'content-length': String(Buffer.byteLength(body)) }) },
+      ...(from !== undefined && { localAddress: from }),
+    };
     const req = request(url, options, (res) => {
       let text = '';
       res.on('data', (chunk: Buffer) => (text += chunk.toString()));
@@ -108,7 +112,10 @@ describe('console security', () => {
     dir = scratchDir('security-console-');
     authority = new Authority({ store: await openStore(`sqlite:${dir.path}/authority.db`), kinds: [wordListKind()] });
     await authority.seed('lists', { alpha: { words: [] } }, 'lists.json');
-    authorityServer = authorityService({ authority, tokens: { 'console-token': 'console' }, hosts: 'authority', logger: silentLogger() }).listen(0, '127.0.0.1');
+    authorityServer = authorityService({ authority, tokens: { 'console-token': 'console' }, hosts: 'authority', logger: silentLogger() }).listen(
+      0,
+      '127.0.0.1',
+    );
     await new Promise((resolve) => authorityServer.once('listening', resolve));
     authorityUrl = `http://127.0.0.1:${(authorityServer.address() as AddressInfo).port}`;
     accounts = await testAccounts(dir.path);
@@ -160,7 +167,8 @@ describe('console security', () => {
   });
 
   it('refuses writes that another page makes in the operator’s name: a text/plain replay, a foreign Origin, a cross-site fetch', async () => {
-    const replay = (headers: Record<string, string>, body = '{"confirm":"replay"}') => send(`${app.url}/api/replay`, 'POST', { host, ...dana, ...headers }, body);
+    const replay = (headers: Record<string, string>, body = '{"confirm":"replay"}') =>
+      send(`${app.url}/api/replay`, 'POST', { host, ...dana, ...headers }, body);
     // The form another page can send without asking first: text/plain.
     expect((await replay({ 'content-type': 'text/plain' }, '{"confirm":"replay"}')).status).toBe(415);
     expect((await replay({ 'content-type': 'application/x-www-form-urlencoded' }, 'confirm=replay')).status).toBe(415);
@@ -171,7 +179,10 @@ describe('console security', () => {
     expect((await replay({ 'content-type': 'application/json', 'sec-fetch-site': 'same-site' })).status).toBe(403);
     expect((await replay({ 'content-type': 'application/json', 'sec-fetch-site': 'cross-site' })).status).toBe(403);
     // Files too, and signing in (a forced sign-in would put the attacker's name on the operator's lessons).
-    expect((await send(`${app.url}/api/agents/0/files?filename=a.csv`, 'POST', { host, ...dana, 'content-type': 'text/csv', origin: 'http://127.0.0.1:1' }, 'a,b')).status).toBe(403);
+    expect(
+      (await send(`${app.url}/api/agents/0/files?filename=a.csv`, 'POST', { host, ...dana, 'content-type': 'text/csv', origin: 'http://127.0.0.1:1' }, 'a,b'))
+        .status,
+    ).toBe(403);
     expect((await send(`${app.url}/api/session`, 'POST', { host, 'content-type': 'text/plain' }, '{"name":"mallory"}')).status).toBe(415);
     expect((await send(`${app.url}/api/session`, 'DELETE', { host, ...dana, 'sec-fetch-site': 'cross-site' })).status).toBe(403);
     expect(replays).toBe(0);
@@ -193,7 +204,12 @@ describe('console security', () => {
       expect(answer.status, JSON.stringify(name)).toBe(400);
       expect(answer.body).toMatchObject({ error: 'malformed', message: expect.stringMatching(/^That name contains/) });
     }
-    const fine = await send(`${app.url}/api/session`, 'POST', { host, 'content-type': 'application/json' }, JSON.stringify({ name: 'Dana Ørsted', password: 'not hers' }));
+    const fine = await send(
+      `${app.url}/api/session`,
+      'POST',
+      { host, 'content-type': 'application/json' },
+      JSON.stringify({ name: 'Dana Ørsted', password: 'not hers' }),
+    );
     expect(fine.status).toBe(401);
     // A hand-made cookie with such a name signs nobody in.
     const forged = await send(`${app.url}/api/session`, 'GET', { host, cookie: `learnables-operator=${encodeURIComponent('dana\u202enimda')}` });
@@ -205,10 +221,20 @@ describe('console security', () => {
 
   it('signs nobody in with a cookie that only names an operator: reads and writes are refused (401)', async () => {
     const replaysBefore = replays;
-    for (const cookie of ['learnables-operator=dana', 'learnables-session=dana', 'learnables-session=v1.e30.AAAA', `learnables-operator=dana; learnables-session=x`]) {
+    for (const cookie of [
+      'learnables-operator=dana',
+      'learnables-session=dana',
+      'learnables-session=v1.e30.AAAA',
+      `learnables-operator=dana; learnables-session=x`,
+    ]) {
       expect(await whoIs(cookie), cookie).toBeNull();
       expect((await send(`${app.url}/api/collections`, 'GET', { host, cookie })).status, cookie).toBe(401);
-      const write = await send(`${app.url}/api/collections/lists/rollback`, 'POST', { host, cookie, 'content-type': 'application/json' }, '{"version":1,"reason":"r"}');
+      const write = await send(
+        `${app.url}/api/collections/lists/rollback`,
+        'POST',
+        { host, cookie, 'content-type': 'application/json' },
+        '{"version":1,"reason":"r"}',
+      );
       expect(write.status, cookie).toBe(401);
       expect(write.body.error).toBe('not-signed-in');
       expect((await send(`${app.url}/api/replay`, 'POST', { host, cookie, 'content-type': 'application/json' }, '{"confirm":"replay"}')).status).toBe(401);
@@ -217,10 +243,15 @@ describe('console security', () => {
   });
 
   it('refuses a wrong password, and a name without an account, in the same words and with no session', async () => {
-    const attempt = (name: string, password: string) => send(`${app.url}/api/session`, 'POST', { host, 'content-type': 'application/json' }, JSON.stringify({ name, password }));
+    const attempt = (name: string, password: string) =>
+      send(`${app.url}/api/session`, 'POST', { host, 'content-type': 'application/json' }, JSON.stringify({ name, password }));
     const wrong = await attempt('dana', 'not the password');
     expect(wrong.status).toBe(401);
-    expect(wrong.body).toEqual({ error: 'wrong-password', message: 'That name and password do not match an account. Check both and try again.', field: 'password' });
+    expect(wrong.body).toEqual({
+      error: 'wrong-password',
+      message: 'That name and password do not match an account. Check both and try again.',
+      field: 'password',
+    });
     expect(wrong.cookie).toBeUndefined();
     const nobody = await attempt('mallory', passwordOf('mallory'));
     expect(nobody.body).toEqual(wrong.body);
@@ -259,7 +290,12 @@ describe('console security', () => {
       forge({ ...claims, u: 'lee' }, 'another secret, of at least thirty-two bytes'),
     ]) {
       expect(await whoIs(cookie), cookie).toBeNull();
-      const write = await send(`${app.url}/api/collections/lists/rollback`, 'POST', { host, cookie, 'content-type': 'application/json' }, '{"version":1,"reason":"r"}');
+      const write = await send(
+        `${app.url}/api/collections/lists/rollback`,
+        'POST',
+        { host, cookie, 'content-type': 'application/json' },
+        '{"version":1,"reason":"r"}',
+      );
       expect(write.status, cookie).toBe(401);
     }
     expect(await whoIs(dana.cookie)).toBe('dana');
@@ -278,7 +314,12 @@ describe('console security', () => {
 
   it('makes the session cookie Secure when the console is opened at its https origin', async () => {
     const at = (hostName: string) =>
-      send(`${app.url}/api/session`, 'POST', { host: hostName, 'content-type': 'application/json' }, JSON.stringify({ name: 'sam', password: passwordOf('sam') }));
+      send(
+        `${app.url}/api/session`,
+        'POST',
+        { host: hostName, 'content-type': 'application/json' },
+        JSON.stringify({ name: 'sam', password: passwordOf('sam') }),
+      );
     const secure = await at('console.example');
     expect(secure.cookie).toMatch(/; HttpOnly; Secure; SameSite=Strict$/);
     expect((await at(host)).cookie).toMatch(/; HttpOnly; SameSite=Strict$/);
@@ -297,7 +338,12 @@ describe('console security', () => {
 
   /** A console of its own, so each test of the sign-in limits starts with none counted. */
   const withConsole = async (limits: SignInLimitOptions, test: (url: string) => Promise<void>) => {
-    const limited = await createConsole({ accounts: { ...accounts, signInLimits: limits }, agents: [], authority: { url: authorityUrl, token: 'console-token' }, logger: silentLogger() });
+    const limited = await createConsole({
+      accounts: { ...accounts, signInLimits: limits },
+      agents: [],
+      authority: { url: authorityUrl, token: 'console-token' },
+      logger: silentLogger(),
+    });
     try {
       await test(limited.url);
     } finally {
@@ -305,7 +351,13 @@ describe('console security', () => {
     }
   };
   const attemptAt = (url: string, name: string, password: string, from?: string, cookie?: string) =>
-    send(`${url}/api/session`, 'POST', { 'content-type': 'application/json', ...(cookie !== undefined && { cookie }) }, JSON.stringify({ name, password }), from);
+    send(
+      `${url}/api/session`,
+      'POST',
+      { 'content-type': 'application/json', ...(cookie !== undefined && { cookie }) },
+      JSON.stringify({ name, password }),
+      from,
+    );
 
   it('slows guessing: after too many wrong passwords for a name from an address, or from an address, it says to wait (429), even with the right password', async () => {
     await withConsole({ perAddressAndName: { failures: 3, windowMs: 60_000 }, perAddress: { failures: 5, windowMs: 60_000 } }, async (url) => {
@@ -315,7 +367,8 @@ describe('console security', () => {
       expect(named.status).toBe(429);
       expect(named.body).toMatchObject({
         error: 'too-many-attempts',
-        message: 'Too many wrong passwords for this name from this computer. Wait a minute, then try again; ask whoever runs the console if you have forgotten your password.',
+        message:
+          'Too many wrong passwords for this name from this computer. Wait a minute, then try again; ask whoever runs the console if you have forgotten your password.',
       });
       expect(named.cookie).toBeUndefined();
       // Another name from the same address still signs in, until the address has failed five times.
@@ -377,10 +430,16 @@ describe('console security', () => {
     const own = `${dir.path}/streams`;
     mkdirSync(own, { recursive: true });
     const streamAccounts = await testAccounts(own);
-    const live = await createConsole({ accounts: streamAccounts, agents: [], authority: { url: authorityUrl, token: 'console-token' }, logger: silentLogger() });
+    const live = await createConsole({
+      accounts: streamAccounts,
+      agents: [],
+      authority: { url: authorityUrl, token: 'console-token' },
+      logger: silentLogger(),
+    });
     const open: OpenStream[] = [];
     try {
-      const sessionOf = async (name: string) => (await attemptAt(live.url, name, passwordOf(name))).cookies.find((cookie) => cookie.startsWith('learnables-session='))!;
+      const sessionOf = async (name: string) =>
+        (await attemptAt(live.url, name, passwordOf(name))).cookies.find((cookie) => cookie.startsWith('learnables-session='))!;
       const stream = async (cookie: string) => {
         const opened = await openStream(live.url, cookie);
         open.push(opened);
@@ -399,7 +458,10 @@ describe('console security', () => {
       // sam's password is changed, and Dana Smith's account removed, in the users file (read again within a second or two).
       const file = readFileSync(streamAccounts.usersFile, 'utf8');
       const line = (name: string) => file.split('\n').find((entry) => entry.startsWith(`${name}:`))!;
-      writeFileSync(streamAccounts.usersFile, file.replace(line('sam'), userLine('sam', await hashPassword('a new password for sam', { ln: 14, r: 8, p: 1 }))).replace(`${line('Dana Smith')}\n`, ''));
+      writeFileSync(
+        streamAccounts.usersFile,
+        file.replace(line('sam'), userLine('sam', await hashPassword('a new password for sam', { ln: 14, r: 8, p: 1 }))).replace(`${line('Dana Smith')}\n`, ''),
+      );
       await expect.poll(() => streams.sam.ended(), { timeout: 5000, interval: 100 }).toBe(true);
       await expect.poll(() => streams.smith.ended(), { timeout: 5000, interval: 100 }).toBe(true);
       expect((await stream(cookies.sam)).status).toBe(401);

@@ -24,7 +24,7 @@ describe('error answers', () => {
   });
   afterAll(async () => stack?.close());
 
-  it('on the REST binding: a path that is not percent-encoded text is a JSON problem in A2A\'s shape, not a page with the stack', async () => {
+  it("on the REST binding: a path that is not percent-encoded text is a JSON problem in A2A's shape, not a page with the stack", async () => {
     for (const path of ['/a2a/rest/tasks/%E0%A4%A', '/a2a/rest/v1/tasks/%E0%A4%A', '/a2a/rest/tasks/%E0%A4%A:cancel']) {
       const answer = await asked(`${stack.agent.url}${path}`, { headers: { authorization: 'Bearer console-token' } });
       expect(answer.status, path).toBeGreaterThanOrEqual(400);

@@ -19,14 +19,24 @@ describe('local database files', () => {
     const authority = new Authority({ store: await openStore(`sqlite:${file}`), kinds: [wordListKind()] });
     await authority.seed('lists', { alpha: { words: [] } }, 'lists.json');
     await authority.absorb({ collection: 'lists', entry: 'alpha', value: { word: 'a' }, taughtBy: 'dana', reason: 'r' }, 'test');
-    expect({ folder: modeOf(join(dir.path, 'made-by-authority')), file: modeOf(file), wal: modeOf(`${file}-wal`), shm: modeOf(`${file}-shm`) }).toEqual({ folder: '700', file: '600', wal: '600', shm: '600' });
+    expect({ folder: modeOf(join(dir.path, 'made-by-authority')), file: modeOf(file), wal: modeOf(`${file}-wal`), shm: modeOf(`${file}-shm`) }).toEqual({
+      folder: '700',
+      file: '600',
+      wal: '600',
+      shm: '600',
+    });
     await authority.close();
   });
 
   it("are the owner's only for an agent's tasks too, and a file an older version left 0644 is brought down to 0600", async () => {
     const file = join(dir.path, 'made-by-agent', 'agent.db');
     const database = await openRuntimeDatabase(`sqlite:${file}`);
-    expect({ folder: modeOf(join(dir.path, 'made-by-agent')), file: modeOf(file), wal: modeOf(`${file}-wal`), shm: modeOf(`${file}-shm`) }).toEqual({ folder: '700', file: '600', wal: '600', shm: '600' });
+    expect({ folder: modeOf(join(dir.path, 'made-by-agent')), file: modeOf(file), wal: modeOf(`${file}-wal`), shm: modeOf(`${file}-shm`) }).toEqual({
+      folder: '700',
+      file: '600',
+      wal: '600',
+      shm: '600',
+    });
     await database.close();
 
     // An operator's own folder is left as it is; the files in it are ours.

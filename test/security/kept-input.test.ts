@@ -31,10 +31,16 @@ describe('the input a task keeps', () => {
     expect(JSON.stringify(kept).length).toBeLessThan(64 * 1024);
     const [part, ...others] = kept.history.find((message) => message.role === Role.ROLE_USER)!.parts;
     expect(others).toEqual([]);
-    expect(part?.metadata?.[NOT_KEPT]).toEqual({ bytes: email.byteLength, sha256: createHash('sha256').update(email).digest('hex'), mediaType: 'message/rfc822' });
+    expect(part?.metadata?.[NOT_KEPT]).toEqual({
+      bytes: email.byteLength,
+      sha256: createHash('sha256').update(email).digest('hex'),
+      mediaType: 'message/rfc822',
+    });
     expect(part?.content).toEqual({
       $case: 'text',
-      value: expect.stringMatching(/^scans\.eml, message\/rfc822 \(1\.4 MB\) was read when it arrived and is not kept: this agent keeps 66 kB of a message\. SHA-256 [0-9a-f]{64}\.$/),
+      value: expect.stringMatching(
+        /^scans\.eml, message\/rfc822 \(1\.4 MB\) was read when it arrived and is not kept: this agent keeps 66 kB of a message\. SHA-256 [0-9a-f]{64}\.$/,
+      ),
     });
     // The client that sent it is not sent its 1.4 MB back either.
     expect(JSON.stringify(task).length).toBeLessThan(64 * 1024);

@@ -28,7 +28,13 @@ describe('names and labels at every entrance', () => {
   afterAll(async () => stack?.close());
 
   const history = () => stack.authority.client.history('customers');
-  const lesson = (taughtBy: string) => ({ collection: 'customers', entry: 'northgate', value: { pattern: 'ngm-test', where: 'subject' }, taughtBy, reason: 'a test' });
+  const lesson = (taughtBy: string) => ({
+    collection: 'customers',
+    entry: 'northgate',
+    value: { pattern: 'ngm-test', where: 'subject' },
+    taughtBy,
+    reason: 'a test',
+  });
   const newEntry = (label: string, taughtBy = 'dana') => ({ collection: 'customers', newEntry: { label }, taughtBy, reason: 'a test' });
 
   /** Every way a name reaches the record, over HTTP: the route, its body with `name` in place, and the field it names. */
@@ -36,11 +42,26 @@ describe('names and labels at every entrance', () => {
     { what: 'authority lesson', url: `${stack.authority.url}/v1/lessons`, body: lesson, field: /taughtBy/ },
     { what: 'authority new entry, taughtBy', url: `${stack.authority.url}/v1/entries`, body: (name) => newEntry('Harbour Freight', name), field: /taughtBy/ },
     { what: 'authority new entry, label', url: `${stack.authority.url}/v1/entries`, body: (name) => newEntry(name), field: /label/ },
-    { what: 'authority retraction', url: `${stack.authority.url}/v1/retractions`, body: (author) => ({ collection: 'customers', version: 1, author, reason: 'r' }), field: /author/ },
-    { what: 'authority rollback', url: `${stack.authority.url}/v1/collections/customers/rollback`, body: (author) => ({ version: 1, author, reason: 'r' }), field: /author/ },
+    {
+      what: 'authority retraction',
+      url: `${stack.authority.url}/v1/retractions`,
+      body: (author) => ({ collection: 'customers', version: 1, author, reason: 'r' }),
+      field: /author/,
+    },
+    {
+      what: 'authority rollback',
+      url: `${stack.authority.url}/v1/collections/customers/rollback`,
+      body: (author) => ({ version: 1, author, reason: 'r' }),
+      field: /author/,
+    },
     { what: 'agent teach', url: `${stack.agent.url}/a2a/rest/learnables:teach`, body: lesson, field: /taughtBy/ },
     { what: 'agent teach, new entry', url: `${stack.agent.url}/a2a/rest/learnables:teach`, body: (name) => newEntry(name), field: /label/ },
-    { what: 'agent retract', url: `${stack.agent.url}/a2a/rest/learnables:retract`, body: (author) => ({ collection: 'customers', version: 1, author, reason: 'r' }), field: /author/ },
+    {
+      what: 'agent retract',
+      url: `${stack.agent.url}/a2a/rest/learnables:retract`,
+      body: (author) => ({ collection: 'customers', version: 1, author, reason: 'r' }),
+      field: /author/,
+    },
   ];
 
   it('refuses every unreadable or overlong name with 400 malformed naming the field, writing nothing', async () => {
@@ -63,14 +84,24 @@ describe('names and labels at every entrance', () => {
     const task = await sendFile(stack.client, fixture('email/brightwell-bw-88213-chilled-pallets.eml'), 'message/rfc822', 'brightwell.eml');
     expect(task.status?.state).toBe(TaskState.TASK_STATE_COMPLETED);
     for (const correctedBy of UNREADABLE_NAMES) {
-      const answer = await post(`${stack.agent.url}/a2a/rest/learnables:correct`, { taskId: task.id, entry: 'northgate', correctedBy, reason: 'wrong customer' });
+      const answer = await post(`${stack.agent.url}/a2a/rest/learnables:correct`, {
+        taskId: task.id,
+        entry: 'northgate',
+        correctedBy,
+        reason: 'wrong customer',
+      });
       expect(answer.status, JSON.stringify(correctedBy.slice(0, 40))).toBe(400);
       expect(await answer.json()).toMatchObject({ error: 'malformed', message: expect.stringMatching(/correctedBy/) });
     }
     const listed = (await (await post(`${stack.agent.url}/a2a/rest/learnables:corrections`, { taskId: task.id })).json()) as { corrections: unknown[] };
     expect(listed.corrections).toEqual([]);
     // A name in any script, up to 120 characters, is still taken.
-    const fine = await post(`${stack.agent.url}/a2a/rest/learnables:correct`, { taskId: task.id, entry: 'northgate', correctedBy: 'Dana Ørsted', reason: 'wrong customer' });
+    const fine = await post(`${stack.agent.url}/a2a/rest/learnables:correct`, {
+      taskId: task.id,
+      entry: 'northgate',
+      correctedBy: 'Dana Ørsted',
+      reason: 'wrong customer',
+    });
     expect(fine.status).toBe(200);
   });
 
@@ -83,7 +114,11 @@ describe('names and labels at every entrance', () => {
     ] as const) {
       const answer = await post(url, newEntry(label));
       expect(answer.status, label).toBe(200);
-      expect(await answer.json(), label).toMatchObject({ entry: 'northgate', changed: false, audit: expect.stringMatching(/^customers already has northgate \("Northgate Motors Ltd"\)/) });
+      expect(await answer.json(), label).toMatchObject({
+        entry: 'northgate',
+        changed: false,
+        audit: expect.stringMatching(/^customers already has northgate \("Northgate Motors Ltd"\)/),
+      });
     }
     expect(await history()).toEqual(before);
     const { entries } = (await (await fetch(`${stack.authority.url}/v1/collections/customers/definition`)).json()) as { entries: { label: string }[] };

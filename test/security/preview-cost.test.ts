@@ -17,7 +17,9 @@ const COLUMNS = 256;
 /** A manifest CSV of 256 headings and `ROWS` filled rows: 550 rows are ~1.6 MB as journaled, 3,500 ~10 MB. */
 function heavyCsv(ROWS: number): Buffer {
   const heading = ['Waybill', 'Weight (kg)', 'Pieces', ...Array.from({ length: COLUMNS - 3 }, (_, at) => `Heading ${at + 4}`)].join(',');
-  const rows = Array.from({ length: ROWS }, (_, row) => ['176-12345675', '12.5', '3', ...Array.from({ length: COLUMNS - 3 }, (_, at) => `r${row}c${at}`)].join(','));
+  const rows = Array.from({ length: ROWS }, (_, row) =>
+    ['176-12345675', '12.5', '3', ...Array.from({ length: COLUMNS - 3 }, (_, at) => `r${row}c${at}`)].join(','),
+  );
   return Buffer.from([heading, ...rows].join('\n'));
 }
 
@@ -39,7 +41,9 @@ describe('manifest agent: a preview after heavy sheets', () => {
     const answer = await fetch(`${stack.agent.url}/a2a/rest/learnables:preview`, {
       method: 'POST',
       headers: { 'content-type': 'application/json', 'A2A-Version': '1.0', authorization: 'Bearer console-token' },
-      body: JSON.stringify({ lesson: { collection: 'mappings', entry: 'weight', value: { column: 'Heading 7' }, taughtBy: 'dana', reason: 'a preview over heavy sheets' } }),
+      body: JSON.stringify({
+        lesson: { collection: 'mappings', entry: 'weight', value: { column: 'Heading 7' }, taughtBy: 'dana', reason: 'a preview over heavy sheets' },
+      }),
     });
     delay.disable();
     const held = delay.max / 1e6;

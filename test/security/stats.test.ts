@@ -22,7 +22,11 @@ const thisWeek = () => {
 };
 const today = () => new Date().toISOString().slice(0, 10);
 const dated = (date: string) =>
-  Buffer.from(fixture('email/northgate-parry-pallet-query.eml').toString('utf8').replace(/^Date: .*$/m, `Date: ${date}`));
+  Buffer.from(
+    fixture('email/northgate-parry-pallet-query.eml')
+      .toString('utf8')
+      .replace(/^Date: .*$/m, `Date: ${date}`),
+  );
 
 describe('email agent: a message date no message can have', () => {
   let stack: LoopStack;
@@ -46,17 +50,19 @@ describe('email agent: a message date no message can have', () => {
     const arrived = Date.UTC(2026, 9, 14, 9);
     await stack.agent.database.db
       .insertInto('learnables_tasks')
-      .values([-8.64e15, 8.64e15, Number.MAX_SAFE_INTEGER, arrived + 400 * DAY].map((messageAt, at) => ({
-        task_id: `old-${at}`,
-        agent: stack.agent.ledger.agent,
-        tenant: '',
-        owner: 'console',
-        message_at: messageAt,
-        asked: at % 2,
-        state: 'done',
-        created_at: arrived,
-        opening: null,
-      })))
+      .values(
+        [-8.64e15, 8.64e15, Number.MAX_SAFE_INTEGER, arrived + 400 * DAY].map((messageAt, at) => ({
+          task_id: `old-${at}`,
+          agent: stack.agent.ledger.agent,
+          tenant: '',
+          owner: 'console',
+          message_at: messageAt,
+          asked: at % 2,
+          state: 'done',
+          created_at: arrived,
+          opening: null,
+        })),
+      )
       .execute();
     // Rows of an older version are there before this process counts anything: as if so, forget the
     // numbers this one counted already.

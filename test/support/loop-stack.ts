@@ -107,9 +107,7 @@ export async function sendFile(client: Client, bytes: Buffer, mediaType: string,
 }
 
 export async function sendText(client: Client, text: string): Promise<Task> {
-  const result = await client.sendMessage(
-    SendMessageRequest.fromJSON({ message: { messageId: randomUUID(), role: 'ROLE_USER', parts: [{ text }] } }),
-  );
+  const result = await client.sendMessage(SendMessageRequest.fromJSON({ message: { messageId: randomUUID(), role: 'ROLE_USER', parts: [{ text }] } }));
   if (!('status' in result)) throw new Error('the agent answered with a message, not a task');
   return result as Task;
 }

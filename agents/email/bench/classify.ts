@@ -107,7 +107,9 @@ function microseconds(run: () => void, repeat: number): number {
 
 /** The old search for customers already holding a sender: every from (or any) mark compiled and tried. */
 function holdersOneByOne(definition: Definition<CustomerMarks>, from: string): number {
-  return definition.entries.filter((customer) => customer.marks.some((mark) => (mark.where === 'from' || mark.where === 'any') && compileMark(mark.pattern).test(from))).length;
+  return definition.entries.filter((customer) =>
+    customer.marks.some((mark) => (mark.where === 'from' || mark.where === 'any') && compileMark(mark.pattern).test(from)),
+  ).length;
 }
 
 /** Messages the marks leave open: a known sender with another known customer's reference (a tie). */
@@ -127,8 +129,12 @@ function questionsFor(customerCount: number, count: number): EmailInput[] {
 function inputsFor(fields: readonly MessageFields[]): EmailInput[] {
   return fields.map((message, m) => {
     const address = /<([^>]*)>/.exec(message.from)?.[1] ?? '';
-    const quoted = m % 3 === 0 ? `\n\nOn Mon, 26 Oct 2026 at 16:40, Intake <intake@warehouse.example> wrote:\n> ${FILLER}\n> Bay 4, ref ${reference(m + 7)}.\n` : '';
-    const forwarded = m % 7 === 0 ? `Please book in.\n\n---------- Forwarded message ---------\nFrom: Someone <${address}>\nDate: Mon, 26 Oct 2026\nSubject: ${message.subject}\nTo: <ops@warehouse.example>\n\n` : '';
+    const quoted =
+      m % 3 === 0 ? `\n\nOn Mon, 26 Oct 2026 at 16:40, Intake <intake@warehouse.example> wrote:\n> ${FILLER}\n> Bay 4, ref ${reference(m + 7)}.\n` : '';
+    const forwarded =
+      m % 7 === 0
+        ? `Please book in.\n\n---------- Forwarded message ---------\nFrom: Someone <${address}>\nDate: Mon, 26 Oct 2026\nSubject: ${message.subject}\nTo: <ops@warehouse.example>\n\n`
+        : '';
     return {
       from: m % 7 === 0 ? { address: 'ops@warehouse.example', name: 'Ops' } : { address, name: 'Someone' },
       subject: m % 7 === 0 ? `Fwd: ${message.subject}` : message.subject,
@@ -205,28 +211,39 @@ for (const size of SIZES) {
   for (const input of questions) {
     const fields = { from: `Someone <${input.from.address}>`, subject: input.subject, body: input.body, attachments: '' };
     if (matchMarks(definition, fields, MARGIN).kind !== 'close') throw new Error(`${input.subject} should tie at ${size} marks`);
-    if (suggestEvidence(input, { customers: definition, recent })?.why?.includes('already a mark of') !== true) throw new Error(`${input.from.address} should be found held at ${size} marks`);
+    if (suggestEvidence(input, { customers: definition, recent })?.why?.includes('already a mark of') !== true)
+      throw new Error(`${input.from.address} should be found held at ${size} marks`);
   }
   let k = 0;
   const suggestUs = microseconds(() => suggestEvidence(questions[k++ % SUGGESTIONS] as EmailInput, { customers: definition, recent }), SUGGESTIONS);
   let l = 0;
   const oldUs = microseconds(() => holdersOneByOne(definition, `Someone <${(questions[l++ % SUGGESTIONS] as EmailInput).from.address}>`), OLD_SUGGESTIONS);
-  suggestionRows.push(`| ${size.toLocaleString('en')} | ${(suggestUs / 1000).toFixed(2)} ms | ${(oldUs / 1000).toFixed(1)} ms | ${(oldUs / suggestUs).toFixed(0)}× |`);
+  suggestionRows.push(
+    `| ${size.toLocaleString('en')} | ${(suggestUs / 1000).toFixed(2)} ms | ${(oldUs / 1000).toFixed(1)} ms | ${(oldUs / suggestUs).toFixed(0)}× |`,
+  );
   console.error(`${size} marks done`);
 }
 
 const cpu = cpus();
-console.log(`Machine: ${cpu[0]?.model.trim() ?? 'unknown CPU'}, ${cpu.length} cores, Node ${process.version}; load average ${loadavg().map((l) => l.toFixed(1)).join(', ')} at the end\n`);
+console.log(
+  `Machine: ${cpu[0]?.model.trim() ?? 'unknown CPU'}, ${cpu.length} cores, Node ${process.version}; load average ${loadavg()
+    .map((l) => l.toFixed(1))
+    .join(', ')} at the end\n`,
+);
 console.log('| marks | compile the sets (once per version) | RE2 Set, per message | loop of RE2, per message | loop ÷ Set | settled |');
 console.log('|---:|---:|---:|---:|---:|---:|');
 for (const row of rows) console.log(row);
 
-console.log(`\nA question's suggestion (${SUGGESTIONS} messages whose sender is one customer's mark and reference another's), against the old search for who holds the sender alone (${OLD_SUGGESTIONS} messages):\n`);
-console.log('| marks | suggestion, per message (sets + index of marks) | old search for the sender\'s holders alone, per message | old ÷ new |');
+console.log(
+  `\nA question's suggestion (${SUGGESTIONS} messages whose sender is one customer's mark and reference another's), against the old search for who holds the sender alone (${OLD_SUGGESTIONS} messages):\n`,
+);
+console.log("| marks | suggestion, per message (sets + index of marks) | old search for the sender's holders alone, per message | old ÷ new |");
 console.log('|---:|---:|---:|---:|');
 for (const row of suggestionRows) console.log(row);
 
-console.log(`\nClassifying from the EmailInput (${MESSAGES} messages, a third of them replies quoting an earlier message with another reference, a seventh forwarded by the warehouse): the fields and marks before the message model against the message model and its evidence rule; medians of 7 interleaved rounds:\n`);
+console.log(
+  `\nClassifying from the EmailInput (${MESSAGES} messages, a third of them replies quoting an earlier message with another reference, a seventh forwarded by the warehouse): the fields and marks before the message model against the message model and its evidence rule; medians of 7 interleaved rounds:\n`,
+);
 console.log('| marks | fields + marks, before | message model + marks | model ÷ before | settled, before → with the model |');
 console.log('|---:|---:|---:|---:|---:|');
 for (const row of modelRows) console.log(row);

@@ -28,7 +28,10 @@ const pinned = (): PinnedDefinitions => pinDefinitions([{ ...seed, version: 1 }]
 
 beforeAll(async () => {
   const file = JSON.parse(await readFile(new URL('../../seeds/customers.json', fixtures), 'utf8')) as { entries: Record<string, unknown> };
-  seed = defineCollection('customers', Object.entries(file.entries).map(([key, state]) => customerMarksKind.fromState(key, state)));
+  seed = defineCollection(
+    'customers',
+    Object.entries(file.entries).map(([key, state]) => customerMarksKind.fromState(key, state)),
+  );
 });
 
 function asked(reading: Reading<EmailResult, MarkLesson>): Question<MarkLesson> {
@@ -53,7 +56,7 @@ describe('the headers that say who sent a message, as parsed', () => {
   });
 });
 
-describe('addresses that are not one customer\'s are never offered as a mark (issue 35, class 5)', () => {
+describe("addresses that are not one customer's are never offered as a mark (issue 35, class 5)", () => {
   const cases = [
     ['m365-group-via-rewrite.eml', 'logistics-team@oakridge-group.example', 'OK-55120', 'subject', 'mailing list or group'],
     ['mailing-list-list-post.eml', 'announce@lists.freight-forum.example', 'RN-2026-14', 'subject', 'mailing list or group'],
@@ -79,7 +82,9 @@ describe('addresses that are not one customer\'s are never offered as a mark (is
     expect(question.suggested).toEqual({ pattern: '<ann\\.becker@gmail\\.com>', where: 'from' });
     expect(question.suggested?.pattern).not.toContain('googlegroups');
     // Once taught, the author's address decides the author's next post through the list.
-    const entries = seed.entries.map((entry) => (entry.key === 'sable-coffee' ? (entry.learn(entry.readValue({ pattern: '<ann\\.becker@gmail\\.com>', where: 'from' })).next as CustomerMarks) : entry));
+    const entries = seed.entries.map((entry) =>
+      entry.key === 'sable-coffee' ? (entry.learn(entry.readValue({ pattern: '<ann\\.becker@gmail\\.com>', where: 'from' })).next as CustomerMarks) : entry,
+    );
     const taught = pinDefinitions([{ ...defineCollection('customers', entries), version: 2 }]);
     const decided = agent.read({ ...input, subject: 'Booking PA-2026-0977' }, taught);
     expect(decided.settled && decided.result.customer).toBe('sable-coffee');
@@ -92,7 +97,7 @@ describe('addresses that are not one customer\'s are never offered as a mark (is
   });
 });
 
-describe('a free-mail address is one person\'s (issue 35, class 5)', () => {
+describe("a free-mail address is one person's (issue 35, class 5)", () => {
   it('offers this person, the exact address, never the free-mail domain', async () => {
     const question = asked(createEmailAgent().read(await eml('freemail-person.eml'), pinned()));
     expect(question.suggested).toEqual({ pattern: '<mia\\.howard77@gmail\\.com>', where: 'from' });

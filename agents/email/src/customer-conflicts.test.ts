@@ -30,7 +30,7 @@ describe('a mark another customer holds', () => {
     expect(() => teach('corvid', { pattern: '<noreply@portal\\.example>', where: 'any' })).toThrow('already a mark of Northgate');
   });
 
-  it('is taught when it looks in another place, or is already the same customer\'s', () => {
+  it("is taught when it looks in another place, or is already the same customer's", () => {
     expect(teach('corvid', { pattern: '<noreply@portal\\.example>', where: 'body' }).changed).toBe(true);
     expect(teach('northgate', { pattern: '<noreply@portal\\.example>', where: 'from' }).changed).toBe(false);
     expect(teach('corvid', { pattern: 'CVE-104455', where: 'subject' }).changed).toBe(true);
@@ -40,7 +40,9 @@ describe('a mark another customer holds', () => {
 describe('the customers seed, checked at start-up against the same rules', () => {
   it('refuses a domain mark a longer look-alike domain would match', () => {
     const open = [new CustomerMarks('brightwell-foods', 'Brightwell Foods plc', [{ pattern: '@brightwell-foods\\.example', where: 'from' }])];
-    expect(() => checkSeedMarks(open)).toThrow(/brightwell-foods's mark '@brightwell-foods\\\.example' also matches a longer look-alike domain \(e\.g\. accounts@brightwell-foods\.example-remit\.invalid\); end it with >/);
+    expect(() => checkSeedMarks(open)).toThrow(
+      /brightwell-foods's mark '@brightwell-foods\\\.example' also matches a longer look-alike domain \(e\.g\. accounts@brightwell-foods\.example-remit\.invalid\); end it with >/,
+    );
     expect(() => customerMarksKind.checkSeed?.(open)).toThrow('look-alike');
   });
 
@@ -77,7 +79,8 @@ describe('the seed check, the quick way (issue 17: 50,000 marks were minutes of 
           } catch {
             regex = undefined;
           }
-          const named = regex && entries.find((other) => other.key !== entry.key && !other.noCustomer && (regex.test(other.name) || regex.test(plainNameOf(other.name))));
+          const named =
+            regex && entries.find((other) => other.key !== entry.key && !other.noCustomer && (regex.test(other.name) || regex.test(plainNameOf(other.name))));
           if (named !== undefined) problems.push(`${entry.key}'s mark '${mark.pattern}' matches the name of ${named.key}, whose mail it would claim`);
         }
         const holder = entries.slice(index + 1).find((other) => other.marks.some((known) => sameMark(known, mark)));
@@ -91,7 +94,10 @@ describe('the seed check, the quick way (issue 17: 50,000 marks were minutes of 
       checkSeedMarks(entries);
       return [];
     } catch (error) {
-      return (error as Error).message.replace(/^The customers seed breaks the rules lessons follow: /, '').replace(/\.$/, '').split('; ');
+      return (error as Error).message
+        .replace(/^The customers seed breaks the rules lessons follow: /, '')
+        .replace(/\.$/, '')
+        .split('; ');
     }
   };
   const words = ['Alder', 'Birch', 'Cedar', 'Dover', 'Elm', 'Fjord'];
@@ -106,7 +112,14 @@ describe('the seed check, the quick way (issue 17: 50,000 marks were minutes of 
           fc.record({
             name: fc.tuple(fc.constantFrom(...words), fc.constantFrom(...words), fc.constantFrom(...forms)),
             noCustomer: fc.boolean(),
-            marks: fc.array(fc.record({ pattern: fc.constantFrom(...patterns), where: fc.constantFrom(...where), sender: fc.option(fc.constantFrom('<a@x\\.example>', '<b@x\\.example>'), { nil: undefined }) }), { maxLength: 4 }),
+            marks: fc.array(
+              fc.record({
+                pattern: fc.constantFrom(...patterns),
+                where: fc.constantFrom(...where),
+                sender: fc.option(fc.constantFrom('<a@x\\.example>', '<b@x\\.example>'), { nil: undefined }),
+              }),
+              { maxLength: 4 },
+            ),
           }),
           { maxLength: 8 },
         ),
@@ -116,7 +129,11 @@ describe('the seed check, the quick way (issue 17: 50,000 marks were minutes of 
               new CustomerMarks(
                 `c${at}`,
                 `${entry.name[0]} ${entry.name[1]}${entry.name[2]}`,
-                entry.marks.map((mark) => (mark.sender === undefined || mark.where === 'from' ? { pattern: mark.pattern, where: mark.where } : { pattern: mark.pattern, where: mark.where, sender: mark.sender })),
+                entry.marks.map((mark) =>
+                  mark.sender === undefined || mark.where === 'from'
+                    ? { pattern: mark.pattern, where: mark.where }
+                    : { pattern: mark.pattern, where: mark.where, sender: mark.sender },
+                ),
                 entry.noCustomer && at % 3 === 0,
               ),
           );

@@ -67,7 +67,11 @@ export function decidingEvidence(model: MessageModel): DecidingEvidence {
  * notice (`Auto-Submitted: auto-generated`, `Precedence: bulk`) may be a portal's for a customer: it asks.
  */
 export function decideOn(customers: Definition<CustomerMarks>, evidence: DecidingEvidence, margin: number): Verdict {
-  const verdict = checkedAgainstOwnPart(customers, matchMarks(customers, evidence.fields, margin, evidence.automated ? 'taught-for-automated' : undefined), evidence.fields);
+  const verdict = checkedAgainstOwnPart(
+    customers,
+    matchMarks(customers, evidence.fields, margin, evidence.automated ? 'taught-for-automated' : undefined),
+    evidence.fields,
+  );
   if (verdict.kind !== 'unmarked' || evidence.nobodys === undefined) return verdict;
   // A newsletter is nobody's only when nothing in it is any customer's: a portal's notices are bulk mail too.
   if (evidence.unlessNamed === true && namesSomething(customers, evidence.fields, margin)) return verdict;
@@ -92,12 +96,18 @@ function checkedAgainstOwnPart(customers: Definition<CustomerMarks>, verdict: Ve
   if (winner === undefined || winner.noCustomer) return verdict;
   const address = /^<([^<>]*)>$/.exec(fields.from)?.[1] ?? '';
   // Only a free-mail person's: a company's desk names its consignees (Origin's "Consignee: Northgate Motors").
-  const named = !isFreeMail(address) ? [] : [...new Set(customerNamesIn({ subject: fields.subject, body: evidenceText(fields.body) }, customers.entries).flatMap((name) => name.customer ?? []))].filter(
-    (key) => key !== verdict.winner && findCustomer(customers, key)?.noCustomer !== true,
-  );
+  const named = !isFreeMail(address)
+    ? []
+    : [
+        ...new Set(customerNamesIn({ subject: fields.subject, body: evidenceText(fields.body) }, customers.entries).flatMap((name) => name.customer ?? [])),
+      ].filter((key) => key !== verdict.winner && findCustomer(customers, key)?.noCustomer !== true);
   if (named.length > 0) return { kind: 'close', contenders: [verdict.winner, ...named], scores: verdict.scores };
   if (!verdict.hits.every((hit) => hit.mark.sender === undefined && isReferenceFormat(hit.mark))) return verdict;
-  if (address !== '' && (bearsName(domainWords(address), winner.label) || winner.marks.some((mark) => mark.sender !== undefined && senderMatches(mark.sender, fields.from)))) return verdict;
+  if (
+    address !== '' &&
+    (bearsName(domainWords(address), winner.label) || winner.marks.some((mark) => mark.sender !== undefined && senderMatches(mark.sender, fields.from)))
+  )
+    return verdict;
   return { kind: 'unmarked', unconfirmed: { customer: verdict.winner, hits: verdict.hits } };
 }
 
@@ -177,7 +187,11 @@ export function customerDecider(margin: number, internal?: InternalSenders): Dec
       const namesIt = (fields: MessageFields) =>
         renamed.length > 0 && [fields.subject, fields.body].some((text) => renamed.some((name) => text.toLowerCase().replace(/\s+/g, ' ').includes(name)));
       const holdsDigit = (fields: MessageFields) => referencesChanged && MESSAGE_FIELDS.some((place) => /[0-9]/.test(fields[place]));
-      return ({ fields, nobodys: automatic, unlessNamed }) => (automatic !== undefined && (nobodys || unlessNamed === true)) || holdsDigit(fields) || namesIt(fields) || tests.some(({ test, places }) => places.some((place) => test(fields[place])));
+      return ({ fields, nobodys: automatic, unlessNamed }) =>
+        (automatic !== undefined && (nobodys || unlessNamed === true)) ||
+        holdsDigit(fields) ||
+        namesIt(fields) ||
+        tests.some(({ test, places }) => places.some((place) => test(fields[place])));
     },
   };
 }

@@ -1,6 +1,6 @@
 import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
-import { UnlearnableValue } from '@learnables/learnable';
+import type { UnlearnableValue } from '@learnables/learnable';
 import type { LessonValue } from '@learnables/protocol';
 import { refusalOf } from '@learnables/testing';
 import { CustomerMarks, MARK_PLACES, customerMarksKind } from './customer-marks.ts';
@@ -20,7 +20,7 @@ describe('CustomerMarks', () => {
     expect(before.marks).toEqual([]);
   });
 
-  it("looks in the from when no where is given", () => {
+  it('looks in the from when no where is given', () => {
     const { next } = teach(northgate(), { pattern: 'northgate' });
     expect((next as CustomerMarks).marks[0]?.where).toBe('from');
   });
@@ -34,7 +34,9 @@ describe('CustomerMarks', () => {
   it('reads a where as a person types it, and refuses a mark held by another customer, naming it', () => {
     expect(northgate().readValue({ pattern: ' PA-1 ', where: ' Subject ' })).toEqual({ pattern: 'PA-1', where: 'subject' });
     const brightwell = new CustomerMarks('brightwell', 'Brightwell Foods', [{ pattern: 'PA-1', where: 'any' }]);
-    expect(refusalOf(() => northgate().learn(northgate().readValue({ pattern: 'PA-1', where: 'subject' }), [brightwell]))).toMatch(/^'PA-1' is already a mark of Brightwell Foods \(brightwell\)/);
+    expect(refusalOf(() => northgate().learn(northgate().readValue({ pattern: 'PA-1', where: 'subject' }), [brightwell]))).toMatch(
+      /^'PA-1' is already a mark of Brightwell Foods \(brightwell\)/,
+    );
   });
 
   it('refuses a seed entry it cannot read, naming it and the field', () => {
@@ -68,15 +70,29 @@ describe('CustomerMarks', () => {
     'refuses %j in the %s: it would claim messages without evidence',
     (pattern, where) => {
       expect(refusalOf(() => teach(northgate(), { pattern, where }))).toMatch(
-        new RegExp(`^"${pattern.replace(/[\\^$.|?*+()[\]{}]/g, '\\$&')}" (matches \\d+ of 16 sample messages that belong to no customer, so it would claim messages without evidence|is found even in random characters, so it is no evidence of one customer); give the text that gives this customer away, such as an address or a reference\\.$`),
+        new RegExp(
+          `^"${pattern.replace(/[\\^$.|?*+()[\]{}]/g, '\\$&')}" (matches \\d+ of 16 sample messages that belong to no customer, so it would claim messages without evidence|is found even in random characters, so it is no evidence of one customer); give the text that gives this customer away, such as an address or a reference\\.$`,
+        ),
       );
     },
   );
 
   it.each([
-    ['@', 'from', '"@" is found even in random characters, so it is no evidence of one customer; give the text that gives this customer away, such as an address or a reference.'],
-    ['\\.(?:com|net|org|io|dev|de|no|ng|jp|uk|example|studio)>', 'from', '"\\.(?:com|net|org|io|dev|de|no|ng|jp|uk|example|studio)>" matches 12 of 16 sample messages that belong to no customer, so it would claim messages without evidence; give the text that gives this customer away, such as an address or a reference.'],
-    ['.{400}', 'body', '".{400}" is found even in random characters, so it is no evidence of one customer; give the text that gives this customer away, such as an address or a reference.'],
+    [
+      '@',
+      'from',
+      '"@" is found even in random characters, so it is no evidence of one customer; give the text that gives this customer away, such as an address or a reference.',
+    ],
+    [
+      '\\.(?:com|net|org|io|dev|de|no|ng|jp|uk|example|studio)>',
+      'from',
+      '"\\.(?:com|net|org|io|dev|de|no|ng|jp|uk|example|studio)>" matches 12 of 16 sample messages that belong to no customer, so it would claim messages without evidence; give the text that gives this customer away, such as an address or a reference.',
+    ],
+    [
+      '.{400}',
+      'body',
+      '".{400}" is found even in random characters, so it is no evidence of one customer; give the text that gives this customer away, such as an address or a reference.',
+    ],
   ])('says how broad %j in the %s is', (pattern, where, sentence) => {
     expect(refusalOf(() => teach(northgate(), { pattern, where }))).toBe(sentence);
   });
@@ -95,7 +111,9 @@ describe('CustomerMarks', () => {
       ...Object.values(seeds.entries).flatMap((entry) => entry.marks),
       { pattern: senderPattern('billing@origin.example'), where: 'from' },
       { pattern: referencePattern('PA-2026-0901'), where: 'any' },
-      ...['Northgate', 'NGM/', 'OB-', 'origin', 'pallets', 'c1', '[a-z]{300}'].flatMap((pattern) => MARK_PLACES.filter((where) => !(pattern === 'c1' && where === 'any')).map((where) => ({ pattern, where }))),
+      ...['Northgate', 'NGM/', 'OB-', 'origin', 'pallets', 'c1', '[a-z]{300}'].flatMap((pattern) =>
+        MARK_PLACES.filter((where) => !(pattern === 'c1' && where === 'any')).map((where) => ({ pattern, where })),
+      ),
     ];
     expect(marks.length).toBeGreaterThan(40);
     for (const mark of marks) expect(() => teach(northgate(), mark), JSON.stringify(mark)).not.toThrow();

@@ -7,8 +7,8 @@ import { MESSAGE_FIELDS } from './message-fields.ts';
 import type { MessageFields } from './message-fields.ts';
 import { NOISE_MESSAGES, PROBE_MESSAGES } from './probe-messages.ts';
 import { RecentCache } from './recent-cache.ts';
-import { exampleOf } from './mark-examples.ts';import { wellFormed } from './well-formed.ts';
-
+import { exampleOf } from './mark-examples.ts';
+import { wellFormed } from './well-formed.ts';
 
 /** The parts of a message a mark can look in; `any` is all of them at once. */
 export const MARK_PLACES = ['from', 'subject', 'body', 'attachments', 'any'] as const;
@@ -114,9 +114,11 @@ export function compileMark(pattern: string): RE2 {
  */
 export const markLesson = lessonValue(
   {
-    pattern: lessonField.text({ missing: 'A mark needs a pattern: the text that gives this customer away.' }).refine((pattern) => pattern.length <= LONGEST_PATTERN, {
-      error: (issue) => `That pattern is ${String(issue.input).length} characters long; a mark may be at most ${LONGEST_PATTERN}.`,
-    }),
+    pattern: lessonField
+      .text({ missing: 'A mark needs a pattern: the text that gives this customer away.' })
+      .refine((pattern) => pattern.length <= LONGEST_PATTERN, {
+        error: (issue) => `That pattern is ${String(issue.input).length} characters long; a mark may be at most ${LONGEST_PATTERN}.`,
+      }),
     where: lessonField.choice(MARK_PLACES, { notOne: (typed) => `${typed} is not a place to look; choose one of ${MARK_PLACES.join(', ')}.`, absent: 'from' }),
     // Optional: left out, or blank as an empty form field sends it, it is no condition at all.
     sender: z
@@ -124,7 +126,11 @@ export const markLesson = lessonValue(
       .transform((raw, ctx): string | undefined => {
         if (raw === null || (typeof raw === 'string' && raw.trim() === '')) return undefined;
         if (typeof raw === 'string') return raw.trim();
-        ctx.issues.push({ code: 'custom', message: 'The sender condition is the text of a pattern for the sender, such as <noreply@portal\\.example>.', input: raw });
+        ctx.issues.push({
+          code: 'custom',
+          message: 'The sender condition is the text of a pattern for the sender, such as <noreply@portal\\.example>.',
+          input: raw,
+        });
         return z.NEVER;
       })
       .optional(),
@@ -182,10 +188,9 @@ function checkMark({ pattern, where, sender }: ReadMark): void {
   checkCompiledSize(pattern);
   const regex = compiledMark(pattern);
   if (regex.test('')) {
-    throw new UnlearnableValue(
-      `"${pattern}" matches an empty text, so it would claim every message; give the text that gives the customer away.`,
-      { field: 'pattern' },
-    );
+    throw new UnlearnableValue(`"${pattern}" matches an empty text, so it would claim every message; give the text that gives the customer away.`, {
+      field: 'pattern',
+    });
   }
   if (where === 'from' || where === 'any') checkAnchored(pattern, 'pattern');
   if (sender !== undefined) checkSender(sender, where);
@@ -210,9 +215,12 @@ function checkAnchored(pattern: string, field: 'pattern' | 'sender'): void {
 /** The sender of a "sender AND reference" mark: a usable pattern for the from, anchored like any. */
 function checkSender(sender: string, where: MarkPlace): void {
   if (where === 'from') {
-    throw new UnlearnableValue('This mark already looks at the sender; a sender condition is for a mark that looks at the subject, body or attachments.', { field: 'sender' });
+    throw new UnlearnableValue('This mark already looks at the sender; a sender condition is for a mark that looks at the subject, body or attachments.', {
+      field: 'sender',
+    });
   }
-  if (sender.length > LONGEST_PATTERN) throw new UnlearnableValue(`That sender pattern is ${sender.length} characters long; it may be at most ${LONGEST_PATTERN}.`, { field: 'sender' });
+  if (sender.length > LONGEST_PATTERN)
+    throw new UnlearnableValue(`That sender pattern is ${sender.length} characters long; it may be at most ${LONGEST_PATTERN}.`, { field: 'sender' });
   checkCompiledSize(sender);
   let regex: RE2;
   try {
@@ -220,13 +228,20 @@ function checkSender(sender: string, where: MarkPlace): void {
   } catch (error) {
     throw new UnlearnableValue((error as Error).message, { field: 'sender' });
   }
-  if (regex.test('')) throw new UnlearnableValue(`The sender "${sender}" matches an empty text, so it is no condition; give the sender's address, such as <noreply@portal\\.example>.`, { field: 'sender' });
+  if (regex.test(''))
+    throw new UnlearnableValue(
+      `The sender "${sender}" matches an empty text, so it is no condition; give the sender's address, such as <noreply@portal\\.example>.`,
+      { field: 'sender' },
+    );
   checkAnchored(sender, 'sender');
   // The sender must itself be evidence of a sender, as a mark on the from would have to be: '.'
   // would make the pair the text alone, and the text's own evidence check is skipped for a pair.
   const matches = (probe: MessageFields) => regex.test(probe.from);
   if (NOISE_MESSAGES.every(matches)) {
-    throw new UnlearnableValue(`The sender "${sender}" is found even in random characters, so it is no condition on who sent the mail; give the sender's address, such as <noreply@portal\\.example>.`, { field: 'sender' });
+    throw new UnlearnableValue(
+      `The sender "${sender}" is found even in random characters, so it is no condition on who sent the mail; give the sender's address, such as <noreply@portal\\.example>.`,
+      { field: 'sender' },
+    );
   }
   const claimed = PROBE_MESSAGES.filter(matches).length;
   if (claimed >= MOST_PROBES) {
@@ -356,7 +371,11 @@ function identical(a: Mark, b: Mark): boolean {
  * text with a mark that has one.
  */
 export function sameMark(a: Mark, b: Mark): boolean {
-  return a.pattern === b.pattern && (a.where === b.where || a.where === 'any' || b.where === 'any') && (a.sender === undefined || b.sender === undefined || a.sender === b.sender);
+  return (
+    a.pattern === b.pattern &&
+    (a.where === b.where || a.where === 'any' || b.where === 'any') &&
+    (a.sender === undefined || b.sender === undefined || a.sender === b.sender)
+  );
 }
 
 /**
@@ -481,7 +500,9 @@ export function checkSeedMarks(entries: readonly CustomerMarks[]): void {
         );
       }
       if (mark.sender !== undefined && (mark.where === 'from' || OPEN_DOMAIN_END.test(mark.sender))) {
-        problems.push(`${entry.key}'s mark '${mark.pattern}' has the sender condition '${mark.sender}', which ${mark.where === 'from' ? 'a mark on the sender does not take' : 'also matches a longer look-alike address; end it with >'}`);
+        problems.push(
+          `${entry.key}'s mark '${mark.pattern}' has the sender condition '${mark.sender}', which ${mark.where === 'from' ? 'a mark on the sender does not take' : 'also matches a longer look-alike address; end it with >'}`,
+        );
       }
       const named = mark.where === 'from' ? undefined : namesMatched[place++];
       if (named !== undefined) problems.push(`${entry.key}'s mark '${mark.pattern}' matches the name of ${named.key}, whose mail it would claim`);
@@ -524,7 +545,10 @@ function sharedFormats(entries: readonly CustomerMarks[]): string[] {
     const chunk = formats.slice(start, start + FORMAT_SET_SIZE);
     let set: InstanceType<typeof RE2.Set>;
     try {
-      set = new RE2.Set(chunk.map(({ mark }) => mark.pattern), 'iu');
+      set = new RE2.Set(
+        chunk.map(({ mark }) => mark.pattern),
+        'iu',
+      );
     } catch {
       continue;
     }
@@ -619,7 +643,10 @@ function marksNamingOthers(entries: readonly CustomerMarks[]): (CustomerMarks | 
 
 function lookAlike(pattern: string): string {
   const at = pattern.lastIndexOf('@');
-  const domain = pattern.slice(at + 1).replace(/\\b$/, '').replace(/\\(.)/g, '$1');
+  const domain = pattern
+    .slice(at + 1)
+    .replace(/\\b$/, '')
+    .replace(/\\(.)/g, '$1');
   // An address keeps its own local part (billing@origin.example-remit.invalid); a domain gets one.
   const local = /[a-z0-9._%+-]+$/i.exec(pattern.slice(0, at).replace(/\\(.)/g, '$1'))?.[0] ?? 'accounts';
   return `${local}@${domain}-remit.invalid`;

@@ -4,7 +4,7 @@ import { absorbLesson, defineCollection } from '@learnables/learnable';
 import type { Definition } from '@learnables/learnable';
 import type { PinnedDefinitions } from '@learnables/runtime';
 import { InputRefused, pinDefinitions } from '@learnables/runtime';
-import { CustomerMarks, compileMark, customerMarksKind } from './customer-marks.ts';
+import { type CustomerMarks, compileMark, customerMarksKind } from './customer-marks.ts';
 import { createEmailAgent } from './email-agent.ts';
 import { InternalSenders } from './internal-senders.ts';
 import { messageModel } from './message-model.ts';
@@ -36,7 +36,10 @@ const refused = new Map<string, unknown>();
 beforeAll(async () => {
   truth = (await readJson(new URL('ground-truth.json', fixtures))) as Record<string, Truth>;
   const seedFile = (await readJson(new URL('../seeds/customers.json', fixtures))) as { entries: Record<string, unknown> };
-  seed = defineCollection('customers', Object.entries(seedFile.entries).map(([key, state]) => customerMarksKind.fromState(key, state)));
+  seed = defineCollection(
+    'customers',
+    Object.entries(seedFile.entries).map(([key, state]) => customerMarksKind.fromState(key, state)),
+  );
   for (const file of (await readdir(fixtures)).filter((name) => name.endsWith('.eml'))) {
     try {
       parsed.set(file, await parseEmail(await readFile(new URL(file, fixtures))));
@@ -55,8 +58,10 @@ function seedMarkApplies(customer: string, input: EmailInput): boolean {
   const fields = messageModel(input, internal).own;
   const entry = seed.entries.find((candidate) => candidate.key === customer);
   const tied = entry !== undefined && fields.from !== '' && bearsName(domainWords(fields.from.slice(1, -1)), entry.label);
-  return (entry?.marks ?? []).some((mark) =>
-    (tied || !isReferenceFormat(mark)) && (mark.where === 'any' ? MESSAGE_FIELDS : [mark.where]).some((field) => compileMark(mark.pattern).test(fields[field])),
+  return (entry?.marks ?? []).some(
+    (mark) =>
+      (tied || !isReferenceFormat(mark)) &&
+      (mark.where === 'any' ? MESSAGE_FIELDS : [mark.where]).some((field) => compileMark(mark.pattern).test(fields[field])),
   );
 }
 
@@ -68,7 +73,11 @@ describe('the email fixtures under the seed customers', () => {
   });
 
   it('refuses exactly the malformed fixtures, each with a sentence', () => {
-    expect([...refused.keys()].sort()).toEqual(Object.keys(truth).filter((file) => file.startsWith('malformed-')).sort());
+    expect([...refused.keys()].sort()).toEqual(
+      Object.keys(truth)
+        .filter((file) => file.startsWith('malformed-'))
+        .sort(),
+    );
     for (const [file, error] of refused) {
       expect(error, file).toBeInstanceOf(InputRefused);
       expect((error as InputRefused).message, file).toMatch(/^This [^\n]+\.$/);
@@ -111,7 +120,13 @@ describe('the email fixtures under the seed customers', () => {
   });
 
   it('after the lesson <billing@origin\\.example> (from) for northgate, settles every billing@origin.example message to northgate and not the lookalike', () => {
-    const lesson = { collection: 'customers', entry: 'northgate', value: { pattern: '<billing@origin\\.example>', where: 'from' }, taughtBy: 'dana', reason: 'Origin bills for Northgate' };
+    const lesson = {
+      collection: 'customers',
+      entry: 'northgate',
+      value: { pattern: '<billing@origin\\.example>', where: 'from' },
+      taughtBy: 'dana',
+      reason: 'Origin bills for Northgate',
+    };
     const { definition, changed } = absorbLesson(seed, lesson);
     expect(changed).toBe(true);
     const origin = [...parsed].filter(([, input]) => fromOrigin(input));
@@ -123,7 +138,11 @@ describe('the email fixtures under the seed customers', () => {
     for (const [file, input] of origin) {
       expect(emailAgent.read(input, pinned(seed, 1)).settled, `${file} before the lesson`).toBe(false);
       const reading = emailAgent.read(input, pinned(definition, 2));
-      expect(reading.findings.customer, file).toMatchObject({ settled: true, winner: 'northgate', reads: 'Reads as Northgate Motors Ltd, on billing@origin.example' });
+      expect(reading.findings.customer, file).toMatchObject({
+        settled: true,
+        winner: 'northgate',
+        reads: 'Reads as Northgate Motors Ltd, on billing@origin.example',
+      });
       expect(reading.settled && reading.result.version, file).toBe(2);
     }
     const lookalike = parsed.get('hollis-toys-origin-example-near-miss.eml');

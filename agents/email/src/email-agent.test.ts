@@ -13,7 +13,10 @@ import type { EmailInput } from './email-input.ts';
 import { InternalSenders } from './internal-senders.ts';
 
 const customers = (...entries: [string, string, Mark[]][]) =>
-  defineCollection('customers', entries.map(([key, name, marks]) => new CustomerMarks(key, name, marks)));
+  defineCollection(
+    'customers',
+    entries.map(([key, name, marks]) => new CustomerMarks(key, name, marks)),
+  );
 
 const pinned = (definition: Definition, version = 1): PinnedDefinitions => pinDefinitions([{ ...definition, version }]);
 
@@ -31,13 +34,25 @@ const email = (overrides: Partial<EmailInput> = {}): EmailInput => ({
  * for others (a reference from a domain that bears no customer's name would: SPEC §2.3.3).
  */
 const plain = (overrides: Partial<EmailInput> = {}): EmailInput =>
-  email({ subject: 'Pre-alert and invoice', body: 'Please book in 4 pallets for Thursday.', attachments: [{ filename: 'invoice.pdf', mediaType: 'application/pdf' }], ...overrides });
+  email({
+    subject: 'Pre-alert and invoice',
+    body: 'Please book in 4 pallets for Thursday.',
+    attachments: [{ filename: 'invoice.pdf', mediaType: 'application/pdf' }],
+    ...overrides,
+  });
 
 /** A sender whose domain bears Northgate's name but holds none of its marks: its reference formats decide its mail. */
 const NORTHGATE_DESK = { address: 'desk@northgate-logistics.example', name: '' };
 
 const seed = customers(
-  ['northgate', 'Northgate Motors Ltd', [{ pattern: '@northgate-motors\\.example', where: 'from' }, { pattern: '\\bNGM/\\d{4}/\\d+', where: 'subject' }]],
+  [
+    'northgate',
+    'Northgate Motors Ltd',
+    [
+      { pattern: '@northgate-motors\\.example', where: 'from' },
+      { pattern: '\\bNGM/\\d{4}/\\d+', where: 'subject' },
+    ],
+  ],
   ['brightwell-foods', 'Brightwell Foods plc', [{ pattern: '@brightwell-foods\\.example', where: 'from' }]],
   ['pinnacle-audio', 'Pinnacle Audio Ltd', []],
 );
@@ -58,7 +73,12 @@ describe('the card', () => {
   });
 
   it('declares what it keeps and how it can be taught', () => {
-    expect(emailAgent.declaration).toMatchObject({ collection: 'customers', entry: 'customer', teaches: 'which customer a message belongs to', decidedBy: 'rules' });
+    expect(emailAgent.declaration).toMatchObject({
+      collection: 'customers',
+      entry: 'customer',
+      teaches: 'which customer a message belongs to',
+      decidedBy: 'rules',
+    });
     expect(emailAgent.declaration.lessonFields).toEqual([
       expect.objectContaining({ name: 'pattern', kind: 'text', help: expect.any(String) }),
       expect.objectContaining({ name: 'where', kind: 'choice', choices: [...MARK_PLACES], default: 'from' }),
@@ -88,7 +108,9 @@ describe('the card', () => {
   });
 
   it('refuses a margin that would let a tie settle', () => {
-    expect(() => createEmailAgent({ margin: 0 })).toThrow('The margin must be a whole number of points, at least 1, and 0 is not: with less, a tie would settle.');
+    expect(() => createEmailAgent({ margin: 0 })).toThrow(
+      'The margin must be a whole number of points, at least 1, and 0 is not: with less, a tie would settle.',
+    );
     expect(() => createEmailAgent({ margin: 1.5 })).toThrow(RangeError);
   });
 });
@@ -126,21 +148,47 @@ describe('the how sentence, held to what the agent does', () => {
     expect(how).toContain('scores one point for its customer, once');
     const definition = customers(
       ['origin', 'Origin Forwarding', [{ pattern: 'origin', where: 'any' }]],
-      ['northgate', 'Northgate Motors Ltd', [{ pattern: 'Northgate', where: 'body' }, { pattern: 'NGM/', where: 'body' }]],
+      [
+        'northgate',
+        'Northgate Motors Ltd',
+        [
+          { pattern: 'Northgate', where: 'body' },
+          { pattern: 'NGM/', where: 'body' },
+        ],
+      ],
     );
-    const input = email({ subject: 'origin', body: 'origin: Northgate Motors Ltd, NGM/2026/1142', attachments: [{ filename: 'origin.pdf', mediaType: 'application/pdf' }] });
+    const input = email({
+      subject: 'origin',
+      body: 'origin: Northgate Motors Ltd, NGM/2026/1142',
+      attachments: [{ filename: 'origin.pdf', mediaType: 'application/pdf' }],
+    });
     expect(settled(emailAgent.read(input, pinned(definition))).customer).toBe('northgate');
   });
 
   it('"the customer with the most points wins if it leads the next by at least the margin": 2 to 1 wins by 1, not by 2', () => {
     const definition = customers(
-      ['northgate', 'Northgate Motors Ltd', [{ pattern: 'Northgate', where: 'body' }, { pattern: 'NGM/', where: 'body' }]],
+      [
+        'northgate',
+        'Northgate Motors Ltd',
+        [
+          { pattern: 'Northgate', where: 'body' },
+          { pattern: 'NGM/', where: 'body' },
+        ],
+      ],
       ['origin', 'Origin Forwarding', [{ pattern: 'origin', where: 'from' }]],
     );
     expect(settled(emailAgent.read(email(), pinned(definition))).customer).toBe('northgate');
     expect(createEmailAgent({ margin: 2 }).read(email(), pinned(definition)).settled).toBe(false);
     const withThird = customers(
-      ['northgate', 'Northgate Motors Ltd', [{ pattern: 'Northgate', where: 'body' }, { pattern: 'NGM/', where: 'body' }, { pattern: 'OB-', where: 'subject' }]],
+      [
+        'northgate',
+        'Northgate Motors Ltd',
+        [
+          { pattern: 'Northgate', where: 'body' },
+          { pattern: 'NGM/', where: 'body' },
+          { pattern: 'OB-', where: 'subject' },
+        ],
+      ],
       ['origin', 'Origin Forwarding', [{ pattern: 'origin', where: 'from' }]],
     );
     expect(settled(createEmailAgent({ margin: 2 }).read(email(), pinned(withThird))).customer).toBe('northgate');
@@ -149,14 +197,23 @@ describe('the how sentence, held to what the agent does', () => {
   // The evidence rule (issue 35): each clause of "only the author's own part counts".
   it('"the from is the sender\'s address alone": a mark on a display name scores nothing', () => {
     expect(how).toContain("only the author's own part counts: the from is the sender's address alone");
-    const definition = customers(['kestrel', 'Kestrel Pharma GmbH', [{ pattern: 'Kestrel Pharma', where: 'any' }]], ['pinnacle-audio', 'Pinnacle Audio Ltd', []]);
-    expect(emailAgent.read(plain({ from: { address: 'kestrel.pharma.gmbh@gmail.example', name: 'Kestrel Pharma GmbH' } }), pinned(definition)).settled).toBe(false);
+    const definition = customers(
+      ['kestrel', 'Kestrel Pharma GmbH', [{ pattern: 'Kestrel Pharma', where: 'any' }]],
+      ['pinnacle-audio', 'Pinnacle Audio Ltd', []],
+    );
+    expect(emailAgent.read(plain({ from: { address: 'kestrel.pharma.gmbh@gmail.example', name: 'Kestrel Pharma GmbH' } }), pinned(definition)).settled).toBe(
+      false,
+    );
   });
 
   it('"a forward\'s original sender only when one of the warehouse\'s own people forwarded it"', () => {
     expect(how).toContain("a forward's original sender only when one of the warehouse's own people forwarded it");
     const forward = (address: string) =>
-      email({ from: { address, name: 'Ops' }, subject: 'Fwd: note', body: `Book in please.\n\n---------- Forwarded message ---------\nFrom: Northgate <logistics@northgate-motors.example>\nSubject: note\n\nThree crates.` });
+      email({
+        from: { address, name: 'Ops' },
+        subject: 'Fwd: note',
+        body: `Book in please.\n\n---------- Forwarded message ---------\nFrom: Northgate <logistics@northgate-motors.example>\nSubject: note\n\nThree crates.`,
+      });
     const internal = new InternalSenders({ domains: ['warehouse.example'] });
     expect(settled(createEmailAgent({ internal }).read(forward('ops@warehouse.example'), pinned(seed))).customer).toBe('northgate');
     expect(createEmailAgent({ internal }).read(forward('ops@warehouse-example.example'), pinned(seed)).settled).toBe(false);
@@ -169,7 +226,9 @@ describe('the how sentence, held to what the agent does', () => {
     const results = (verdicts: string) => plain({ from, headerFacts: { authenticationResults: [`mx.warehouse.example; ${verdicts}`] } });
     expect(emailAgent.read(results('dmarc=fail header.from=brightwell-foods.example'), pinned(seed)).settled).toBe(false);
     expect(emailAgent.read(results('spf=fail smtp.mailfrom=anna@brightwell-foods.example; dkim=none'), pinned(seed)).settled).toBe(false);
-    expect(emailAgent.read(results('spf=pass smtp.mailfrom=brightwell-foods.example; dkim=fail header.d=brightwell-foods.example'), pinned(seed)).settled).toBe(true);
+    expect(emailAgent.read(results('spf=pass smtp.mailfrom=brightwell-foods.example; dkim=fail header.d=brightwell-foods.example'), pinned(seed)).settled).toBe(
+      true,
+    );
     expect(emailAgent.read(results('dmarc=pass header.from=brightwell-foods.example'), pinned(seed)).settled).toBe(true);
     // Another domain's failure says nothing of this sender.
     expect(emailAgent.read(results('dmarc=fail header.from=elsewhere.example'), pinned(seed)).settled).toBe(true);
@@ -177,9 +236,16 @@ describe('the how sentence, held to what the agent does', () => {
 
   it('"nothing at all in mail forwarded by a sender whose domain imitates the forwarded message\'s"', () => {
     expect(how).toContain("nothing at all in mail forwarded by a sender whose domain imitates the forwarded message's");
-    const definition = customers(['northgate', 'Northgate Motors Ltd', [{ pattern: 'Northgate\\s+Motors', where: 'body' }]], ['pinnacle-audio', 'Pinnacle Audio Ltd', []]);
+    const definition = customers(
+      ['northgate', 'Northgate Motors Ltd', [{ pattern: 'Northgate\\s+Motors', where: 'body' }]],
+      ['pinnacle-audio', 'Pinnacle Audio Ltd', []],
+    );
     const forged = (address: string) =>
-      plain({ from: { address, name: 'Northgate Motors Accounts' }, subject: 'FW: bank details', body: 'Please pay today.\n\nNorthgate Motors Accounts\n\n-----Original Message-----\nFrom: Lee <logistics@northgate-motors.example>\nSubject: bank details\n\nnew IBAN' });
+      plain({
+        from: { address, name: 'Northgate Motors Accounts' },
+        subject: 'FW: bank details',
+        body: 'Please pay today.\n\nNorthgate Motors Accounts\n\n-----Original Message-----\nFrom: Lee <logistics@northgate-motors.example>\nSubject: bank details\n\nnew IBAN',
+      });
     expect(emailAgent.read(forged('accounts@northgate-motors.example.pay-portal.invalid'), pinned(definition)).settled).toBe(false);
     // The same words from a sender that imitates nobody decide.
     expect(settled(emailAgent.read(forged('accounts@haulier.example'), pinned(definition))).customer).toBe('northgate');
@@ -187,25 +253,60 @@ describe('the how sentence, held to what the agent does', () => {
 
   it('"the body is the new text without quoted history"', () => {
     expect(how).toContain('the body is the new text without quoted history');
-    const definition = customers(['northgate', 'Northgate Motors Ltd', [{ pattern: 'NGM/2026/1142', where: 'body' }]], ['pinnacle-audio', 'Pinnacle Audio Ltd', []]);
-    const quoted = plain({ from: { address: 'desk@haulier.example', name: '' }, subject: 'Re: slots', body: 'Thursday works.\n\nOn Tue, 27 Oct 2026 at 16:02, Intake <intake@warehouse.example> wrote:\n> Bay 2 for NGM/2026/1142.' });
+    const definition = customers(
+      ['northgate', 'Northgate Motors Ltd', [{ pattern: 'NGM/2026/1142', where: 'body' }]],
+      ['pinnacle-audio', 'Pinnacle Audio Ltd', []],
+    );
+    const quoted = plain({
+      from: { address: 'desk@haulier.example', name: '' },
+      subject: 'Re: slots',
+      body: 'Thursday works.\n\nOn Tue, 27 Oct 2026 at 16:02, Intake <intake@warehouse.example> wrote:\n> Bay 2 for NGM/2026/1142.',
+    });
     expect(emailAgent.read(quoted, pinned(definition)).settled).toBe(false);
-    const outlook = { ...quoted, body: 'Thursday works.\n\nFrom: Intake <intake@warehouse.example>\nSent: Tuesday\nSubject: slots\n\nBay 2 for NGM/2026/1142.' };
+    const outlook = {
+      ...quoted,
+      body: 'Thursday works.\n\nFrom: Intake <intake@warehouse.example>\nSent: Tuesday\nSubject: slots\n\nBay 2 for NGM/2026/1142.',
+    };
     expect(emailAgent.read(outlook, pinned(definition)).settled).toBe(false);
     // (From a sender tied to Northgate: a reference format alone decides only such a sender's mail.)
-    expect(settled(emailAgent.read({ ...quoted, from: NORTHGATE_DESK, body: `Thursday works for NGM/2026/1142.\n${quoted.body}` }, pinned(definition))).customer).toBe('northgate');
+    expect(
+      settled(emailAgent.read({ ...quoted, from: NORTHGATE_DESK, body: `Thursday works for NGM/2026/1142.\n${quoted.body}` }, pinned(definition))).customer,
+    ).toBe('northgate');
   });
 
-  it('"the subject and a forwarded message count only when they are the author\'s (not an automatic reply\'s, nor a reply\'s, … nor a forward by anyone else)"', () => {
-    expect(how).toContain("the subject and a forwarded message count only when they are the author's (not an automatic reply's, nor a reply's, which repeats the subject it answers, nor a forward by anyone else)");
+  it("\"the subject and a forwarded message count only when they are the author's (not an automatic reply's, nor a reply's, … nor a forward by anyone else)\"", () => {
+    expect(how).toContain(
+      "the subject and a forwarded message count only when they are the author's (not an automatic reply's, nor a reply's, which repeats the subject it answers, nor a forward by anyone else)",
+    );
     const from = { address: 'desk@haulier.example', name: '' };
     expect(emailAgent.read(plain({ from, subject: 'Automatic reply: NGM/2026/1142' }), pinned(seed)).settled).toBe(false);
-    expect(emailAgent.read(plain({ from, subject: 'FW: NGM/2026/1142', body: 'see below\n\n-----Original Message-----\nFrom: A <a@b.example>\nSubject: NGM/2026/1142\n\nhi' }), pinned(seed)).settled).toBe(false);
-    const attached = plain({ from, subject: 'see attached', attachments: [{ filename: 'fwd.eml', mediaType: 'message/rfc822', text: 'From: <a@b.example>\nSubject: x\n\nKP/2026/4410' }] });
-    const kestrel = customers(['kestrel', 'Kestrel Pharma GmbH', [{ pattern: 'KP/2026/4410', where: 'attachments' }]], ['pinnacle-audio', 'Pinnacle Audio Ltd', []]);
+    expect(
+      emailAgent.read(
+        plain({ from, subject: 'FW: NGM/2026/1142', body: 'see below\n\n-----Original Message-----\nFrom: A <a@b.example>\nSubject: NGM/2026/1142\n\nhi' }),
+        pinned(seed),
+      ).settled,
+    ).toBe(false);
+    const attached = plain({
+      from,
+      subject: 'see attached',
+      attachments: [{ filename: 'fwd.eml', mediaType: 'message/rfc822', text: 'From: <a@b.example>\nSubject: x\n\nKP/2026/4410' }],
+    });
+    const kestrel = customers(
+      ['kestrel', 'Kestrel Pharma GmbH', [{ pattern: 'KP/2026/4410', where: 'attachments' }]],
+      ['pinnacle-audio', 'Pinnacle Audio Ltd', []],
+    );
     expect(emailAgent.read(attached, pinned(kestrel)).settled).toBe(false);
     // A reply's subject is the message it answers (a haulier's reply on another customer's thread): quoted, in any language.
-    for (const subject of ['Re: NGM/2026/1142', 'RE : NGM/2026/1142', 'AW: NGM/2026/1142', 'SV: NGM/2026/1142', 'Antw: NGM/2026/1142', 'R: NGM/2026/1142', 'Réf. : NGM/2026/1142', '[#4411] Re: NGM/2026/1142']) {
+    for (const subject of [
+      'Re: NGM/2026/1142',
+      'RE : NGM/2026/1142',
+      'AW: NGM/2026/1142',
+      'SV: NGM/2026/1142',
+      'Antw: NGM/2026/1142',
+      'R: NGM/2026/1142',
+      'Réf. : NGM/2026/1142',
+      '[#4411] Re: NGM/2026/1142',
+    ]) {
       expect(emailAgent.read(plain({ from, subject }), pinned(seed)).settled, subject).toBe(false);
     }
     expect(settled(emailAgent.read(plain({ from: NORTHGATE_DESK, subject: 'NGM/2026/1142 booked' }), pinned(seed))).customer).toBe('northgate');
@@ -215,34 +316,66 @@ describe('the how sentence, held to what the agent does', () => {
   });
 
   it('"a reference format alone decides only mail whose sender … was taught for it", and "a free-mail sender … naming another customer asks"', () => {
-    expect(how).toContain("a reference format alone decides only mail whose sender's domain bears its customer's name or was taught for it, and never once another customer's taught reference has its shape; a decision a free-mail sender contradicts by naming another customer asks;");
+    expect(how).toContain(
+      "a reference format alone decides only mail whose sender's domain bears its customer's name or was taught for it, and never once another customer's taught reference has its shape; a decision a free-mail sender contradicts by naming another customer asks;",
+    );
     const haulier = { address: 'desk@haulier.example', name: '' };
     expect(emailAgent.read(plain({ from: haulier, subject: 'NGM/2026/1142 booked' }), pinned(seed)).settled).toBe(false);
     expect(settled(emailAgent.read(plain({ from: NORTHGATE_DESK, subject: 'NGM/2026/1142 booked' }), pinned(seed))).customer).toBe('northgate');
-    const taught = customers(['northgate', 'Northgate Motors Ltd', [{ pattern: '\\bNGM/\\d{4}/\\d+', where: 'subject' }, { pattern: 'NGM/2026/0001', where: 'subject', sender: '<desk@haulier\\.example>' }]], ['brightwell-foods', 'Brightwell Foods plc', []]);
+    const taught = customers(
+      [
+        'northgate',
+        'Northgate Motors Ltd',
+        [
+          { pattern: '\\bNGM/\\d{4}/\\d+', where: 'subject' },
+          { pattern: 'NGM/2026/0001', where: 'subject', sender: '<desk@haulier\\.example>' },
+        ],
+      ],
+      ['brightwell-foods', 'Brightwell Foods plc', []],
+    );
     expect(settled(emailAgent.read(plain({ from: haulier, subject: 'NGM/2026/1142 booked' }), pinned(taught))).customer).toBe('northgate');
     // A company's desk names its consignees; a free-mail person who names another customer may have moved.
-    expect(settled(emailAgent.read(plain({ from: NORTHGATE_DESK, subject: 'NGM/2026/1142 booked', body: 'Consignee: Brightwell Foods.' }), pinned(seed))).customer).toBe('northgate');
-    const person = customers(['northgate', 'Northgate Motors Ltd', [{ pattern: '<ann\\.lee@gmail\\.com>', where: 'from' }]], ['brightwell-foods', 'Brightwell Foods plc', []]);
-    expect(emailAgent.read(plain({ from: { address: 'ann.lee@gmail.com', name: 'Ann' }, body: 'I work for Brightwell Foods now.' }), pinned(person)).settled).toBe(false);
+    expect(
+      settled(emailAgent.read(plain({ from: NORTHGATE_DESK, subject: 'NGM/2026/1142 booked', body: 'Consignee: Brightwell Foods.' }), pinned(seed))).customer,
+    ).toBe('northgate');
+    const person = customers(
+      ['northgate', 'Northgate Motors Ltd', [{ pattern: '<ann\\.lee@gmail\\.com>', where: 'from' }]],
+      ['brightwell-foods', 'Brightwell Foods plc', []],
+    );
+    expect(
+      emailAgent.read(plain({ from: { address: 'ann.lee@gmail.com', name: 'Ann' }, body: 'I work for Brightwell Foods now.' }), pinned(person)).settled,
+    ).toBe(false);
   });
 
   it('"on automated mail only a mark with a sender condition, or a mark of mail that is no customer\'s, scores"', () => {
-    expect(how).toContain("on automated mail (automatic replies, delivery reports, notices) only a mark with a sender condition, or a mark of mail that is no customer's, scores,");
+    expect(how).toContain(
+      "on automated mail (automatic replies, delivery reports, notices) only a mark with a sender condition, or a mark of mail that is no customer's, scores,",
+    );
     const auto = plain({ from: { address: 'anna@brightwell-foods.example', name: 'Anna' }, subject: 'Away', headerFacts: { autoSubmitted: 'auto-replied' } });
     expect(emailAgent.read(auto, pinned(seed)).settled).toBe(false);
     expect(emailAgent.read({ ...auto, headerFacts: { precedence: 'bulk' } }, pinned(seed)).settled).toBe(false);
     expect(settled(emailAgent.read({ ...auto, headerFacts: undefined }, pinned(seed))).customer).toBe('brightwell-foods');
-    const paired = customers(['brightwell-foods', 'Brightwell Foods plc', [{ pattern: 'pallets', where: 'body', sender: '<anna@brightwell-foods\\.example>' }]], ['pinnacle-audio', 'Pinnacle Audio Ltd', []]);
+    const paired = customers(
+      ['brightwell-foods', 'Brightwell Foods plc', [{ pattern: 'pallets', where: 'body', sender: '<anna@brightwell-foods\\.example>' }]],
+      ['pinnacle-audio', 'Pinnacle Audio Ltd', []],
+    );
     expect(settled(emailAgent.read(auto, pinned(paired))).customer).toBe('brightwell-foods');
-    const nobody = defineCollection('customers', [new CustomerMarks('brightwell-foods', 'Brightwell Foods plc', [{ pattern: '@brightwell-foods\\.example>', where: 'from' }]), new CustomerMarks('none', 'Nobody', [{ pattern: 'pallets', where: 'body' }], true)]);
+    const nobody = defineCollection('customers', [
+      new CustomerMarks('brightwell-foods', 'Brightwell Foods plc', [{ pattern: '@brightwell-foods\\.example>', where: 'from' }]),
+      new CustomerMarks('none', 'Nobody', [{ pattern: 'pallets', where: 'body' }], true),
+    ]);
     expect(settled(emailAgent.read(auto, pinned(nobody))).customer).toBe('none');
   });
 
   it('"an automatic reply or a delivery report that none matches is the entry for mail that is no customer\'s, when there is one (a notice asks)"', () => {
-    expect(how).toContain("an automatic reply or a delivery report that none matches is the entry for mail that is no customer's, when there is one (a notice asks)");
+    expect(how).toContain(
+      "an automatic reply or a delivery report that none matches is the entry for mail that is no customer's, when there is one (a notice asks)",
+    );
     const entries = (...more: CustomerMarks[]) =>
-      defineCollection('customers', [new CustomerMarks('brightwell-foods', 'Brightwell Foods plc', [{ pattern: '@brightwell-foods\\.example>', where: 'from' }]), ...more]);
+      defineCollection('customers', [
+        new CustomerMarks('brightwell-foods', 'Brightwell Foods plc', [{ pattern: '@brightwell-foods\\.example>', where: 'from' }]),
+        ...more,
+      ]);
     const withNone = entries(new CustomerMarks('none', 'Nobody', [], true));
     const from = { address: 'anna@brightwell-foods.example', name: 'Anna' };
     const away = plain({ from, subject: 'Out of Office: pallets', headerFacts: { autoSubmitted: 'auto-replied' } });
@@ -251,14 +384,21 @@ describe('the how sentence, held to what the agent does', () => {
     const reading = emailAgent.read(away, pinned(withNone));
     expect(settled(reading).customer).toBe('none');
     expect(settled(reading).noCustomer).toBe(true);
-    expect(reading.findings.customer).toMatchObject({ settled: true, winner: 'none', reads: expect.stringMatching(/^Reads as Nobody: this is an automatic reply .*no customer's unless a lesson says so$/) });
+    expect(reading.findings.customer).toMatchObject({
+      settled: true,
+      winner: 'none',
+      reads: expect.stringMatching(/^Reads as Nobody: this is an automatic reply .*no customer's unless a lesson says so$/),
+    });
     expect(settled(emailAgent.read(bounce, pinned(withNone))).customer).toBe('none');
     // A notice may be a portal's, for a customer: it asks. Without an entry for nobody's mail, all three ask.
     expect(emailAgent.read(notice, pinned(withNone)).settled).toBe(false);
     for (const message of [away, bounce, notice]) expect(emailAgent.read(message, pinned(entries())).settled).toBe(false);
     // A lesson on the sender's automatic replies still decides them for its customer.
     const taught = entries(new CustomerMarks('none', 'Nobody', [], true)).entries.map((entry) =>
-      entry.key === 'brightwell-foods' ? new CustomerMarks(entry.key, entry.name, [{ pattern: 'pallets', where: 'body', sender: '<anna@brightwell-foods\\.example>' }]) : entry);
+      entry.key === 'brightwell-foods'
+        ? new CustomerMarks(entry.key, entry.name, [{ pattern: 'pallets', where: 'body', sender: '<anna@brightwell-foods\\.example>' }])
+        : entry,
+    );
     expect(settled(emailAgent.read(away, pinned(defineCollection('customers', taught)))).customer).toBe('brightwell-foods');
     // Preview decides alike, and counts a change to the entry for nobody's mail as affecting them.
     const decider = customerDecider(1);
@@ -270,7 +410,10 @@ describe('the how sentence, held to what the agent does', () => {
   });
 
   it('"if no mark matches, I ask"', () => {
-    const reading = createEmailAgent().read(plain(), pinned(customers(['brightwell-foods', 'Brightwell Foods plc', [{ pattern: '@brightwell-foods\\.example>', where: 'from' }]])));
+    const reading = createEmailAgent().read(
+      plain(),
+      pinned(customers(['brightwell-foods', 'Brightwell Foods plc', [{ pattern: '@brightwell-foods\\.example>', where: 'from' }]])),
+    );
     expect(reading.findings.customer).toEqual({ settled: false, reads: 'Still cannot tell whose this is.', collection: 'customers' });
     expect(asked(reading).question).toBe('Which customer does this message belong to?');
   });
@@ -286,7 +429,9 @@ describe('the how sentence, held to what the agent does', () => {
     const question = asked(reading);
     expect(question.question).toMatch(/^Which customer does this message belong to: Northgate Motors Ltd or Origin Forwarding\?/);
     // The sender ties them, so it is not what the question offers to teach; the consignee's name is.
-    expect(question.question).toContain('billing@origin.example is already a mark of Origin Forwarding, so I suggest Northgate Motors in any part of mail from billing@origin.example');
+    expect(question.question).toContain(
+      'billing@origin.example is already a mark of Origin Forwarding, so I suggest Northgate Motors in any part of mail from billing@origin.example',
+    );
     expect(question.suggested).toEqual({ pattern: expect.stringContaining('Northgate\\s+Motors'), where: 'any', sender: '<billing@origin\\.example>' });
     expect(question.entries.map((entry) => entry.key)).toEqual(['northgate', 'origin', 'pinnacle-audio']);
   });
@@ -336,8 +481,13 @@ describe('emailAgent.read', () => {
   });
 
   it('suggests the first reference, where it was found, when there is no sender', () => {
-    const question = asked(emailAgent.read(email({ from: { address: '', name: '' }, subject: 'Pre-alert PA-2026-0901', body: 'Your reference: NGM/2026/1142' }), pinned(seed)));
-    expect(question.suggested).toEqual({ pattern: '(?:^[-/]?|[^0-9a-z/-]|[^0-9a-z][-/]|(?-i:[a-z])[-/])PA-2026-0901(?:$|[^0-9a-z/-]|[-/](?:$|[^0-9a-z])|[-/](?-i:[a-z]|[A-Z][a-z]))', where: 'subject' });
+    const question = asked(
+      emailAgent.read(email({ from: { address: '', name: '' }, subject: 'Pre-alert PA-2026-0901', body: 'Your reference: NGM/2026/1142' }), pinned(seed)),
+    );
+    expect(question.suggested).toEqual({
+      pattern: '(?:^[-/]?|[^0-9a-z/-]|[^0-9a-z][-/]|(?-i:[a-z])[-/])PA-2026-0901(?:$|[^0-9a-z/-]|[-/](?:$|[^0-9a-z])|[-/](?-i:[a-z]|[A-Z][a-z]))',
+      where: 'subject',
+    });
   });
 
   it('reads an input back from the journal exactly as it read it the first time', () => {
@@ -347,7 +497,9 @@ describe('emailAgent.read', () => {
   });
 
   it('says plainly when the task has no customers pinned', () => {
-    expect(() => emailAgent.read(email(), pinDefinitions([]))).toThrow('This task is not pinned to "customers" (it reads nothing); list its kind in the agent\'s kinds.');
+    expect(() => emailAgent.read(email(), pinDefinitions([]))).toThrow(
+      'This task is not pinned to "customers" (it reads nothing); list its kind in the agent\'s kinds.',
+    );
   });
 });
 
@@ -356,7 +508,12 @@ describe('emailAgent.answer', () => {
 
   it("settles on the operator's customer and says so", () => {
     const reading = emailAgent.answer(email(), pinned(seed, 3), question(), { entry: 'northgate' });
-    expect(reading.findings.customer).toEqual({ settled: true, winner: 'northgate', reads: 'Northgate Motors Ltd, as the operator answered', collection: 'customers' });
+    expect(reading.findings.customer).toEqual({
+      settled: true,
+      winner: 'northgate',
+      reads: 'Northgate Motors Ltd, as the operator answered',
+      collection: 'customers',
+    });
     expect(settled(reading)).toEqual({ customer: 'northgate', customerName: 'Northgate Motors Ltd', decidedBy: 'operator', marks: [], version: 3 });
   });
 
@@ -399,7 +556,8 @@ describe('emailAgent, around the reading', () => {
 describe('a shared sender', () => {
   it('is not offered once it was decided for two customers; the question says why and offers the reference', () => {
     const agent = createEmailAgent();
-    const portal = (subject: string) => email({ from: { address: 'desk@freight-portal.example', name: 'Freight Portal' }, subject, body: 'see booking', attachments: [] });
+    const portal = (subject: string) =>
+      email({ from: { address: 'desk@freight-portal.example', name: 'Freight Portal' }, subject, body: 'see booking', attachments: [] });
     const first = asked(agent.read(portal('Booking OB-10001'), pinned(seed)));
     // A portal's domain bears no customer's name: its first message is offered as the sender AND its reference (SPEC §2.3.3).
     expect(first.suggested).toEqual({ pattern: expect.stringContaining('OB-10001'), where: 'subject', sender: '<desk@freight-portal\\.example>' });
@@ -431,4 +589,3 @@ describe('a shared sender', () => {
     expect(question.question).toContain('already a mark of Northgate Motors Ltd and Origin Forwarding');
   });
 });
-

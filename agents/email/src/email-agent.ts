@@ -120,7 +120,7 @@ export function createEmailAgent(options: EmailAgentOptions = {}): LearnableAgen
           name: 'sender',
           label: 'Only in mail from',
           kind: 'text',
-          help: 'Optional: a pattern the sender must match too, e.g. <noreply@dockslot-portal\\.example>, for a booking portal or a haulier that writes for several customers: its address alone tells none of them apart, and the name or reference alone could be in anyone\'s mail. Leave empty for any sender.',
+          help: "Optional: a pattern the sender must match too, e.g. <noreply@dockslot-portal\\.example>, for a booking portal or a haulier that writes for several customers: its address alone tells none of them apart, and the name or reference alone could be in anyone's mail. Leave empty for any sender.",
         },
       ],
     },
@@ -179,7 +179,10 @@ export function createEmailAgent(options: EmailAgentOptions = {}): LearnableAgen
           collection: COLLECTION,
           question,
           // A customer's name is a mark of that customer alone: it is the likely answer, so it comes first.
-          entries: entriesFirst(customers, suggestion?.names === undefined ? contenders : [suggestion.names, ...contenders.filter((key) => key !== suggestion.names)]),
+          entries: entriesFirst(
+            customers,
+            suggestion?.names === undefined ? contenders : [suggestion.names, ...contenders.filter((key) => key !== suggestion.names)],
+          ),
           ...(suggested === undefined ? {} : { suggested: { ...suggested } }),
         },
       };

@@ -48,10 +48,15 @@ export function sharedFormatNotes(verdict: Verdict, customers: Definition<Custom
           `${[...new Set(verdict.unconfirmed.hits.map((hit) => quoted(hit.text)))].slice(0, 2).join(', ')} has the shape of ${labelOf(verdict.unconfirmed.customer)}'s references, but nothing else says this message is theirs (its sender has never been taught as writing for them), so the shape alone does not decide.`,
         ]
       : [];
-  return [...unconfirmed, ...(verdict.shared ?? []).slice(0, 3).map(
-    ({ hit, other, reference }) =>
-      `${quoted(hit.text)} has the shape of ${labelOf(hit.customer)}'s references, but ${labelOf(other)}'s reference ${quoted(reference)} has it too, so the shape does not decide.`,
-  )];
+  return [
+    ...unconfirmed,
+    ...(verdict.shared ?? [])
+      .slice(0, 3)
+      .map(
+        ({ hit, other, reference }) =>
+          `${quoted(hit.text)} has the shape of ${labelOf(hit.customer)}'s references, but ${labelOf(other)}'s reference ${quoted(reference)} has it too, so the shape does not decide.`,
+      ),
+  ];
 }
 
 function quoted(text: string): string {

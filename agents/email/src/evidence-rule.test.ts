@@ -37,8 +37,14 @@ function asked(reading: Reading<EmailResult, MarkLesson>): Question<MarkLesson> 
 
 beforeAll(async () => {
   const seedFile = JSON.parse(await readFile(new URL('../seeds/customers.json', fixtures), 'utf8')) as { entries: Record<string, unknown> };
-  seed = defineCollection('customers', Object.entries(seedFile.entries).map(([key, state]) => customerMarksKind.fromState(key, state)));
-  asking = defineCollection('customers', seed.entries.filter((entry) => !entry.noCustomer));
+  seed = defineCollection(
+    'customers',
+    Object.entries(seedFile.entries).map(([key, state]) => customerMarksKind.fromState(key, state)),
+  );
+  asking = defineCollection(
+    'customers',
+    seed.entries.filter((entry) => !entry.noCustomer),
+  );
 });
 
 /** Every fixture that today's seed marks decide wrongly, what it is, and what the question must say. */
@@ -52,8 +58,16 @@ const WRONG_TODAY: readonly { file: string; class: string; says: RegExp }[] = [
   { file: 'evidence/ticket-freshdesk-acknowledgement-tidewater.eml', class: '2 ticket acknowledgement (Freshdesk)', says: /automat/i },
   { file: 'evidence/bounce-postfix-undelivered-kestrel.eml', class: '2 delivery report (Postfix)', says: /delivery report/i },
   { file: 'evidence/bounce-exchange-ndr-tidewater.eml', class: '2 delivery report (Exchange)', says: /delivery report/i },
-  { file: 'evidence/forged-forward-lookalike-brightwell.eml', class: '3 forged forward (look-alike domain)', says: /forwarded by accounts@brightwell-foods-uk\.example.*not one of the warehouse's own/i },
-  { file: 'evidence/forged-forward-gmail-northgate.eml', class: '3 forged forward (free mail)', says: /forwarded by northgate\.logistics\.desk@gmail\.example.*not one of the warehouse's own/i },
+  {
+    file: 'evidence/forged-forward-lookalike-brightwell.eml',
+    class: '3 forged forward (look-alike domain)',
+    says: /forwarded by accounts@brightwell-foods-uk\.example.*not one of the warehouse's own/i,
+  },
+  {
+    file: 'evidence/forged-forward-gmail-northgate.eml',
+    class: '3 forged forward (free mail)',
+    says: /forwarded by northgate\.logistics\.desk@gmail\.example.*not one of the warehouse's own/i,
+  },
   { file: 'evidence/name-spoof-freemail-kestrel.eml', class: '4 name spoofing', says: /Kestrel Pharma GmbH.*only in .*quoted/i },
   { file: 'evidence/dmarc-fail-spoofed-brightwell.eml', class: 'DMARC fail', says: /brightwell-foods\.example.*(DMARC|authenticat)/i },
 ];
@@ -75,7 +89,16 @@ describe('the evidence rule: only the author’s own part decides', () => {
       expect(reading.settled && reading.result.noCustomer, file).toBe(true);
       expect(reading.findings.customer?.reads, file).toMatch(says);
     }
-    const notice = agent.read({ from: { address: 'noreply@portal.example', name: 'Portal' }, subject: 'Booking confirmed', body: 'Booking confirmed.', attachments: [], headerFacts: { autoSubmitted: 'auto-generated' } }, pinned(seed));
+    const notice = agent.read(
+      {
+        from: { address: 'noreply@portal.example', name: 'Portal' },
+        subject: 'Booking confirmed',
+        body: 'Booking confirmed.',
+        attachments: [],
+        headerFacts: { autoSubmitted: 'auto-generated' },
+      },
+      pinned(seed),
+    );
     expect(notice.settled).toBe(false);
   });
 
@@ -93,7 +116,13 @@ describe('the evidence rule: only the author’s own part decides', () => {
     const pass = await read('evidence/dmarc-pass-brightwell.eml');
     expect(pass.settled && pass.result.customer).toBe('brightwell-foods');
     // The Outlook reply from the haulier, with Palmera's name taught as a mark in the body: the new text names Palmera.
-    const taught = absorbLesson(seed, { collection: 'customers', entry: 'palmera-apparel', value: { pattern: 'Palmera\\s+Apparel', where: 'body' }, taughtBy: 'test', reason: 'test' }).definition;
+    const taught = absorbLesson(seed, {
+      collection: 'customers',
+      entry: 'palmera-apparel',
+      value: { pattern: 'Palmera\\s+Apparel', where: 'body' },
+      taughtBy: 'test',
+      reason: 'test',
+    }).definition;
     const haulier = await read('evidence/quoted-outlook-haulier-other-reference.eml', taught);
     expect(haulier.settled && haulier.result.customer).toBe('palmera-apparel');
   });
@@ -120,11 +149,21 @@ describe('automated mail is nobody’s unless a lesson says so', () => {
 
   it('a lesson on automated mail still decides it: a mark with a sender, or an entry for nobody’s mail', async () => {
     const paired = absorbLesson(seed, {
-      collection: 'customers', entry: 'corvid-electronics', value: { pattern: 'Corvid\\s+Electronics\\s+Support', where: 'body', sender: '<support@corvid\\.zendesk\\.example>' }, taughtBy: 'test', reason: 'their helpdesk',
+      collection: 'customers',
+      entry: 'corvid-electronics',
+      value: { pattern: 'Corvid\\s+Electronics\\s+Support', where: 'body', sender: '<support@corvid\\.zendesk\\.example>' },
+      taughtBy: 'test',
+      reason: 'their helpdesk',
     }).definition;
     const ack = await read('evidence/ticket-zendesk-acknowledgement-corvid.eml', paired);
     expect(ack.settled && ack.result.customer).toBe('corvid-electronics');
-    const bounces = absorbLesson(seed, { collection: 'customers', entry: 'no-customer', value: { pattern: "<mailer-daemon@mail\\.warehouse\\.example>", where: "from" }, taughtBy: 'test', reason: 'bounces' }).definition;
+    const bounces = absorbLesson(seed, {
+      collection: 'customers',
+      entry: 'no-customer',
+      value: { pattern: '<mailer-daemon@mail\\.warehouse\\.example>', where: 'from' },
+      taughtBy: 'test',
+      reason: 'bounces',
+    }).definition;
     const bounce = await read('evidence/bounce-postfix-undelivered-kestrel.eml', bounces);
     expect(bounce.settled && bounce.result.customer).toBe('no-customer');
   });
@@ -160,7 +199,12 @@ describe('preview decides exactly as read does', () => {
 
 describe('stored tasks', () => {
   it('an EmailInput journaled before the message model (no header facts) still reads', () => {
-    const old: EmailInput = { from: { address: 'ops@northgate-motors.example', name: 'Ops' }, subject: 'Pallets', body: 'Four pallets Thursday.', attachments: [] };
+    const old: EmailInput = {
+      from: { address: 'ops@northgate-motors.example', name: 'Ops' },
+      subject: 'Pallets',
+      body: 'Four pallets Thursday.',
+      attachments: [],
+    };
     const reading = agent.read(old, pinned(seed));
     expect(reading.settled && reading.result.customer).toBe('northgate');
   });

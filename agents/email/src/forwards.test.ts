@@ -110,9 +110,21 @@ describe('forwardedSender', () => {
   });
 
   it.each([
-    ['an ordinary message that mentions a From: line deep in its text', 'Order', `${'line\n'.repeat(20)}From: Someone <someone@elsewhere.example>\nSent: today\n`],
-    ['a reply that quotes our own earlier message', 'RE: your booking', 'Thanks, confirmed.\n\n-----Original Message-----\nFrom: Intake [mailto:intake@harbourside-warehouse.example]\nSent: Monday\nSubject: your booking'],
-    ['a reply (German) that quotes another sender', 'AW: Lieferavis', 'Danke.\n\n-----Ursprüngliche Nachricht-----\nVon: Jonas Weber <j.weber@kestrel-pharma.example>\nGesendet: Mittwoch\nBetreff: Lieferavis'],
+    [
+      'an ordinary message that mentions a From: line deep in its text',
+      'Order',
+      `${'line\n'.repeat(20)}From: Someone <someone@elsewhere.example>\nSent: today\n`,
+    ],
+    [
+      'a reply that quotes our own earlier message',
+      'RE: your booking',
+      'Thanks, confirmed.\n\n-----Original Message-----\nFrom: Intake [mailto:intake@harbourside-warehouse.example]\nSent: Monday\nSubject: your booking',
+    ],
+    [
+      'a reply (German) that quotes another sender',
+      'AW: Lieferavis',
+      'Danke.\n\n-----Ursprüngliche Nachricht-----\nVon: Jonas Weber <j.weber@kestrel-pharma.example>\nGesendet: Mittwoch\nBetreff: Lieferavis',
+    ],
     ['prose that says from: without a header block', 'Question', 'From: what I can see, the pallets are late.\nRegards'],
   ])('does not read %s as a forward', (_, subject, body) => {
     expect(forwardedSender(forward(subject, body))).toBeUndefined();

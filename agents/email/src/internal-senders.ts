@@ -40,6 +40,10 @@ export class InternalSenders {
 
 /** Reads the comma-separated lists the stack passes in its environment. */
 export function internalSendersFromEnv(env: NodeJS.ProcessEnv): InternalSenders {
-  const list = (value: string | undefined): string[] => (value ?? '').split(',').map((s) => s.trim()).filter((s) => s !== '');
+  const list = (value: string | undefined): string[] =>
+    (value ?? '')
+      .split(',')
+      .map((s) => s.trim())
+      .filter((s) => s !== '');
   return new InternalSenders({ domains: list(env['EMAIL_INTERNAL_DOMAINS']), addresses: list(env['EMAIL_INTERNAL_ADDRESSES']) });
 }

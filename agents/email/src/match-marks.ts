@@ -26,7 +26,14 @@ export interface Score {
  * the next by the margin; `contenders` are those within the margin of the top score.
  */
 export type Verdict =
-  | { readonly kind: 'settled'; readonly winner: string; readonly hits: readonly MarkHit[]; readonly scores: readonly Score[]; readonly because?: string; readonly shared?: readonly SharedFormat[] }
+  | {
+      readonly kind: 'settled';
+      readonly winner: string;
+      readonly hits: readonly MarkHit[];
+      readonly scores: readonly Score[];
+      readonly because?: string;
+      readonly shared?: readonly SharedFormat[];
+    }
   | { readonly kind: 'unmarked'; readonly shared?: readonly SharedFormat[]; readonly unconfirmed?: Unconfirmed }
   | { readonly kind: 'close'; readonly contenders: readonly string[]; readonly scores: readonly Score[]; readonly shared?: readonly SharedFormat[] };
 
@@ -246,7 +253,8 @@ export function matchMarks(definition: Definition<CustomerMarks>, fields: Messag
   // the matches come in the order of the compiled shards, which a cached index may hold differently.
   const position = (key: string) => compiled.customers.get(key)?.position ?? 0;
   const inDefinitionOrder = [...matched].sort(
-    ([a, fieldA], [b, fieldB]) => MESSAGE_FIELDS.indexOf(fieldA) - MESSAGE_FIELDS.indexOf(fieldB) || position(a.customer) - position(b.customer) || a.index - b.index,
+    ([a, fieldA], [b, fieldB]) =>
+      MESSAGE_FIELDS.indexOf(fieldA) - MESSAGE_FIELDS.indexOf(fieldB) || position(a.customer) - position(b.customer) || a.index - b.index,
   );
   for (const [owner, field] of inDefinitionOrder) {
     const fits = otherReferenceFitting(definition, owner);
@@ -286,7 +294,8 @@ const [REFERENCE_OPENS, REFERENCE_CLOSES] = referencePattern('\u0000').split('\u
 
 /** The reference a literal reference mark (`referencePattern(reference)`, as suggestions write it) stands for; undefined for any other mark. */
 export function literalReferenceOf(pattern: string): string | undefined {
-  if (pattern.length <= REFERENCE_OPENS.length + REFERENCE_CLOSES.length || !pattern.startsWith(REFERENCE_OPENS) || !pattern.endsWith(REFERENCE_CLOSES)) return undefined;
+  if (pattern.length <= REFERENCE_OPENS.length + REFERENCE_CLOSES.length || !pattern.startsWith(REFERENCE_OPENS) || !pattern.endsWith(REFERENCE_CLOSES))
+    return undefined;
   const escaped = pattern.slice(REFERENCE_OPENS.length, pattern.length - REFERENCE_CLOSES.length);
   // Only escaped text: an unescaped metacharacter means a pattern, not one reference.
   if (/(?<!\\)[\^$.|?*+()[\]{}]/.test(escaped.replace(/\\\\/g, ''))) return undefined;
@@ -322,7 +331,10 @@ function literalReferences(definition: Definition<CustomerMarks>): readonly { re
  * format is then a shape both issue (Quarry Stone's `QS/\d{4}/\d{3,}` and Quayside's `QS/2027/4101`).
  * Decided from the definition alone, so read, reread and preview agree.
  */
-export function otherReferenceFitting(definition: Definition<CustomerMarks>, owner: { readonly customer: string; readonly mark: Mark }): { other: string; reference: string } | undefined {
+export function otherReferenceFitting(
+  definition: Definition<CustomerMarks>,
+  owner: { readonly customer: string; readonly mark: Mark },
+): { other: string; reference: string } | undefined {
   if (!isReferenceFormat(owner.mark)) return undefined;
   let fits = fitsByEntries.get(definition.entries);
   if (fits === undefined) {

@@ -22,9 +22,7 @@ describe('messageFields', () => {
   });
 
   it('keeps a display name from posing as an address', () => {
-    expect(senderLine({ address: 'evil@x.example', name: 'Billing <billing@origin.example>' })).toBe(
-      'Billing billing@origin.example <evil@x.example>',
-    );
+    expect(senderLine({ address: 'evil@x.example', name: 'Billing <billing@origin.example>' })).toBe('Billing billing@origin.example <evil@x.example>');
   });
 
   it('gives the subject and body as they are', () => {
@@ -33,8 +31,6 @@ describe('messageFields', () => {
   });
 
   it('lets attachment marks see every file name and the text of text-like attachments', () => {
-    expect(messageFields(email).attachments).toBe(
-      'OB-55120_invoice.pdf\nstatement.csv\nref;amount\nNGM/2026/1142;12.00',
-    );
+    expect(messageFields(email).attachments).toBe('OB-55120_invoice.pdf\nstatement.csv\nref;amount\nNGM/2026/1142;12.00');
   });
 });

@@ -18,7 +18,9 @@ const own = (body: string) => messageModel(email({ body })).own.body.trim();
 
 describe('the author’s new text: quoted history as mail programs write it', () => {
   it('Gmail and Apple Mail: an attribution line and > lines', () => {
-    expect(own('Thursday works.\n\nOn Tue, 27 Oct 2026 at 16:02, Intake <intake@warehouse.example> wrote:\n> Bay 2 for NGM/2026/1142.\n')).toBe('Thursday works.');
+    expect(own('Thursday works.\n\nOn Tue, 27 Oct 2026 at 16:02, Intake <intake@warehouse.example> wrote:\n> Bay 2 for NGM/2026/1142.\n')).toBe(
+      'Thursday works.',
+    );
     expect(own('Fine.\n\nOn 27 Oct 2026, at 16:02, Intake <intake@warehouse.example> wrote:\n\n> KP/2026/4410\n')).toBe('Fine.');
     // Gmail wraps a long attribution.
     expect(own('Fine.\n\nOn Tue, 27 Oct 2026 at 16:02, Intake Desk of the Warehouse <\nintake@warehouse.example> wrote:\n> KP/2026/4410')).not.toContain('KP/');
@@ -31,7 +33,9 @@ describe('the author’s new text: quoted history as mail programs write it', ()
   });
 
   it('Outlook: a header block or a separator, and everything below it', () => {
-    expect(own('Booked.\n\nFrom: Intake <intake@warehouse.example>\nSent: Monday, October 26, 2026 4:40 PM\nTo: Mark\nSubject: schedule\n\nTWP2026118')).toBe('Booked.');
+    expect(own('Booked.\n\nFrom: Intake <intake@warehouse.example>\nSent: Monday, October 26, 2026 4:40 PM\nTo: Mark\nSubject: schedule\n\nTWP2026118')).toBe(
+      'Booked.',
+    );
     expect(own('Gebucht.\n\nVon: Intake <intake@warehouse.example>\nGesendet: Montag\nAn: Mark\nBetreff: Plan\n\nTWP2026118')).toBe('Gebucht.');
     expect(own('Booked.\n-----Original Message-----\nTWP2026118')).toBe('Booked.');
     expect(own('Booked.\n________________________________\nTWP2026118')).toBe('Booked.');
@@ -45,11 +49,19 @@ describe('the author’s new text: quoted history as mail programs write it', ()
 
 describe('forwards and who forwarded them', () => {
   const forward = (from: string) =>
-    email({ from: { address: from, name: 'Kev' }, subject: 'Fwd: note', body: 'Please book in.\n\n---------- Forwarded message ---------\nFrom: Northgate <logistics@northgate-motors.example>\nSubject: note\nTo: ops@warehouse.example\n\nNGM/2026/1187, 3 crates.\n\nOn Mon, Intake wrote:\n> PA-2026-0901' });
+    email({
+      from: { address: from, name: 'Kev' },
+      subject: 'Fwd: note',
+      body: 'Please book in.\n\n---------- Forwarded message ---------\nFrom: Northgate <logistics@northgate-motors.example>\nSubject: note\nTo: ops@warehouse.example\n\nNGM/2026/1187, 3 crates.\n\nOn Mon, Intake wrote:\n> PA-2026-0901',
+    });
 
   it('by one of the warehouse’s own people: the original sender and text are the author’s, its own quoted history is not', () => {
     const model = messageModel(forward('ops@warehouse.example'), internal);
-    expect(model.forward).toEqual({ by: { address: 'ops@warehouse.example', name: 'Kev' }, original: { address: 'logistics@northgate-motors.example', name: 'Northgate' }, internal: true });
+    expect(model.forward).toEqual({
+      by: { address: 'ops@warehouse.example', name: 'Kev' },
+      original: { address: 'logistics@northgate-motors.example', name: 'Northgate' },
+      internal: true,
+    });
     expect(model.author.address).toBe('logistics@northgate-motors.example');
     expect(model.own.from).toBe('<logistics@northgate-motors.example>');
     expect(model.own.subject).toBe('Fwd: note');
@@ -79,12 +91,19 @@ describe('forwards and who forwarded them', () => {
 
   it('by a look-alike of the forwarded sender’s domain: an impostor, none of whose words decide (its signature names the customer)', () => {
     const forged = (from: string) =>
-      messageModel(email({
-        from: { address: from, name: 'Alder Chemicals Finance' },
-        subject: 'FW: Updated bank details – ALC-2027-8213',
-        body: 'Please process the payment today.\n\nRegards\nAlder Chemicals Finance\n\n________________________________\nFrom: Alder Planning <planning@alder-chem.example>\nSent: Tuesday 9 March 2027 09:35\nSubject: Updated bank details\n\nnew bank details, ALC-2027-8213',
-      }), internal);
-    for (const lookalike of ['finance@alder-chem.example.secure-invoice.invalid', 'finance@alder-chem-payments.example', 'finance@alder-chem.example-zahlung.invalid']) {
+      messageModel(
+        email({
+          from: { address: from, name: 'Alder Chemicals Finance' },
+          subject: 'FW: Updated bank details – ALC-2027-8213',
+          body: 'Please process the payment today.\n\nRegards\nAlder Chemicals Finance\n\n________________________________\nFrom: Alder Planning <planning@alder-chem.example>\nSent: Tuesday 9 March 2027 09:35\nSubject: Updated bank details\n\nnew bank details, ALC-2027-8213',
+        }),
+        internal,
+      );
+    for (const lookalike of [
+      'finance@alder-chem.example.secure-invoice.invalid',
+      'finance@alder-chem-payments.example',
+      'finance@alder-chem.example-zahlung.invalid',
+    ]) {
       const model = forged(lookalike);
       expect(model.own, lookalike).toEqual({ from: '', subject: '', body: '', attachments: '' });
       expect(model.unverified, lookalike).toMatch(/imitates alder-chem\.example, the domain of the message it forwards/);
@@ -97,7 +116,11 @@ describe('forwards and who forwarded them', () => {
   });
 
   it('a `>`-quoted forward by the warehouse is unquoted one level', () => {
-    const quoted = email({ from: { address: 'ops@warehouse.example', name: '' }, subject: 'Fwd: x', body: 'fyi\n\n> From: A <a@customer.example>\n> Date: Mon\n> Subject: x\n> To: ops@warehouse.example\n>\n> BW-88213 please' });
+    const quoted = email({
+      from: { address: 'ops@warehouse.example', name: '' },
+      subject: 'Fwd: x',
+      body: 'fyi\n\n> From: A <a@customer.example>\n> Date: Mon\n> Subject: x\n> To: ops@warehouse.example\n>\n> BW-88213 please',
+    });
     expect(messageModel(quoted, internal).own.body).toContain('BW-88213 please');
   });
 });
@@ -130,7 +153,9 @@ describe('the kind of mail, from its headers and subject', () => {
     const bounce = await parseEmail(await readFile(new URL('evidence/bounce-postfix-undelivered-kestrel.eml', fixtures)));
     expect(bounce.headerFacts).toEqual({ autoSubmitted: 'auto-replied', reportType: 'delivery-status' });
     const dmarc = await parseEmail(await readFile(new URL('evidence/dmarc-fail-spoofed-brightwell.eml', fixtures)));
-    expect(dmarc.headerFacts?.authenticationResults?.[0]).toMatch(/^mx\.warehouse\.example; spf=fail .* dmarc=fail action=quarantine header\.from=brightwell-foods\.example$/);
+    expect(dmarc.headerFacts?.authenticationResults?.[0]).toMatch(
+      /^mx\.warehouse\.example; spf=fail .* dmarc=fail action=quarantine header\.from=brightwell-foods\.example$/,
+    );
     expect((await parseEmail(await readFile(new URL('northgate-billing-prealert.eml', fixtures)))).headerFacts).toBeUndefined();
   });
 });

@@ -75,7 +75,7 @@ export function messageModel(input: EmailInput, internal: InternalSenders = NO_O
   // A list that rewrites its members' From (`Ann Smith via Ops`, for DMARC) keeps the author in Reply-To:
   // the post's author is that address, as plain a sender as any From (issue 35, class 5).
   const via = forward === undefined && automated === undefined ? listAuthor(input, internal) : undefined;
-  const author = trusted ? forward.sender : via ?? input.from;
+  const author = trusted ? forward.sender : (via ?? input.from);
 
   let body: string;
   if (trusted && forward.attachment === undefined) {
@@ -112,13 +112,15 @@ export function messageModel(input: EmailInput, internal: InternalSenders = NO_O
           : input.subject;
   // A look-alike of the forwarded sender's domain writes as an impostor: none of its words decide (its signature names the customer it imitates).
   const impostor = unverified !== undefined && forward !== undefined && !trusted && imitates(input.from.address, forward.sender.address);
-  const own: MessageFields = impostor ? { from: '', subject: '', body: '', attachments: '' } : {
-    // The address only: a display name is a claim anyone can type (a free-mail address named "Kestrel Pharma GmbH").
-    from: unverified !== undefined || author.address === '' ? '' : `<${author.address}>`,
-    subject,
-    body,
-    attachments: attachments.join('\n'),
-  };
+  const own: MessageFields = impostor
+    ? { from: '', subject: '', body: '', attachments: '' }
+    : {
+        // The address only: a display name is a claim anyone can type (a free-mail address named "Kestrel Pharma GmbH").
+        from: unverified !== undefined || author.address === '' ? '' : `<${author.address}>`,
+        subject,
+        body,
+        attachments: attachments.join('\n'),
+      };
   const nobodys = nobodysBecause(input, automated, impostor ? unverified : undefined, internal);
   return {
     kind,
@@ -168,8 +170,10 @@ function authorsLines(lines: readonly string[], whole?: string, headLines?: read
     if (QUOTED_LINE.test(line)) continue;
     // An attribution ends with a colon (on this line or, wrapped, the next): a plain look before the patterns.
     const colon = endsWithColon(line);
-    if ((colon || endsWithColon(lines[i + 1] ?? '')) && (
-      (colon && ATTRIBUTION.test(line)) || (ATTRIBUTION_START.test(line) && ATTRIBUTION.test(`${line} ${lines[i + 1] ?? ''}`)))) {
+    if (
+      (colon || endsWithColon(lines[i + 1] ?? '')) &&
+      ((colon && ATTRIBUTION.test(line)) || (ATTRIBUTION_START.test(line) && ATTRIBUTION.test(`${line} ${lines[i + 1] ?? ''}`)))
+    ) {
       const next = nextNonBlank(lines, i + 1);
       // `On … wrote:` with `>` lines under it quotes only those; without them (HTML turned into text), all that follows.
       if (next !== undefined && QUOTED_LINE.test(lines[next] ?? '')) continue;
@@ -203,7 +207,8 @@ export function linesOf(text: string): string[] {
 }
 /** `On Tue, 27 Oct 2026 at 16:02, Intake <intake@…> wrote:` in the languages mail programs write it. */
 // German and Dutch put the name after the verb (`Am … schrieb Intake:`).
-const ATTRIBUTION = /^.{0,300}\b(?:wrote|writes|schrieb|a écrit|ha scritto|escribió|schreef|skrev|napisał|pisze|escreveu|kirjoitti)(?:\s[^:]{0,120})?\s*:\s*$/iu;
+const ATTRIBUTION =
+  /^.{0,300}\b(?:wrote|writes|schrieb|a écrit|ha scritto|escribió|schreef|skrev|napisał|pisze|escreveu|kirjoitti)(?:\s[^:]{0,120})?\s*:\s*$/iu;
 const ATTRIBUTION_START = /^\s*(?:on|am|le|il|el|op|den|d\.|w dniu|em|the)\s+\S/iu;
 
 /** `line.trimEnd().endsWith(':')`, without copying the line. */
@@ -236,7 +241,8 @@ const BOUNCE_SUBJECT =
 const AUTO_REPLY_SUBJECT =
   /^\s*(?:automatic reply|auto(?:matic)?[- ]?(?:reply|response)|autoreply|out of (?:the )?office|abwesenheitsnotiz|automatische antwort|réponse automatique|absence du bureau|risposta automatica|fuori sede|respuesta automática|fuera de la oficina|automatisch antwoord|afwezig|autosvar|frånvaro|automaattinen vastaus|odpowiedź automatyczna)\b/iu;
 /** What a ticket system's acknowledgement says in its first lines. */
-const ACKNOWLEDGEMENT = /\b(?:has been received|have received your|we received your|ticket (?:has been )?(?:created|opened)|request received|ticket received|this is an automated)\b/iu;
+const ACKNOWLEDGEMENT =
+  /\b(?:has been received|have received your|we received your|ticket (?:has been )?(?:created|opened)|request received|ticket received|this is an automated)\b/iu;
 const DAEMON = /^(?:mailer-daemon|postmaster|mail-daemon|mailerdaemon)$/i;
 
 function automatedBecause(input: EmailInput): Automated | undefined {
@@ -244,22 +250,28 @@ function automatedBecause(input: EmailInput): Automated | undefined {
   const local = input.from.address.slice(0, Math.max(0, input.from.address.lastIndexOf('@')));
   const subject = input.subject;
   if (facts?.reportType?.toLowerCase() === 'delivery-status') {
-    return { kind: 'delivery-report', because: `This is a delivery report (a bounce: a multipart/report of delivery status) from ${input.from.address || 'a mail server'}` };
+    return {
+      kind: 'delivery-report',
+      because: `This is a delivery report (a bounce: a multipart/report of delivery status) from ${input.from.address || 'a mail server'}`,
+    };
   }
   if (facts?.autoReplyHeader === 'X-MS-Exchange-Message-Is-Ndr' || DAEMON.test(local) || BOUNCE_SUBJECT.test(subject)) {
     return { kind: 'delivery-report', because: `This is a delivery report (a bounce) from ${input.from.address || 'a mail server'}` };
   }
   const auto = (facts?.autoSubmitted ?? '').toLowerCase();
   const precedence = (facts?.precedence ?? '').toLowerCase();
-  if (AUTO_REPLY_SUBJECT.test(subject)) return { kind: 'auto-reply', because: `This is an automatic reply (its subject begins "${subject.slice(0, 40).trim()}")` };
+  if (AUTO_REPLY_SUBJECT.test(subject))
+    return { kind: 'auto-reply', because: `This is an automatic reply (its subject begins "${subject.slice(0, 40).trim()}")` };
   if (auto.startsWith('auto-replied')) return { kind: 'auto-reply', because: 'This is an automatic reply (its Auto-Submitted header says auto-replied)' };
-  if (facts?.autoReplyHeader !== undefined) return { kind: 'auto-reply', because: `This is an automatic reply (it carries the ${facts.autoReplyHeader} header)` };
+  if (facts?.autoReplyHeader !== undefined)
+    return { kind: 'auto-reply', because: `This is an automatic reply (it carries the ${facts.autoReplyHeader} header)` };
   if (precedence === 'auto_reply') return { kind: 'auto-reply', because: 'This is an automatic reply (its Precedence header says auto_reply)' };
   if (facts?.ticketSystem !== undefined && (auto !== '' || ACKNOWLEDGEMENT.test(input.body.slice(0, 1000)) || ACKNOWLEDGEMENT.test(subject))) {
     return { kind: 'auto-reply', because: `This is an automatic reply from a ticket system (${facts.ticketSystem}) acknowledging a message` };
   }
   if (auto !== '') return { kind: 'notice', because: `This is an automated message (its Auto-Submitted header says ${auto.split(/[;\s]/)[0]})` };
-  if (precedence === 'bulk' || precedence === 'junk') return { kind: 'notice', because: `This is an automated message (its Precedence header says ${precedence})` };
+  if (precedence === 'bulk' || precedence === 'junk')
+    return { kind: 'notice', because: `This is an automated message (its Precedence header says ${precedence})` };
   return undefined;
 }
 
@@ -288,7 +300,10 @@ function nobodysBecause(input: EmailInput, automated: Automated | undefined, imp
   // A newsletter: bulk mail with an unsubscribe link. A portal's notice is bulk too, but names its customer or a reference.
   const precedence = (input.headerFacts?.precedence ?? '').toLowerCase();
   if (automated?.kind === 'notice' && (precedence === 'bulk' || precedence === 'junk') && input.senderFacts?.listHeaders === true) {
-    return { because: `This is bulk mail with an unsubscribe link (a newsletter: Precedence ${precedence}, List-Unsubscribe) that names no customer and no reference`, whenNothingNamed: true };
+    return {
+      because: `This is bulk mail with an unsubscribe link (a newsletter: Precedence ${precedence}, List-Unsubscribe) that names no customer and no reference`,
+      whenNothingNamed: true,
+    };
   }
   return undefined;
 }
@@ -342,9 +357,12 @@ function failedAuthentication(input: EmailInput): string | undefined {
   for (const header of headers) {
     const results = resultsOf(header);
     const server = header.split(';')[0]?.trim() ?? 'the receiving server';
-    const aligned = (domain: string | undefined) => domain !== undefined && domain !== '' && (domain === fromDomain || fromDomain.endsWith(`.${domain}`) || domain.endsWith(`.${fromDomain}`));
+    const aligned = (domain: string | undefined) =>
+      domain !== undefined && domain !== '' && (domain === fromDomain || fromDomain.endsWith(`.${domain}`) || domain.endsWith(`.${fromDomain}`));
     const domainOf = (value: string | undefined) => value?.slice(value.lastIndexOf('@') + 1).toLowerCase();
-    const dmarc = results.filter((r) => r.method === 'dmarc' && (r.props.get('header.from') === undefined || aligned(r.props.get('header.from')?.toLowerCase())));
+    const dmarc = results.filter(
+      (r) => r.method === 'dmarc' && (r.props.get('header.from') === undefined || aligned(r.props.get('header.from')?.toLowerCase())),
+    );
     if (dmarc.some((r) => r.result === 'fail')) return failure(fromDomain, 'DMARC fail', server);
     if (dmarc.some((r) => r.result === 'pass')) continue;
     const spf = results.filter((r) => r.method === 'spf' && aligned(domainOf(r.props.get('smtp.mailfrom'))));
@@ -397,7 +415,10 @@ function resultsOf(header: string): Result[] {
     .split(';')
     .slice(1)
     .flatMap((part): Result[] => {
-      const words = part.trim().split(/\s+/).filter((word) => word !== '');
+      const words = part
+        .trim()
+        .split(/\s+/)
+        .filter((word) => word !== '');
       const first = /^([a-z0-9-]+)=([a-z0-9_-]+)$/i.exec(words[0] ?? '');
       if (first === null) return [];
       const props = new Map<string, string>();

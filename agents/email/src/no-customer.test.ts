@@ -28,7 +28,7 @@ function result(reading: Reading<EmailResult>): EmailResult {
 }
 
 describe("nobody's mail", () => {
-  it('is asked about once, taught like any entry, and then decided as no customer\'s', () => {
+  it("is asked about once, taught like any entry, and then decided as no customer's", () => {
     const agent = createEmailAgent();
     const first = agent.read(newsletter, pinned(1));
     if (first.settled) throw new Error('expected a question');
@@ -36,7 +36,13 @@ describe("nobody's mail", () => {
     const answered = result(agent.answer(newsletter, pinned(1), first.question, { entry: 'no-customer' }));
     expect(answered).toMatchObject({ customer: 'no-customer', noCustomer: true, decidedBy: 'operator' });
 
-    const taught = absorbLesson(definition, { collection: 'customers', entry: 'no-customer', value: first.question.suggested ?? {}, taughtBy: 'dana', reason: 'a newsletter' });
+    const taught = absorbLesson(definition, {
+      collection: 'customers',
+      entry: 'no-customer',
+      value: first.question.suggested ?? {},
+      taughtBy: 'dana',
+      reason: 'a newsletter',
+    });
     expect(taught.changed).toBe(true);
     const next = result(agent.read({ ...newsletter, subject: 'Freight Weekly #42' }, pinned(2, taught.definition)));
     expect(next).toMatchObject({ customer: 'no-customer', noCustomer: true, decidedBy: 'rules' });

@@ -105,7 +105,7 @@ describe('parseEmail', () => {
     expect(email.date).toBeUndefined();
   });
 
-  it('keeps at most a megabyte of an attachment\'s text', async () => {
+  it("keeps at most a megabyte of an attachment's text", async () => {
     const big = Buffer.alloc(LONGEST_TEXT + 1000, 'a').toString('base64');
     const raw = [
       'From: a@b.example',
@@ -154,9 +154,7 @@ describe('parseEmail refuses, in a sentence', () => {
   });
 
   it('text with no sender and no subject', async () => {
-    expect(await refusalOf('Hello, is this the warehouse?\n\nPlease call me.')).toBe(
-      'This does not look like an email: it has no sender and no subject.',
-    );
+    expect(await refusalOf('Hello, is this the warehouse?\n\nPlease call me.')).toBe('This does not look like an email: it has no sender and no subject.');
   });
 
   it('a multipart message whose declared boundary never appears', async () => {
@@ -177,9 +175,7 @@ describe('parseEmail refuses, in a sentence', () => {
 
   it('a message whose forwards together hold more than 1,000 parts, each forward under the limit (issue 15)', async () => {
     const raw = forwardsOfParts(30, 60);
-    expect(await refusalOf(raw)).toBe(
-      'This email has more than 1,000 parts, counting those of the messages forwarded in it; I read at most 1,000 in all.',
-    );
+    expect(await refusalOf(raw)).toBe('This email has more than 1,000 parts, counting those of the messages forwarded in it; I read at most 1,000 in all.');
   });
 
   it('a message with a header block no ordinary email has', async () => {
@@ -200,7 +196,25 @@ function forwardsOfParts(forwards: number, parts: number): string {
       '--in--',
     ].join('\n');
   const attached = Array.from({ length: forwards }, (_, n) =>
-    ['--out', 'Content-Type: message/rfc822', 'Content-Transfer-Encoding: base64', `Content-Disposition: attachment; filename="f${n}.eml"`, '', Buffer.from(forward(n)).toString('base64')].join('\n'),
+    [
+      '--out',
+      'Content-Type: message/rfc822',
+      'Content-Transfer-Encoding: base64',
+      `Content-Disposition: attachment; filename="f${n}.eml"`,
+      '',
+      Buffer.from(forward(n)).toString('base64'),
+    ].join('\n'),
   );
-  return ['From: a@b.example', 'Subject: s', 'Content-Type: multipart/mixed; boundary="out"', '', '--out', 'Content-Type: text/plain', '', 'see attached', ...attached, '--out--'].join('\n');
+  return [
+    'From: a@b.example',
+    'Subject: s',
+    'Content-Type: multipart/mixed; boundary="out"',
+    '',
+    '--out',
+    'Content-Type: text/plain',
+    '',
+    'see attached',
+    ...attached,
+    '--out--',
+  ].join('\n');
 }

@@ -6,8 +6,8 @@ import { InputRefused } from '@learnables/learnable';
 import { plausibleMessageDate } from '@learnables/protocol';
 import { capText, decodeText, isTextLike } from './attachment-text.ts';
 import type { EmailAttachment, EmailHeaderFacts, EmailInput, EmailSender, EmailSenderFacts } from './email-input.ts';
-import { messageFields } from './message-fields.ts';import { wellFormedStrings } from './well-formed.ts';
-
+import { messageFields } from './message-fields.ts';
+import { wellFormedStrings } from './well-formed.ts';
 
 /** The largest message read; a 25 MB mailbox limit plus room for headers and encoding. */
 /** Room for a 25 MB attachment, which MIME's base64 grows to about 34 MB. */
@@ -126,7 +126,13 @@ const MOST_AUTHENTICATIONS = 4;
 function headerValues(mail: ParsedMail, key: string, longest: number): string[] {
   return mail.headerLines
     .filter((header) => header.key === key)
-    .map((header) => header.line.slice(header.line.indexOf(':') + 1).replace(/\r?\n[ \t]+/g, ' ').trim().slice(0, longest));
+    .map((header) =>
+      header.line
+        .slice(header.line.indexOf(':') + 1)
+        .replace(/\r?\n[ \t]+/g, ' ')
+        .trim()
+        .slice(0, longest),
+    );
 }
 
 /**
@@ -142,11 +148,12 @@ function headerFactsOf(mail: ParsedMail): EmailHeaderFacts | undefined {
   const reportType = isStructured(contentType) && contentType.value.toLowerCase() === 'multipart/report' ? contentType.params['report-type'] : undefined;
   const keys = mail.headerLines.map((header) => header.key);
   const mailer = (first('x-mailer') ?? '').toLowerCase();
-  const ticketSystem = keys.some((key) => key.startsWith('x-zendesk-')) || mailer.includes('zendesk')
-    ? 'Zendesk'
-    : keys.some((key) => key.startsWith('x-freshdesk') || key === 'x-fd-email')
-      ? 'Freshdesk'
-      : undefined;
+  const ticketSystem =
+    keys.some((key) => key.startsWith('x-zendesk-')) || mailer.includes('zendesk')
+      ? 'Zendesk'
+      : keys.some((key) => key.startsWith('x-freshdesk') || key === 'x-fd-email')
+        ? 'Freshdesk'
+        : undefined;
   const authenticationResults = headerValues(mail, 'authentication-results', LONGEST_AUTHENTICATION).slice(0, MOST_AUTHENTICATIONS);
   const facts: EmailHeaderFacts = {
     ...(autoSubmitted !== undefined && autoSubmitted.toLowerCase() !== 'no' && { autoSubmitted }),
@@ -165,11 +172,16 @@ const HEADER_NAMES: Readonly<Record<string, string>> = {
   'x-ms-exchange-message-is-ndr': 'X-MS-Exchange-Message-Is-Ndr',
 };
 
-
 /** A header's value as it was written, unfolded, trimmed and bounded (`senderFacts`' fields). */
 function headerText(mail: ParsedMail, key: string): string | undefined {
   const line = mail.headerLines.find((header) => header.key === key)?.line;
-  return line === undefined ? undefined : line.slice(line.indexOf(':') + 1).replace(/\r?\n[ \t]+/g, ' ').trim().slice(0, 320);
+  return line === undefined
+    ? undefined
+    : line
+        .slice(line.indexOf(':') + 1)
+        .replace(/\r?\n[ \t]+/g, ' ')
+        .trim()
+        .slice(0, 320);
 }
 
 /** What the headers say about who the sender is: a list or group posting for its members (issue 35). */
@@ -181,7 +193,10 @@ function senderFactsOf(mail: ParsedMail): { senderFacts?: EmailSenderFacts } {
   const listHeaders = mail.headerLines.some((header) => /^list-(?:id|post|help|subscribe|unsubscribe|owner|archive)$/.test(header.key));
   const from = senderOf(mail).address.toLowerCase();
   const replyMailbox = (mail.replyTo?.value ?? []).flatMap((entry): EmailAddress[] => entry.group ?? [entry]).find((mailbox) => (mailbox.address ?? '') !== '');
-  const replyTo = replyMailbox !== undefined && replyMailbox.address!.toLowerCase() !== from ? { address: replyMailbox.address!.slice(0, 320), name: (replyMailbox.name ?? '').slice(0, 320) } : undefined;
+  const replyTo =
+    replyMailbox !== undefined && replyMailbox.address!.toLowerCase() !== from
+      ? { address: replyMailbox.address!.slice(0, 320), name: (replyMailbox.name ?? '').slice(0, 320) }
+      : undefined;
   const facts: EmailSenderFacts = {
     ...(id !== undefined && id !== '' && { listId: id }),
     ...(postAddress !== undefined && { listPost: postAddress }),
@@ -214,7 +229,12 @@ function bodyOf(mail: ParsedMail): string {
 function dateOf(mail: ParsedMail): string | undefined {
   const line = mail.headerLines.find((header) => header.key === 'date')?.line;
   if (line === undefined) return undefined;
-  const date = new Date(line.slice(line.indexOf(':') + 1).replace(/\r?\n[ \t]+/g, ' ').trim());
+  const date = new Date(
+    line
+      .slice(line.indexOf(':') + 1)
+      .replace(/\r?\n[ \t]+/g, ' ')
+      .trim(),
+  );
   return plausibleMessageDate(date.getTime()) ? date.toISOString() : undefined;
 }
 

@@ -30,7 +30,7 @@ export async function emailFromParts(parts: readonly InputPart[]): Promise<Email
     (texts.length === 1 ? texts[0] : undefined);
   if (text !== undefined) return parseEmail(text.text);
 
-  const others = files.map((part) => (part.filename === undefined ? part.mediaType ?? 'a file' : `${part.filename} (${part.mediaType ?? 'no type'})`));
+  const others = files.map((part) => (part.filename === undefined ? (part.mediaType ?? 'a file') : `${part.filename} (${part.mediaType ?? 'no type'})`));
   throw new InputRefused(
     others.length > 0
       ? `I read emails, and this message carries only ${others.join(', ')}; send the email itself as a message/rfc822 or .eml file, or its whole text.`

@@ -10,25 +10,15 @@ describe('findReferences', () => {
   });
 
   it('finds references joined by slashes and by dashes, and ones with no separator after the letters', () => {
-    expect(findReferences('NGM/2026/1142, then BW-88213 and TWP2026118.')).toEqual([
-      'NGM/2026/1142',
-      'BW-88213',
-      'TWP2026118',
-    ]);
+    expect(findReferences('NGM/2026/1142, then BW-88213 and TWP2026118.')).toEqual(['NGM/2026/1142', 'BW-88213', 'TWP2026118']);
   });
 
   it('lists each reference once, in the order it first appears', () => {
-    expect(findReferences('BW-88213 short; receipt 20 against BW-88213, rest on BW-88240')).toEqual([
-      'BW-88213',
-      'BW-88240',
-    ]);
+    expect(findReferences('BW-88213 short; receipt 20 against BW-88213, rest on BW-88240')).toEqual(['BW-88213', 'BW-88240']);
   });
 
   it('finds a reference inside a file name', () => {
-    expect(findReferences('DGD_ALC-2026-3310.pdf packing-list-QS-2026-118.csv')).toEqual([
-      'ALC-2026-3310',
-      'QS-2026-118',
-    ]);
+    expect(findReferences('DGD_ALC-2026-3310.pdf packing-list-QS-2026-118.csv')).toEqual(['ALC-2026-3310', 'QS-2026-118']);
   });
 
   it('does not start a reference mid-word or stop one mid-word', () => {
@@ -92,10 +82,22 @@ describe('findReferences and referencePattern, for any references in any text', 
 
 /** A part of a reference: capitals, capitals and digits, or digits (`KF`, `SBF26`, `2026`). */
 const upper = (min: number, max: number) => fc.string({ unit: fc.constantFrom(...'ABCDEFGHIJKLMNOPQRSTUVWXYZ'), minLength: min, maxLength: max });
-const part = fc.oneof(upper(2, 5), fc.tuple(upper(1, 4), digits).map(([l, d]) => l + d), digits);
+const part = fc.oneof(
+  upper(2, 5),
+  fc.tuple(upper(1, 4), digits).map(([l, d]) => l + d),
+  digits,
+);
 /** References of many shapes, with prefixes: `KF-BK-2026-1282`, `BL-SBF26-0587`, `X-PA-2026-0901`, `AB/CD12/345`. */
 const prefixed = fc
-  .tuple(fc.oneof(upper(1, 4), fc.tuple(upper(2, 4), digits).map(([l, d]) => l + d)), fc.array(part, { minLength: 0, maxLength: 3 }), digits, fc.constantFrom('-', '/'))
+  .tuple(
+    fc.oneof(
+      upper(1, 4),
+      fc.tuple(upper(2, 4), digits).map(([l, d]) => l + d),
+    ),
+    fc.array(part, { minLength: 0, maxLength: 3 }),
+    digits,
+    fc.constantFrom('-', '/'),
+  )
   .map(([head, middle, last, joint]) => [head, ...middle, last].join(joint))
   .filter((ref) => (ref.match(/[A-Z]/g) ?? []).length >= 2);
 /** What may stand between references: spaces and punctuation, never a letter or digit touching one. */
@@ -112,7 +114,7 @@ describe('references with prefixes, taken whole (issue 35, class 7)', () => {
     );
   });
 
-  it("suggests for each a pattern that matches it, and neither a wider reference holding it nor a narrower one inside it", () => {
+  it('suggests for each a pattern that matches it, and neither a wider reference holding it nor a narrower one inside it', () => {
     fc.assert(
       fc.property(prefixed, upper(1, 3), (ref, extra) => {
         const text = `Booking ${ref} confirmed`;

@@ -22,7 +22,12 @@ const FREE_MAIL: ReadonlySet<string> = new Set((freeEmailDomains as readonly str
 
 /** Whether an address is at a free-mail domain (one person's, who may work for two customers or move between them). */
 export function isFreeMail(address: string): boolean {
-  return FREE_MAIL.has(address.slice(address.lastIndexOf('@') + 1).trim().toLowerCase());
+  return FREE_MAIL.has(
+    address
+      .slice(address.lastIndexOf('@') + 1)
+      .trim()
+      .toLowerCase(),
+  );
 }
 
 /** RFC 5321 forwarders' Sender Rewriting Scheme: `SRS0=hash=tt=origin.example=billing@forwarder.example`. */
@@ -62,6 +67,7 @@ function listBecause(input: EmailInput, address: string, name: string): string |
   // "Via" rewriting (Google Groups, Microsoft 365 groups, lists under DMARC): the author's name in
   // the list's From, the author's own address in Reply-To.
   if (facts.replyTo !== undefined && VIA.test(name)) return `"${name.trim()}", replies to ${facts.replyTo.address}`;
-  if (facts.listHeaders === true && facts.replyTo !== undefined) return `${facts.listId === undefined ? 'List headers' : `List-Id ${facts.listId}`}, replies to ${facts.replyTo.address}`;
+  if (facts.listHeaders === true && facts.replyTo !== undefined)
+    return `${facts.listId === undefined ? 'List headers' : `List-Id ${facts.listId}`}, replies to ${facts.replyTo.address}`;
   return undefined;
 }

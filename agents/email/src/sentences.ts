@@ -36,7 +36,8 @@ const PLACE_NAMES: Readonly<Record<MessageField, string>> = { from: '', subject:
 /** "Reads as Northgate Motors Ltd, on billing@origin.example" — naming what decided it, and where. */
 export function readsSettled(customerName: string, hits: readonly MarkHit[], because?: string): string {
   // Decided by no mark: an unmarked bounce or automatic reply, the entry's for nobody's mail.
-  if (hits.length === 0 && because !== undefined) return `Reads as ${customerName}: ${because.charAt(0).toLowerCase()}${because.slice(1)}, and automated mail is no customer's unless a lesson says so`;
+  if (hits.length === 0 && because !== undefined)
+    return `Reads as ${customerName}: ${because.charAt(0).toLowerCase()}${because.slice(1)}, and automated mail is no customer's unless a lesson says so`;
   const shown = hits.slice(0, SHOWN_HITS).map((hit) => `${quote(hit)}${PLACE_NAMES[hit.field]}`);
   const more = hits.length - shown.length;
   const evidence = more > 0 ? [...shown, `${more} more ${more === 1 ? 'mark' : 'marks'}`] : shown;

@@ -5,7 +5,17 @@ import { BACKGROUND_WAIT_MS, foreground } from '@learnables/runtime';
 import type { Definition } from '@learnables/learnable';
 import { CustomerMarks, MARK_PLACES, compileMark } from './customer-marks.ts';
 import type { Mark } from './customer-marks.ts';
-import { compileMarks, compiledInFull, customersMatching, findCustomer, matchMarks, prepareMarks, setMarksPerShard, setPatchMarks, setPieceMarks } from './match-marks.ts';
+import {
+  compileMarks,
+  compiledInFull,
+  customersMatching,
+  findCustomer,
+  matchMarks,
+  prepareMarks,
+  setMarksPerShard,
+  setPatchMarks,
+  setPieceMarks,
+} from './match-marks.ts';
 import type { Score, Verdict } from './match-marks.ts';
 import { MESSAGE_FIELDS } from './message-fields.ts';
 import type { MessageField, MessageFields } from './message-fields.ts';
@@ -43,7 +53,9 @@ function plainVerdict(definition: Definition<CustomerMarks>, fields: MessageFiel
   const keys = definition.entries.map((entry) => entry.key);
   const points = new Map<string, number>();
   for (const hit of matched) points.set(hit.customer, (points.get(hit.customer) ?? 0) + 1);
-  const scores: Score[] = [...points].map(([customer, n]) => ({ customer, points: n })).sort((a, b) => b.points - a.points || keys.indexOf(a.customer) - keys.indexOf(b.customer));
+  const scores: Score[] = [...points]
+    .map(([customer, n]) => ({ customer, points: n }))
+    .sort((a, b) => b.points - a.points || keys.indexOf(a.customer) - keys.indexOf(b.customer));
   const [top, next] = scores as [Score, ...Score[]];
   if (top.points - (next?.points ?? 0) < margin) {
     return { kind: 'close', contenders: scores.filter((s) => top.points - s.points < margin).map((s) => s.customer), scores };
@@ -56,12 +68,20 @@ function plainVerdict(definition: Definition<CustomerMarks>, fields: MessageFiel
 }
 
 const mark = fc.record({
-  pattern: fc.oneof(fc.constantFrom(...WORDS), fc.tuple(fc.constantFrom(...WORDS), fc.constantFrom(...WORDS)).map(([a, b]) => `${a}.?${b}`)),
+  pattern: fc.oneof(
+    fc.constantFrom(...WORDS),
+    fc.tuple(fc.constantFrom(...WORDS), fc.constantFrom(...WORDS)).map(([a, b]) => `${a}.?${b}`),
+  ),
   where: fc.constantFrom(...MARK_PLACES),
 });
 const definitions = fc
   .array(fc.uniqueArray(mark, { maxLength: 5, selector: (m) => `${m.pattern}|${m.where}` }), { minLength: 1, maxLength: 40 })
-  .map((marksPerCustomer) => defineCollection('customers', marksPerCustomer.map((marks, i) => new CustomerMarks(`c${i}`, `Customer ${i}`, marks))));
+  .map((marksPerCustomer) =>
+    defineCollection(
+      'customers',
+      marksPerCustomer.map((marks, i) => new CustomerMarks(`c${i}`, `Customer ${i}`, marks)),
+    ),
+  );
 const text = fc.array(fc.constantFrom(...WORDS, ' ', '-', 'é'), { maxLength: 8 }).map((parts) => parts.join(''));
 const messages = fc.record({ from: text, subject: text, body: text, attachments: text });
 
@@ -105,27 +125,43 @@ describe('sharded sets', () => {
           return; // a mark the learnable refuses (e.g. one matching an empty text) makes no version
         }
         // As the agent gets it: rebuilt from stored state, no object shared with the last version.
-        const rebuilt = defineCollection('customers', next.entries.map((c) => new CustomerMarks(c.key, c.name, c.marks.map((m) => ({ ...m })))));
+        const rebuilt = defineCollection(
+          'customers',
+          next.entries.map(
+            (c) =>
+              new CustomerMarks(
+                c.key,
+                c.name,
+                c.marks.map((m) => ({ ...m })),
+              ),
+          ),
+        );
         const after = await prepareMarks(rebuilt);
         const reused = after.shards.filter((shard) => sliced.shards.includes(shard)).length;
         if (after.shards.length === sliced.shards.length) expect(reused).toBeGreaterThanOrEqual(after.shards.length - 1);
         expect(matchMarks(rebuilt, fields, 1)).toEqual(plainVerdict(rebuilt, fields, 1));
         // As absorbLesson makes it: the untouched customers are the same objects (reused by identity).
         const shared = await prepareMarks(next);
-        if (shared.shards.length === after.shards.length) expect(shared.shards.filter((shard) => after.shards.includes(shard)).length).toBeGreaterThanOrEqual(after.shards.length - 1);
+        if (shared.shards.length === after.shards.length)
+          expect(shared.shards.filter((shard) => after.shards.includes(shard)).length).toBeGreaterThanOrEqual(after.shards.length - 1);
         expect(matchMarks(next, fields, 2)).toEqual(plainVerdict(next, fields, 2));
       }),
       { numRuns: 100 },
     );
   });
 
-  it('decide alike when a version is served as a patch over the last shards, and after its full shards take the patch\'s place', async () => {
+  it("decide alike when a version is served as a patch over the last shards, and after its full shards take the patch's place", async () => {
     // Shards of 32 marks, so one customer's change is a patch (a quarter of its shard at most).
     setMarksPerShard(32);
     onTestFinished(() => void setMarksPerShard(4));
     const many = fc
       .array(fc.uniqueArray(mark, { minLength: 1, maxLength: 3, selector: (m) => `${m.pattern}|${m.where}` }), { minLength: 60, maxLength: 140 })
-      .map((marksPerCustomer) => defineCollection('customers', marksPerCustomer.map((marks, i) => new CustomerMarks(`c${i}`, `Customer ${i}`, marks))));
+      .map((marksPerCustomer) =>
+        defineCollection(
+          'customers',
+          marksPerCustomer.map((marks, i) => new CustomerMarks(`c${i}`, `Customer ${i}`, marks)),
+        ),
+      );
     const change = fc.oneof(
       fc.record({ teach: fc.nat(), mark }),
       fc.record({ retract: fc.nat(), which: fc.nat() }),
@@ -133,7 +169,9 @@ describe('sharded sets', () => {
       fc.record({ remove: fc.nat() }),
     );
     const holders = (definition: Definition<CustomerMarks>, from: string) =>
-      definition.entries.filter((customer) => customer.marks.some((m) => (m.where === 'from' || m.where === 'any') && regexOf(m.pattern).test(from))).map((c) => c.key);
+      definition.entries
+        .filter((customer) => customer.marks.some((m) => (m.where === 'from' || m.where === 'any') && regexOf(m.pattern).test(from)))
+        .map((c) => c.key);
     const same = (definition: Definition<CustomerMarks>, fieldsList: readonly MessageFields[]) => {
       // Each customer found by key in its place (versions made one from another share an index).
       for (const customer of definition.entries) expect(findCustomer(definition, customer.key)).toBe(customer);
@@ -145,47 +183,57 @@ describe('sharded sets', () => {
     };
     let patched = 0;
     await fc.assert(
-      fc.asyncProperty(many, fc.array(change, { minLength: 1, maxLength: 8 }), fc.array(messages, { minLength: 1, maxLength: 6 }), fc.boolean(), async (first, changes, fieldsList, atOnce) => {
-        await prepareMarks(first);
-        const versions: Definition<CustomerMarks>[] = [first];
-        let current = first;
-        for (const step of changes) {
-          // As absorbLesson and the authority client make them: untouched customers stay the same objects.
-          const entries = current.entries;
-          if ('teach' in step) {
-            const entry = entries[step.teach % entries.length]!;
-            try {
-              current = absorbLesson(current, { collection: 'customers', entry: entry.key, value: { ...step.mark }, taughtBy: 'dana', reason: 'r' }).definition as Definition<CustomerMarks>;
-            } catch {
-              continue; // refused (held by another customer, matches an empty text): no version
+      fc.asyncProperty(
+        many,
+        fc.array(change, { minLength: 1, maxLength: 8 }),
+        fc.array(messages, { minLength: 1, maxLength: 6 }),
+        fc.boolean(),
+        async (first, changes, fieldsList, atOnce) => {
+          await prepareMarks(first);
+          const versions: Definition<CustomerMarks>[] = [first];
+          let current = first;
+          for (const step of changes) {
+            // As absorbLesson and the authority client make them: untouched customers stay the same objects.
+            const entries = current.entries;
+            if ('teach' in step) {
+              const entry = entries[step.teach % entries.length]!;
+              try {
+                current = absorbLesson(current, { collection: 'customers', entry: entry.key, value: { ...step.mark }, taughtBy: 'dana', reason: 'r' })
+                  .definition as Definition<CustomerMarks>;
+              } catch {
+                continue; // refused (held by another customer, matches an empty text): no version
+              }
+            } else if ('retract' in step) {
+              const entry = entries[step.retract % entries.length]!;
+              const taken = entry.marks[step.which % Math.max(1, entry.marks.length)];
+              if (taken === undefined) continue;
+              try {
+                current = retractValue(current, entry.key, { ...taken }).definition as Definition<CustomerMarks>;
+              } catch {
+                continue; // a generated mark the learnable would not have taken cannot be read back
+              }
+            } else if ('add' in step) {
+              current = defineCollection('customers', [...entries, new CustomerMarks(`new${step.add}-${versions.length}`, 'New', step.marks)]);
+            } else {
+              current = defineCollection(
+                'customers',
+                entries.filter((_, i) => i !== step.remove % entries.length),
+              );
             }
-          } else if ('retract' in step) {
-            const entry = entries[step.retract % entries.length]!;
-            const taken = entry.marks[step.which % Math.max(1, entry.marks.length)];
-            if (taken === undefined) continue;
-            try {
-              current = retractValue(current, entry.key, { ...taken }).definition as Definition<CustomerMarks>;
-            } catch {
-              continue; // a generated mark the learnable would not have taken cannot be read back
-            }
-          } else if ('add' in step) {
-            current = defineCollection('customers', [...entries, new CustomerMarks(`new${step.add}-${versions.length}`, 'New', step.marks)]);
-          } else {
-            current = defineCollection('customers', entries.filter((_, i) => i !== step.remove % entries.length));
+            const compiled = atOnce ? compileMarks(current) : await prepareMarks(current);
+            if (compiled.patch !== undefined) patched += 1;
+            versions.push(current);
+            same(current, fieldsList);
           }
-          const compiled = atOnce ? compileMarks(current) : await prepareMarks(current);
-          if (compiled.patch !== undefined) patched += 1;
-          versions.push(current);
+          // Every version still decides alike (a task may be pinned to any), then the full shards of the
+          // newest take its patch's place in the background, and it decides alike again.
+          for (const version of versions) same(version, fieldsList);
+          await compiledInFull();
+          expect(compileMarks(current).patch).toBeUndefined();
+          expect(compileMarks(current).stale.size).toBe(0);
           same(current, fieldsList);
-        }
-        // Every version still decides alike (a task may be pinned to any), then the full shards of the
-        // newest take its patch's place in the background, and it decides alike again.
-        for (const version of versions) same(version, fieldsList);
-        await compiledInFull();
-        expect(compileMarks(current).patch).toBeUndefined();
-        expect(compileMarks(current).stale.size).toBe(0);
-        same(current, fieldsList);
-      }),
+        },
+      ),
       { numRuns: 80 },
     );
     // The property is about patches: most changes above were served as one.
@@ -195,13 +243,18 @@ describe('sharded sets', () => {
   it('decide alike on two versions made from one, each adding a different customer in the same place, read in turn', () => {
     setMarksPerShard(8);
     onTestFinished(() => void setMarksPerShard(4));
-    const parent = defineCollection('customers', Array.from({ length: 40 }, (_, i) => new CustomerMarks(`k${i}`, `K ${i}`, [{ pattern: `<k${i}@x\\.example>`, where: 'from' }])));
-    const withAdded = (key: string, pattern: string) => defineCollection('customers', [...parent.entries, new CustomerMarks(key, key, [{ pattern, where: 'subject' }])]);
+    const parent = defineCollection(
+      'customers',
+      Array.from({ length: 40 }, (_, i) => new CustomerMarks(`k${i}`, `K ${i}`, [{ pattern: `<k${i}@x\\.example>`, where: 'from' }])),
+    );
+    const withAdded = (key: string, pattern: string) =>
+      defineCollection('customers', [...parent.entries, new CustomerMarks(key, key, [{ pattern, where: 'subject' }])]);
     const left = withAdded('left', 'PO-1');
     const right = withAdded('right', 'PO-1');
     // And one more step on each branch, a lesson to the added customer.
     const teach = (definition: Definition<CustomerMarks>, entry: string) =>
-      absorbLesson(definition, { collection: 'customers', entry, value: { pattern: 'REF-9', where: 'body' }, taughtBy: 'dana', reason: 'r' }).definition as Definition<CustomerMarks>;
+      absorbLesson(definition, { collection: 'customers', entry, value: { pattern: 'REF-9', where: 'body' }, taughtBy: 'dana', reason: 'r' })
+        .definition as Definition<CustomerMarks>;
     const versions = [parent, left, right, teach(left, 'left'), teach(right, 'right'), left, parent];
     const fields: MessageFields[] = [
       { from: 'K <k3@x.example>', subject: 'PO-1', body: 'REF-9', attachments: '' },
@@ -220,9 +273,13 @@ describe('sharded sets', () => {
   it('compiles the shards a lesson made stale only in pauses of the tasks being advanced (the patch serves meanwhile)', async () => {
     setMarksPerShard(32);
     onTestFinished(() => void setMarksPerShard(4));
-    const first = defineCollection('customers', Array.from({ length: 120 }, (_, i) => new CustomerMarks(`k${i}`, `K ${i}`, [{ pattern: `<k${i}@x\\.example>`, where: 'from' }])));
+    const first = defineCollection(
+      'customers',
+      Array.from({ length: 120 }, (_, i) => new CustomerMarks(`k${i}`, `K ${i}`, [{ pattern: `<k${i}@x\\.example>`, where: 'from' }])),
+    );
     await prepareMarks(first);
-    const taught = absorbLesson(first, { collection: 'customers', entry: 'k7', value: { pattern: 'PO-777', where: 'subject' }, taughtBy: 'dana', reason: 'r' }).definition as Definition<CustomerMarks>;
+    const taught = absorbLesson(first, { collection: 'customers', entry: 'k7', value: { pattern: 'PO-777', where: 'subject' }, taughtBy: 'dana', reason: 'r' })
+      .definition as Definition<CustomerMarks>;
     // A task being advanced when the lesson's version comes: it is served by a patch at once...
     let endTask!: () => void;
     const task = foreground(() => new Promise<void>((resolve) => (endTask = resolve)));
@@ -240,7 +297,10 @@ describe('sharded sets', () => {
   });
 
   it('gives the event loop back while compiling a version in slices', async () => {
-    const many = defineCollection('customers', Array.from({ length: 64 }, (_, i) => new CustomerMarks(`k${i}`, `K ${i}`, [{ pattern: `<k${i}@x\\.example>`, where: 'from' }])));
+    const many = defineCollection(
+      'customers',
+      Array.from({ length: 64 }, (_, i) => new CustomerMarks(`k${i}`, `K ${i}`, [{ pattern: `<k${i}@x\\.example>`, where: 'from' }])),
+    );
     let turns = 0;
     const ticking = setInterval(() => (turns += 1), 0);
     const ticks = new Promise<void>((resolve) => setImmediate(() => resolve()));

@@ -24,7 +24,9 @@ function plainHolders(from: string, customers: readonly CustomerMarks[]): Custom
     }
   };
   // A mark with a sender condition is no mark of the from alone.
-  return customers.filter((customer) => customer.marks.some((mark) => mark.sender === undefined && (mark.where === 'from' || mark.where === 'any') && test(mark.pattern)));
+  return customers.filter((customer) =>
+    customer.marks.some((mark) => mark.sender === undefined && (mark.where === 'from' || mark.where === 'any') && test(mark.pattern)),
+  );
 }
 
 /** The plain way: the first customer holding a mark that looks for this text on the same mail (sameMark). */
@@ -43,11 +45,20 @@ const pattern = fc.oneof(
 );
 // Some with a sender condition ("the sender AND this text"), which only a mark with no condition or the same one shares.
 const mark = fc
-  .record({ pattern, where: fc.constantFrom(...MARK_PLACES), sender: fc.constantFrom(undefined, undefined, '<desk@portal\\.example>', '<noreply@x\\.example>') })
+  .record({
+    pattern,
+    where: fc.constantFrom(...MARK_PLACES),
+    sender: fc.constantFrom(undefined, undefined, '<desk@portal\\.example>', '<noreply@x\\.example>'),
+  })
   .map(({ sender, ...rest }): Mark => (sender === undefined ? rest : { ...rest, sender }));
 const definitions = fc
   .array(fc.uniqueArray(mark, { maxLength: 4, selector: (m) => `${m.pattern}|${m.where}|${m.sender ?? ''}` }), { minLength: 1, maxLength: 30 })
-  .map((marksPerCustomer) => defineCollection('customers', marksPerCustomer.map((marks, i) => new CustomerMarks(`c${i}`, `Customer ${i}`, marks))));
+  .map((marksPerCustomer) =>
+    defineCollection(
+      'customers',
+      marksPerCustomer.map((marks, i) => new CustomerMarks(`c${i}`, `Customer ${i}`, marks)),
+    ),
+  );
 const senders = fc.record({ address: fc.oneof(address, fc.constant('')), name: fc.constantFrom('', 'Desk Team', 'Portal', '<desk@portal.example>', 'é') });
 
 describe('who already holds a sender: the compiled sets and the index decide as trying each mark did', () => {

@@ -34,7 +34,13 @@ function refusalOf(attempt: () => unknown): { message: string; field?: string } 
 
 const portal = { address: 'noreply@dockslot-portal.example', name: 'DockSlot Bookings' };
 const haulier = { address: 'traffic@swiftline-haulage.example', name: 'Swiftline Traffic' };
-const email = (from: EmailInput['from'], subject: string, body: string): EmailInput => ({ from, subject, body, attachments: [], date: '2026-10-06T09:00:00.000Z' });
+const email = (from: EmailInput['from'], subject: string, body: string): EmailInput => ({
+  from,
+  subject,
+  body,
+  attachments: [],
+  date: '2026-10-06T09:00:00.000Z',
+});
 
 const seed = () =>
   definitionOf(
@@ -65,11 +71,16 @@ describe('a "sender AND reference" mark', () => {
   ]);
 
   it('counts only on mail from its sender', () => {
-    const definition = definitionOf(oakridge, new CustomerMarks('no-customer', 'Not a customer', [{ pattern: '<newsletter@freightweek\\.example>', where: 'from' }], true));
+    const definition = definitionOf(
+      oakridge,
+      new CustomerMarks('no-customer', 'Not a customer', [{ pattern: '<newsletter@freightweek\\.example>', where: 'from' }], true),
+    );
     const booking = messageFields(email(portal, '[DockSlot] Booking DO-405916 confirmed', 'Customer: Oakridge Furniture Co.\nCustomer ref: OFC-58729'));
     expect(matchMarks(definition, booking, 1)).toMatchObject({ kind: 'settled', winner: 'oakridge-furniture' });
     // The same name in a newsletter's headline is news, not Oakridge's mail.
-    const news = messageFields(email({ address: 'newsletter@freightweek.example', name: 'FreightWeek' }, 'FreightWeek #44', 'Oakridge Furniture opens a new hub'));
+    const news = messageFields(
+      email({ address: 'newsletter@freightweek.example', name: 'FreightWeek' }, 'FreightWeek #44', 'Oakridge Furniture opens a new hub'),
+    );
     expect(matchMarks(definition, news, 1)).toMatchObject({ kind: 'settled', winner: 'no-customer' });
   });
 
@@ -78,9 +89,13 @@ describe('a "sender AND reference" mark', () => {
     const { next, changed } = teach(new CustomerMarks('oakridge-furniture', 'Oakridge Furniture Co.'), value);
     expect(changed).toBe(true);
     expect((next as CustomerMarks).marks).toEqual([value]);
-    expect((next as CustomerMarks).describes(value as MarkLesson)).toBe("oakridge-furniture learned: matches 'OFC-58729' in the body of mail from '<noreply@dockslot-portal\\.example>'");
+    expect((next as CustomerMarks).describes(value as MarkLesson)).toBe(
+      "oakridge-furniture learned: matches 'OFC-58729' in the body of mail from '<noreply@dockslot-portal\\.example>'",
+    );
     // Blank, as an empty form field sends it: no condition at all.
-    expect((teach(new CustomerMarks('x', 'X'), { pattern: 'OFC-58729', where: 'body', sender: ' ' }).next as CustomerMarks).marks).toEqual([{ pattern: 'OFC-58729', where: 'body' }]);
+    expect((teach(new CustomerMarks('x', 'X'), { pattern: 'OFC-58729', where: 'body', sender: ' ' }).next as CustomerMarks).marks).toEqual([
+      { pattern: 'OFC-58729', where: 'body' },
+    ]);
   });
 
   it('refuses a sender condition on a mark that already looks at the sender, and one that is not anchored', () => {
@@ -97,18 +112,24 @@ describe('a "sender AND reference" mark', () => {
     const anyone = refusalOf(() => customer.readValue({ pattern: '.', where: 'body', sender: '.' }));
     expect(anyone).toEqual({
       field: 'sender',
-      message: 'The sender "." is found even in random characters, so it is no condition on who sent the mail; give the sender\'s address, such as <noreply@portal\\.example>.',
+      message:
+        'The sender "." is found even in random characters, so it is no condition on who sent the mail; give the sender\'s address, such as <noreply@portal\\.example>.',
     });
     // Any sender in the usual domains: it claims most mail that is nobody's.
-    expect(refusalOf(() => customer.readValue({ pattern: 'OFC-1', where: 'body', sender: '\\.(?:com|net|org|io|dev|de|no|ng|jp|uk|example|studio)>' }))).toMatchObject({
+    expect(
+      refusalOf(() => customer.readValue({ pattern: 'OFC-1', where: 'body', sender: '\\.(?:com|net|org|io|dev|de|no|ng|jp|uk|example|studio)>' })),
+    ).toMatchObject({
       field: 'sender',
-      message: expect.stringMatching(/^The sender ".*" matches 12 of 16 sample messages that belong to no customer, so it is no condition on who sent the mail/),
+      message: expect.stringMatching(
+        /^The sender ".*" matches 12 of 16 sample messages that belong to no customer, so it is no condition on who sent the mail/,
+      ),
     });
     // A real sender, and text found in any message: the sender alone, said as something else.
     const nothing = refusalOf(() => customer.readValue({ pattern: '.', where: 'any', sender: '<noreply@dockslot-portal\\.example>' }));
     expect(nothing).toEqual({
       field: 'pattern',
-      message: '"." is found even in random characters, so beside the sender it tells nothing apart; teach the sender as a mark on the from, or give the text that tells this customer\'s mail from that sender apart, such as a reference.',
+      message:
+        '"." is found even in random characters, so beside the sender it tells nothing apart; teach the sender as a mark on the from, or give the text that tells this customer\'s mail from that sender apart, such as a reference.',
     });
   });
 
@@ -130,7 +151,9 @@ describe('typed at teach time', () => {
     expect(refusal.message).toContain('end it with >');
     expect(teach(brightwell, { pattern: '@brightwell-foods\\.example>', where: 'from' }).changed).toBe(true);
     // An address too: its own local part stands in the example.
-    expect(refusalOf(() => brightwell.readValue({ pattern: 'billing@origin\\.example', where: 'any' })).message).toContain('billing@origin.example-remit.invalid');
+    expect(refusalOf(() => brightwell.readValue({ pattern: 'billing@origin\\.example', where: 'any' })).message).toContain(
+      'billing@origin.example-remit.invalid',
+    );
   });
 
   it("refuses another customer's name for this entry, naming whose name it is", () => {
@@ -142,20 +165,30 @@ describe('typed at teach time', () => {
     expect(teach(oakridge, name, [news]).changed).toBe(true);
   });
 
-  it('refuses a seed that gives one customer a mark matching another\'s name, as it would refuse the lesson', () => {
+  it("refuses a seed that gives one customer a mark matching another's name, as it would refuse the lesson", () => {
     const oakridge = new CustomerMarks('oakridge-furniture', 'Oakridge Furniture Co.');
     const haulier = new CustomerMarks('greystone-tools', 'Greystone Tools plc', [{ pattern: 'Oakridge Furniture', where: 'body' }]);
-    expect(() => customerMarksKind.checkSeed?.([oakridge, haulier])).toThrow(/greystone-tools's mark 'Oakridge Furniture' matches the name of oakridge-furniture/);
-    expect(() => customerMarksKind.checkSeed?.([oakridge, new CustomerMarks('greystone-tools', 'Greystone Tools plc', [{ pattern: 'Greystone Tools', where: 'body' }])])).not.toThrow();
+    expect(() => customerMarksKind.checkSeed?.([oakridge, haulier])).toThrow(
+      /greystone-tools's mark 'Oakridge Furniture' matches the name of oakridge-furniture/,
+    );
+    expect(() =>
+      customerMarksKind.checkSeed?.([oakridge, new CustomerMarks('greystone-tools', 'Greystone Tools plc', [{ pattern: 'Greystone Tools', where: 'body' }])]),
+    ).not.toThrow();
   });
 });
 
 describe('a sender that writes about customers', () => {
   it('naming a known customer in its text is offered only with that name, and that customer comes first', () => {
     const agent = createEmailAgent();
-    const question = asked(agent.read(email(portal, '[DockSlot] Booking DO-405916 confirmed', 'Customer: Oakridge Furniture Co.\nCustomer ref: OFC-58729'), pinned(seed())));
+    const question = asked(
+      agent.read(email(portal, '[DockSlot] Booking DO-405916 confirmed', 'Customer: Oakridge Furniture Co.\nCustomer ref: OFC-58729'), pinned(seed())),
+    );
     // Anywhere in its mail: a statement names the customer in its attached CSV.
-    expect(question.suggested).toEqual({ pattern: expect.stringContaining('Oakridge\\s+Furniture'), where: 'any', sender: '<noreply@dockslot-portal\\.example>' });
+    expect(question.suggested).toEqual({
+      pattern: expect.stringContaining('Oakridge\\s+Furniture'),
+      where: 'any',
+      sender: '<noreply@dockslot-portal\\.example>',
+    });
     expect(question.entries[0]?.key).toBe('oakridge-furniture');
     expect(question.question).toContain('so I suggest Oakridge Furniture in any part of mail from noreply@dockslot-portal.example');
   });
@@ -164,7 +197,12 @@ describe('a sender that writes about customers', () => {
     // Every customer's name was looked for through the whole body: 10,000 customers and a 1 MB body held the event loop 9 s.
     const agent = createEmailAgent();
     const filler = 'Slot details follow below. '.repeat(Math.ceil(NAMES_LOOKED_FOR_IN / 27));
-    const late = asked(agent.read(email(portal, '[DockSlot] Booking DO-405917 confirmed', `${filler}\nCustomer: Oakridge Furniture Co.\nCustomer ref: OFC-58730`), pinned(seed())));
+    const late = asked(
+      agent.read(
+        email(portal, '[DockSlot] Booking DO-405917 confirmed', `${filler}\nCustomer: Oakridge Furniture Co.\nCustomer ref: OFC-58730`),
+        pinned(seed()),
+      ),
+    );
     expect(late.suggested?.pattern).not.toContain('Oakridge');
     const early = asked(agent.read(email(portal, '[DockSlot] Booking DO-405918 confirmed', `Customer: Oakridge Furniture Co.\n${filler}`), pinned(seed())));
     expect(early.suggested?.pattern).toContain('Oakridge\\s+Furniture');

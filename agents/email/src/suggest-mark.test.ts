@@ -35,7 +35,10 @@ const suggested = (input: EmailInput): Mark => {
 
 describe('suggestMark', () => {
   it('suggests a reference with a prefix whole, and it claims neither the reference inside it nor one wider (issue 35, class 7)', () => {
-    for (const [reference, inner] of [['KF-BK-2026-1282', 'BK-2026-1282'], ['BL-SBF26-0587', 'SBF26-0587']] as const) {
+    for (const [reference, inner] of [
+      ['KF-BK-2026-1282', 'BK-2026-1282'],
+      ['BL-SBF26-0587', 'SBF26-0587'],
+    ] as const) {
       const mark = suggested(email({ from: { address: '', name: '' }, subject: `Booking ${reference} confirmed`, body: '' }));
       expect(mark).toEqual({ pattern: referencePattern(reference), where: 'subject' });
       expect(claims(mark, email({ subject: `Booking ${inner} confirmed` }))).toBe(false);
@@ -126,7 +129,11 @@ describe('suggestMark', () => {
     });
     expect(suggestMark(forward, { internal })).toBeUndefined();
     // Unconfigured, the warehouse's own forward is someone else's too: its clerk is never offered.
-    const ops = email({ from: { address: 'ops@warehouse.example', name: 'Ops' }, subject: 'Fwd: note', body: '---------- Forwarded message ---------\nFrom: Northgate Logistics <logistics@northgate-motors.example>\nSubject: note\n\nPlease book in.' });
+    const ops = email({
+      from: { address: 'ops@warehouse.example', name: 'Ops' },
+      subject: 'Fwd: note',
+      body: '---------- Forwarded message ---------\nFrom: Northgate Logistics <logistics@northgate-motors.example>\nSubject: note\n\nPlease book in.',
+    });
     expect(suggestMark(ops)).toBeUndefined();
   });
 
@@ -159,7 +166,9 @@ describe('suggestMark', () => {
     it('never offers a mark another customer holds, even one of its own references', () => {
       const mark = suggested(email({ from: { address: '', name: '' }, subject: 'Pre-alert PA-2026-0901', body: 'see BW-88213' }));
       const holder = new CustomerMarks('pinnacle', 'Pinnacle Audio', [mark]);
-      const next = suggestMark(email({ from: { address: '', name: '' }, subject: 'Pre-alert PA-2026-0901', body: 'see BW-88213' }), { customers: customers(holder) });
+      const next = suggestMark(email({ from: { address: '', name: '' }, subject: 'Pre-alert PA-2026-0901', body: 'see BW-88213' }), {
+        customers: customers(holder),
+      });
       expect(next).toBeDefined();
       expect(next).not.toEqual(mark);
       expect(next?.pattern).toContain('BW-88213');
@@ -218,7 +227,10 @@ describe('suggestMark', () => {
 
     it.each([
       ['a dash-dash signature', 'Please book in.\n-- \nHarbourside Warehouse\nUnit 4, NW10 7HQ\nWH-4417 gate'],
-      ['a sign-off and what follows it', 'Please book in.\n\nKind regards,\nSam Patel\nHarbourside Warehouse, Dock Road, NW10 7HQ\nTel +44 20 7946 0001, VAT GB-123456'],
+      [
+        'a sign-off and what follows it',
+        'Please book in.\n\nKind regards,\nSam Patel\nHarbourside Warehouse, Dock Road, NW10 7HQ\nTel +44 20 7946 0001, VAT GB-123456',
+      ],
       ['a German sign-off', 'Bitte einbuchen.\n\nMit freundlichen Grüßen\nJonas Weber\nDE-28195 Bremen'],
     ])('skips %s', (_, body) => {
       expect(suggestMark(email({ ...noSender, body }))).toBeUndefined();
@@ -243,19 +255,30 @@ describe('suggestMark', () => {
     const lines = (count: number, from = 0) => Array.from({ length: count }, (_, at) => `BW-${String(from + at).padStart(5, '0')},pallet,${at}`).join('\n');
     const customers = (...entries: CustomerMarks[]) => defineCollection('customers', entries);
     const attached = (text: string): EmailInput =>
-      email({ from: { address: '', name: '' }, subject: 'Forecast', body: 'Forecast attached.', attachments: [{ filename: 'forecast.csv', mediaType: 'text/csv', text }] });
+      email({
+        from: { address: '', name: '' },
+        subject: 'Forecast',
+        body: 'Forecast attached.',
+        attachments: [{ filename: 'forecast.csv', mediaType: 'text/csv', text }],
+      });
 
     it('offers the first reference of 40,000 at once', () => {
       expect(suggestMark(attached(lines(40_000)))).toEqual({ pattern: referencePattern('BW-00000'), where: 'attachments' });
     });
 
     it(`looks no further than the first ${MOST_CANDIDATES} candidates`, () => {
-      const held = Array.from({ length: MOST_CANDIDATES }, (_, at) => ({ pattern: referencePattern(`BW-${String(at).padStart(5, '0')}`), where: 'attachments' as const }));
+      const held = Array.from({ length: MOST_CANDIDATES }, (_, at) => ({
+        pattern: referencePattern(`BW-${String(at).padStart(5, '0')}`),
+        where: 'attachments' as const,
+      }));
       const holder = new CustomerMarks('brightwell', 'Brightwell Foods', held);
       const input = attached(lines(MOST_CANDIDATES + 1));
       expect(suggestMark(input, { customers: customers(holder) })).toBeUndefined();
       // One fewer held, and the first free one is offered.
-      expect(suggestMark(input, { customers: customers(new CustomerMarks('brightwell', 'Brightwell Foods', held.slice(1))) })).toEqual({ pattern: referencePattern('BW-00000'), where: 'attachments' });
+      expect(suggestMark(input, { customers: customers(new CustomerMarks('brightwell', 'Brightwell Foods', held.slice(1))) })).toEqual({
+        pattern: referencePattern('BW-00000'),
+        where: 'attachments',
+      });
     });
   });
 });

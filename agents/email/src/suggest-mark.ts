@@ -42,7 +42,8 @@ export interface Suggestion {
  * Local parts of addresses that machines write from, for whoever uses the machine: a booking
  * portal's `noreply@` writes for every customer that books through it.
  */
-const AUTOMATED_SENDER = /^(?:no-?reply|do-?not-?reply|donotreply|noreply[-+.].*|notifications?|notify|alerts?|mailer|mailer-daemon|postmaster|bounces?|system|automail|auto-confirm|portal|bookings?)(?:[-+.].*)?$/i;
+const AUTOMATED_SENDER =
+  /^(?:no-?reply|do-?not-?reply|donotreply|noreply[-+.].*|notifications?|notify|alerts?|mailer|mailer-daemon|postmaster|bounces?|system|automail|auto-confirm|portal|bookings?)(?:[-+.].*)?$/i;
 
 /** The shortest customer name offered as a mark: shorter names are words that occur anywhere. */
 const SHORTEST_NAME = 5;
@@ -85,7 +86,7 @@ export function suggestEvidence(input: EmailInput, context: SuggestionContext = 
   const sender: EmailSender | undefined =
     fields.from === ''
       ? undefined
-      : forwarded ?? (hasForwardPrefix(input.subject) && model.forward === undefined ? undefined : model.via === undefined ? input.from : model.author);
+      : (forwarded ?? (hasForwardPrefix(input.subject) && model.forward === undefined ? undefined : model.via === undefined ? input.from : model.author));
   const customers = customersOf(context.customers);
   // Automated mail is decided only by a mark with a sender condition: nothing else is worth teaching.
   const usable = (mark: Mark) =>
@@ -118,14 +119,18 @@ export function suggestEvidence(input: EmailInput, context: SuggestionContext = 
     const shared =
       (model.automated ? { kind: 'automated' as const, sentence: `${sender.address} sends automated mail` } : undefined) ??
       // A forward by someone outside: its sender forwards what others wrote, perhaps for several customers.
-      (model.forward !== undefined && !model.forward.internal ? { kind: 'forwards' as const, sentence: `${sender.address} forwards mail that others wrote` } : undefined) ??
+      (model.forward !== undefined && !model.forward.internal
+        ? { kind: 'forwards' as const, sentence: `${sender.address} forwards mail that others wrote` }
+        : undefined) ??
       sharedBecause(sender, senderMark, senderLine(sender), context.customers, context.recent) ??
       namesCustomers(sender, names, customers) ??
       (kind === undefined ? thirdParty(sender, customers, names.length > 0 || referencesIn(evidence).length > 0) : undefined);
     if (shared === undefined && usable(senderMark)) {
-      if (forwarded !== undefined) return { mark: senderMark, why: `This is a forward: I suggest the original sender ${sender.address}, not ${input.from.address || 'the forwarder'}.` };
+      if (forwarded !== undefined)
+        return { mark: senderMark, why: `This is a forward: I suggest the original sender ${sender.address}, not ${input.from.address || 'the forwarder'}.` };
       // A free-mail address is one person's, never its domain, which is everyone's.
-      if (kind?.kind === 'free-mail') return { mark: senderMark, why: `${sender.address} is a free-mail address, so I suggest this person's own address, never all of ${kind.domain}.` };
+      if (kind?.kind === 'free-mail')
+        return { mark: senderMark, why: `${sender.address} is a free-mail address, so I suggest this person's own address, never all of ${kind.domain}.` };
       return { mark: senderMark };
     }
     // The pair is narrower than either half: the name or reference counts only on this sender's mail.
@@ -135,7 +140,10 @@ export function suggestEvidence(input: EmailInput, context: SuggestionContext = 
       ...candidate,
       mark: { ...candidate.mark, ...(candidate.customer !== undefined && { where: 'any' as const }), sender: senderMark.pattern },
     });
-    const pair = [...names, ...referencesIn(evidence)].slice(0, MOST_CANDIDATES).map(paired).find((candidate) => usable(candidate.mark));
+    const pair = [...names, ...referencesIn(evidence)]
+      .slice(0, MOST_CANDIDATES)
+      .map(paired)
+      .find((candidate) => usable(candidate.mark));
     const because = shared?.sentence ?? `${sender.address} cannot be offered`;
     if (pair !== undefined) {
       return {
@@ -192,13 +200,39 @@ function thirdParty(sender: EmailSender, customers: readonly CustomerMarks[], wr
   if (!wroteEvidence || !customers.some((customer) => !customer.noCustomer)) return undefined;
   const domain = domainWords(sender.address);
   if (domain === '' || customers.some((customer) => !customer.noCustomer && bearsName(domain, customer.label))) return undefined;
-  return { kind: 'third-party', sentence: `${sender.address} is at a domain that bears no customer's name (a haulier, a forwarder or a portal may write for several)` };
+  return {
+    kind: 'third-party',
+    sentence: `${sender.address} is at a domain that bears no customer's name (a haulier, a forwarder or a portal may write for several)`,
+  };
 }
 
 /** Words of a customer's name too common to tell one company's domain from another's. */
 const COMMON_WORDS = new Set([
-  'societe', 'group', 'groupe', 'gruppe', 'international', 'logistics', 'logistik', 'logistica', 'logistiek', 'transport', 'transports', 'transportes',
-  'trading', 'services', 'company', 'holding', 'holdings', 'global', 'europe', 'european', 'industries', 'industrie', 'supplies', 'foods', 'systems',
+  'societe',
+  'group',
+  'groupe',
+  'gruppe',
+  'international',
+  'logistics',
+  'logistik',
+  'logistica',
+  'logistiek',
+  'transport',
+  'transports',
+  'transportes',
+  'trading',
+  'services',
+  'company',
+  'holding',
+  'holdings',
+  'global',
+  'europe',
+  'european',
+  'industries',
+  'industrie',
+  'supplies',
+  'foods',
+  'systems',
 ]);
 
 /** A sender's domain as one run of letters and digits, without its last label (`transportes-meseta.example` → `transportesmeseta`). */
@@ -258,12 +292,18 @@ function namesCustomers(sender: EmailSender, named: readonly Candidate[], custom
   const keys = new Set(named.flatMap((candidate) => candidate.customer ?? []));
   const own = keys.size === 1 ? customers.find((customer) => keys.has(customer.key)) : undefined;
   if (own !== undefined && bearsName(domainWords(sender.address), own.label)) return undefined;
-  return { kind: 'names', sentence: `${sender.address} writes about ${listed([...new Set(named.map((candidate) => candidate.text))])} by name, as a portal or a haulier writes about several customers` };
+  return {
+    kind: 'names',
+    sentence: `${sender.address} writes about ${listed([...new Set(named.map((candidate) => candidate.text))])} by name, as a portal or a haulier writes about several customers`,
+  };
 }
 
 /** Known customers' names (without their legal form) where they stand in the subject, then the body. */
 /** The customers' names (each a mark of that customer alone) found in the start of a subject and a body. */
-export function customerNamesIn(evidence: Readonly<Record<'subject' | 'body', string>>, customers: readonly CustomerMarks[]): readonly { readonly customer?: string; readonly text: string }[] {
+export function customerNamesIn(
+  evidence: Readonly<Record<'subject' | 'body', string>>,
+  customers: readonly CustomerMarks[],
+): readonly { readonly customer?: string; readonly text: string }[] {
   return namesIn(evidence, customers);
 }
 

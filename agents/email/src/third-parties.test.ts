@@ -70,7 +70,9 @@ describe('a third party writing about a shipment (class 5, the haulier that writ
   });
 
   it("a customer's own people, at a domain that bears its name, are offered their address alone", () => {
-    const question = asked(createEmailAgent({ internal: warehouse }).read(mail({ from: { address: 'orders@palmera-apparel.example.net', name: 'Orders' } }), pinned()));
+    const question = asked(
+      createEmailAgent({ internal: warehouse }).read(mail({ from: { address: 'orders@palmera-apparel.example.net', name: 'Orders' } }), pinned()),
+    );
     expect(question.suggested).toEqual({ pattern: '<orders@palmera-apparel\\.example\\.net>', where: 'from' });
   });
 
@@ -91,7 +93,11 @@ describe('a list post rewritten "via" the list (class 5)', () => {
     from: { address: 'benelux-inbound@lists.benelux-inbound.example', name: 'Inkoop Palmera via benelux-inbound' },
     subject: 'Aanmelding',
     body: 'Graag 11 pallets inplannen, onze referentie PA-2027-1284.',
-    senderFacts: { listId: 'benelux-inbound.lists.benelux-inbound.example', listHeaders: true, replyTo: { address: 'inkoop@palmera-apparel.example', name: 'Inkoop Palmera' } },
+    senderFacts: {
+      listId: 'benelux-inbound.lists.benelux-inbound.example',
+      listHeaders: true,
+      replyTo: { address: 'inkoop@palmera-apparel.example', name: 'Inkoop Palmera' },
+    },
   });
 
   it("is its author's (the Reply-To the list keeps): decided by the author's own address", () => {
@@ -101,23 +107,38 @@ describe('a list post rewritten "via" the list (class 5)', () => {
   it('is not, when the Reply-To is the list itself or the display name says no "via"', () => {
     const agent = createEmailAgent({ internal: warehouse });
     expect(agent.read({ ...post, from: { ...post.from, name: 'Inkoop Palmera' } }, pinned()).settled).toBe(false);
-    expect(agent.read({ ...post, senderFacts: { ...post.senderFacts, replyTo: { address: 'benelux-inbound@lists.benelux-inbound.example', name: '' } } }, pinned()).settled).toBe(false);
+    expect(
+      agent.read({ ...post, senderFacts: { ...post.senderFacts, replyTo: { address: 'benelux-inbound@lists.benelux-inbound.example', name: '' } } }, pinned())
+        .settled,
+    ).toBe(false);
   });
 });
 
 describe('a reference shape two customers issue (class 6)', () => {
   // Quarry Stone's own logistics desk: its domain bears the name, so the format alone decides its mail.
-  const portal = mail({ from: { address: 'bookings@quarrystone-logistics.example', name: 'Quarry Stone bookings' }, subject: 'Slot confirmed', body: 'Booking QS/2027/4188 confirmed for Thursday.' });
+  const portal = mail({
+    from: { address: 'bookings@quarrystone-logistics.example', name: 'Quarry Stone bookings' },
+    subject: 'Slot confirmed',
+    body: 'Booking QS/2027/4188 confirmed for Thursday.',
+  });
   // Quayside's own first booking, taught as the sender AND its reference.
-  const quaysideTaught = teach(seed, 'quayside', { pattern: referencePattern('QS/2027/4917'), where: 'subject', sender: '<orders@quayside-spirits\\.example>' });
+  const quaysideTaught = teach(seed, 'quayside', {
+    pattern: referencePattern('QS/2027/4917'),
+    where: 'subject',
+    sender: '<orders@quayside-spirits\\.example>',
+  });
 
   it("decides by the format while it is one customer's, and asks once another customer's reference has the shape", () => {
     const agent = createEmailAgent({ internal: warehouse });
     expect(decided(agent.read(portal, pinned())).customer).toBe('quarry-stone');
     const question = asked(agent.read(portal, pinned(quaysideTaught, 2)));
-    expect(question.question).toContain("QS/2027/4188 has the shape of Quarry Stone Supplies's references, but Quayside Spirits Ltd's reference QS/2027/4917 has it too");
+    expect(question.question).toContain(
+      "QS/2027/4188 has the shape of Quarry Stone Supplies's references, but Quayside Spirits Ltd's reference QS/2027/4917 has it too",
+    );
     // The customer's own address still decides its own mail.
-    expect(decided(agent.read({ ...portal, from: { address: 'yard@quarrystone.example', name: 'Yard' } }, pinned(quaysideTaught, 2))).customer).toBe('quarry-stone');
+    expect(decided(agent.read({ ...portal, from: { address: 'yard@quarrystone.example', name: 'Yard' } }, pinned(quaysideTaught, 2))).customer).toBe(
+      'quarry-stone',
+    );
   });
 
   it('preview sees it: the finding left open says why and is flagged contested, and `affects` reaches it', () => {
@@ -172,31 +193,50 @@ describe("mail that is nobody's by its own headers (class 2, 3, 4), decided for 
         headerFacts: { authenticationResults: [`${server}; spf=fail smtp.mailfrom=marigold.example; ${verdict} header.from=marigold.example`] },
       });
     expect(decided(agent.read(spoofed('mx1.warehouse.example', 'dmarc=fail action=quarantine'), pinned()))).toMatchObject({ customer: 'no-customer' });
-    expect(decided(agent.read(spoofed('mx1.warehouse.example', 'dmarc=fail (p=REJECT sp=REJECT dis=NONE)'), pinned()))).toMatchObject({ customer: 'no-customer' });
+    expect(decided(agent.read(spoofed('mx1.warehouse.example', 'dmarc=fail (p=REJECT sp=REJECT dis=NONE)'), pinned()))).toMatchObject({
+      customer: 'no-customer',
+    });
     // Another server's word, or a failure whose domain asks nothing (p=none), only makes it ask.
     expect(agent.read(spoofed('mx.elsewhere.example', 'dmarc=fail action=quarantine'), pinned()).settled).toBe(false);
     expect(agent.read(spoofed('mx1.warehouse.example', 'dmarc=fail (p=NONE)'), pinned()).settled).toBe(false);
   });
 });
 
-describe('a decision held against the rest of the author\'s own part (classes 5 and 6, the fresh stream)', () => {
+describe("a decision held against the rest of the author's own part (classes 5 and 6, the fresh stream)", () => {
   const agent = createEmailAgent({ internal: warehouse });
 
-  it("a reference format alone decides only mail from a sender tied to its customer: another customer may issue the shape", () => {
+  it('a reference format alone decides only mail from a sender tied to its customer: another customer may issue the shape', () => {
     // Quarry Stone's format, written by a new customer's own people from a domain that bears no Quarry Stone name.
-    const stranger = mail({ from: { address: 'k.zielinska@krakowskie-przetwory.example', name: 'Katarzyna' }, subject: 'Awizacja', body: 'Proszę o awizację QS/2027/6148, 12 palet.' });
+    const stranger = mail({
+      from: { address: 'k.zielinska@krakowskie-przetwory.example', name: 'Katarzyna' },
+      subject: 'Awizacja',
+      body: 'Proszę o awizację QS/2027/6148, 12 palet.',
+    });
     const question = asked(agent.read(stranger, pinned()));
     expect(question.question).toContain("has the shape of Quarry Stone Supplies's references, but nothing else says this message is theirs");
     // From Quarry Stone's own domain, or a sender a lesson ties to it, the format decides.
     expect(decided(agent.read({ ...stranger, from: { address: 'yard@quarrystone.example', name: 'Yard' } }, pinned())).customer).toBe('quarry-stone');
-    const haulier = teach(seed, 'quarry-stone', { pattern: referencePattern('QS/2027/1111'), where: 'body', sender: '<k\\.zielinska@krakowskie-przetwory\\.example>' });
+    const haulier = teach(seed, 'quarry-stone', {
+      pattern: referencePattern('QS/2027/1111'),
+      where: 'body',
+      sender: '<k\\.zielinska@krakowskie-przetwory\\.example>',
+    });
     expect(decided(agent.read(stranger, pinned(haulier, 2))).customer).toBe('quarry-stone');
   });
 
   it('a person taught for one customer who writes that she now works for another is asked about, both named', () => {
     const giulia = teach(seed, 'palmera', { pattern: '<giulia\\.conti77@libero\\.it>', where: 'from' });
-    const moved = mail({ from: { address: 'giulia.conti77@libero.it', name: 'Giulia Conti' }, subject: 'Ordine', body: 'Da questa settimana lavoro per Marigold Cosmetics: 8 pallet per giovedì.' });
+    const moved = mail({
+      from: { address: 'giulia.conti77@libero.it', name: 'Giulia Conti' },
+      subject: 'Ordine',
+      body: 'Da questa settimana lavoro per Marigold Cosmetics: 8 pallet per giovedì.',
+    });
     const question = asked(agent.read(moved, pinned(giulia, 2)));
-    expect(question.entries.slice(0, 2).map((entry) => entry.key).sort()).toEqual(['marigold', 'palmera']);
+    expect(
+      question.entries
+        .slice(0, 2)
+        .map((entry) => entry.key)
+        .sort(),
+    ).toEqual(['marigold', 'palmera']);
   });
 });

@@ -22,7 +22,10 @@ const heldOut = JSON.parse(readFileSync(new URL('../fixtures/held-out.json', imp
 /** Version 1, built from the seed file the way the authority builds it. */
 function seed(): Definition<HandlingExamples> {
   const file = JSON.parse(readFileSync(`${seedsFolder}/handling.json`, 'utf8')) as { entries: Record<string, HandlingExamplesState> };
-  return defineCollection('handling', Object.entries(file.entries).map(([key, state]) => handlingExamplesKind.fromState(key, state)));
+  return defineCollection(
+    'handling',
+    Object.entries(file.entries).map(([key, state]) => handlingExamplesKind.fromState(key, state)),
+  );
 }
 
 const pinned = (definition: Definition<HandlingExamples>, version = 1): PinnedDefinitions => pinDefinitions([{ ...definition, version }]);
@@ -43,12 +46,19 @@ describe('the card', () => {
   it('declares handling, decided by rules and a model together, taught by an example of kind "text"', () => {
     const { declaration } = handlingAgent;
     expect(DeclarationSchema.omit({ methods: true }).parse(declaration)).toEqual(declaration);
-    expect(declaration).toMatchObject({ collection: 'handling', entry: 'kind of handling', how: HOW, decidedBy: 'hybrid', addsEntries: true, admitsNone: false });
+    expect(declaration).toMatchObject({
+      collection: 'handling',
+      entry: 'kind of handling',
+      how: HOW,
+      decidedBy: 'hybrid',
+      addsEntries: true,
+      admitsNone: false,
+    });
     expect(fieldsToRender(declaration.lessonFields)).toEqual([expect.objectContaining({ name: 'example', control: 'text' })]);
     expect(() => checkAgent(handlingAgent)).not.toThrow();
   });
 
-  it("its first example asks, so the conformance kit has a question to answer", () => {
+  it('its first example asks, so the conformance kit has a question to answer', () => {
     expect(read(handlingAgent.skill.examples![0]!).settled).toBe(false);
   });
 });
@@ -107,7 +117,9 @@ describe('asking', () => {
       entries: candidates.map(({ key, label }) => ({ key, label })),
       suggested: { example: 'ornamental koi carp in oxygenated bags' },
     });
-    expect(reading.findings.handling!.reads).toMatch(/^Not sure \(General cargo 0\.\d\d, \w[^,]* 0\.\d\d, [^,]+ 0\.\d\d\): the rule asks under 0\.8, or within 0\.15 of the next$/);
+    expect(reading.findings.handling!.reads).toMatch(
+      /^Not sure \(General cargo 0\.\d\d, \w[^,]* 0\.\d\d, [^,]+ 0\.\d\d\): the rule asks under 0\.8, or within 0\.15 of the next$/,
+    );
   });
 
   it('the suggestion, taught to the handling the operator names, is one more example, and that description is then decided by it', () => {
@@ -115,7 +127,11 @@ describe('asking', () => {
     const { suggested } = questionOf(read(description));
     const taught = absorbLesson(seed(), { collection: 'handling', entry: 'perishable', value: { ...suggested! }, taughtBy: 'dana', reason: 'live fish' });
     expect(taught.changed).toBe(true);
-    expect(read(description, taught.definition).findings.handling).toMatchObject({ settled: true, winner: 'perishable', reads: 'A taught example of Perishable (cold chain)' });
+    expect(read(description, taught.definition).findings.handling).toMatchObject({
+      settled: true,
+      winner: 'perishable',
+      reads: 'A taught example of Perishable (cold chain)',
+    });
     // Taken back, the description is asked about again.
     const back = retractValue(taught.definition, 'perishable', { ...suggested! });
     expect(read(description, back.definition).settled).toBe(false);
@@ -128,7 +144,13 @@ describe('asking', () => {
     const answered = checkReading(handlingAgent.answer(consignment, definitions, questionOf(asked), { entry: 'perishable' }), definitions, checks, asked);
     expect(answered).toMatchObject({
       settled: true,
-      findings: { handling: { settled: true, winner: 'perishable', reads: expect.stringMatching(/^Perishable \(cold chain\), as the operator answered \(the classifier: General cargo 0\.\d\d/) } },
+      findings: {
+        handling: {
+          settled: true,
+          winner: 'perishable',
+          reads: expect.stringMatching(/^Perishable \(cold chain\), as the operator answered \(the classifier: General cargo 0\.\d\d/),
+        },
+      },
       result: { lines: [{ description: 'ornamental koi carp in oxygenated bags', handling: 'perishable', decidedBy: 'operator' }] },
     });
     expect(read('ornamental koi carp in oxygenated bags').settled).toBe(false);
@@ -136,14 +158,18 @@ describe('asking', () => {
 });
 
 describe('a manifest', () => {
-  const csv = 'Ref,Description,Pieces\nA1,"frozen prawns, 40 cartons, keep at -18 °C",40\nA2,ornamental koi carp in oxygenated bags,3\nA3,glass vases,2\nA4,wool socks,9';
+  const csv =
+    'Ref,Description,Pieces\nA1,"frozen prawns, 40 cartons, keep at -18 °C",40\nA2,ornamental koi carp in oxygenated bags,3\nA3,glass vases,2\nA4,wool socks,9';
 
   it('decides each row, and asks about the first row the classifier is not sure of, naming it', () => {
     const reading = read(csv);
     expect(Object.keys(reading.findings)).toEqual(['row 2', 'row 3', 'row 4', 'row 5']);
     expect(reading.findings['row 2']).toMatchObject({ settled: true, winner: 'perishable' });
     expect(reading.findings['row 4']).toMatchObject({ settled: true, winner: 'fragile', reads: 'A taught example of Fragile' });
-    expect(questionOf(reading)).toMatchObject({ question: `${QUESTION} Row 3: "ornamental koi carp in oxygenated bags".`, suggested: { example: 'ornamental koi carp in oxygenated bags' } });
+    expect(questionOf(reading)).toMatchObject({
+      question: `${QUESTION} Row 3: "ornamental koi carp in oxygenated bags".`,
+      suggested: { example: 'ornamental koi carp in oxygenated bags' },
+    });
   });
 
   it('an answer decides the row asked about; another row the classifier is not sure of stays undecided', () => {
@@ -162,24 +188,32 @@ describe('a manifest', () => {
 });
 
 describe('the model is a function of the version', () => {
-  it('a task pinned to version N decides with N\'s model after N+1; a rollback to N gives the same probabilities, to the bit', () => {
+  it("a task pinned to version N decides with N's model after N+1; a rollback to N gives the same probabilities, to the bit", () => {
     const versionN = seed();
     const description = 'fresh blueberries, 4 crates, bubble wrapped';
     const before = classify(modelOf(versionN), description);
     let next = versionN;
-    for (const example of ['blueberry punnets, bubble wrapped', 'bubble wrapped fresh figs', 'fresh blueberries, bubble wrapped, 2 crates']) next = teach(next, 'fragile', example);
+    for (const example of ['blueberry punnets, bubble wrapped', 'bubble wrapped fresh figs', 'fresh blueberries, bubble wrapped, 2 crates'])
+      next = teach(next, 'fragile', example);
     expect(classify(modelOf(next), description)).not.toEqual(before);
     // N is still N.
     expect(classify(modelOf(versionN), description)).toEqual(before);
     // A rollback republishes N's entries, rebuilt from storage: new objects, the same model.
-    const rolledBack = defineCollection('handling', versionN.entries.map((entry) => handlingExamplesKind.fromState(entry.key, JSON.parse(JSON.stringify(entry.toState())))));
+    const rolledBack = defineCollection(
+      'handling',
+      versionN.entries.map((entry) => handlingExamplesKind.fromState(entry.key, JSON.parse(JSON.stringify(entry.toState())))),
+    );
     for (const { description: held } of heldOut) {
       expect(classify(modelOf(rolledBack), held)).toEqual(classify(modelOf(versionN), held));
     }
   });
 
   it('training in slices (prepare, off the request path) gives exactly the model trained at once', async () => {
-    const fresh = () => defineCollection('handling', seed().entries.map((entry) => handlingExamplesKind.fromState(entry.key, entry.toState())));
+    const fresh = () =>
+      defineCollection(
+        'handling',
+        seed().entries.map((entry) => handlingExamplesKind.fromState(entry.key, entry.toState())),
+      );
     const sliced = await prepareModel(fresh());
     const atOnce = modelOf(fresh());
     expect(sliced).not.toBe(atOnce);

@@ -8,7 +8,7 @@ import { parseConsignment } from './parse-consignment.ts';
 
 /** The card's promise, written from the constants the code decides with; `handling-agent.test.ts` holds each clause. */
 export const HOW =
-  'A goods description that is exactly a taught example (case and spacing aside) gets that example\'s handling; ' +
+  "A goods description that is exactly a taught example (case and spacing aside) gets that example's handling; " +
   'any other is classified by a naive Bayes text classifier (wink-naive-bayes-text-classifier) trained on every example of the version, ' +
   'whose odds for each handling are made probabilities that add up to 1, ' +
   `and I ask when the top handling's probability is under ${ASK_BELOW} or within ${ASK_WITHIN} of the next.`;
@@ -79,7 +79,12 @@ function findingsOf(decided: readonly Decided[], trainedOn: number, answered?: {
   const findings: Record<string, Finding> = {};
   for (const { line, decision } of decided) {
     if (answered?.line === line) {
-      findings[nameOf(line)] = { settled: true, winner: answered.key, reads: `${answered.label}, as the operator answered (the classifier: ${candidatesText(decision.candidates)})`, collection: COLLECTION };
+      findings[nameOf(line)] = {
+        settled: true,
+        winner: answered.key,
+        reads: `${answered.label}, as the operator answered (the classifier: ${candidatesText(decision.candidates)})`,
+        collection: COLLECTION,
+      };
       continue;
     }
     const settled = decision.by !== 'nobody';

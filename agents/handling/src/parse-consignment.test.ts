@@ -22,7 +22,9 @@ function refusalOf(parts: InputPart[]): string {
 
 describe('parseConsignment', () => {
   it('reads one description from text (spacing tidied) or from data', () => {
-    expect(parseConsignment([text('  frozen prawns,\t12 cartons ')])).toEqual({ lines: [{ description: 'frozen prawns, 12 cartons', tokens: ['frozen', 'prawn', 'carton'] }] });
+    expect(parseConsignment([text('  frozen prawns,\t12 cartons ')])).toEqual({
+      lines: [{ description: 'frozen prawns, 12 cartons', tokens: ['frozen', 'prawn', 'carton'] }],
+    });
     expect(parseConsignment([data({ description: 'glass vases' })])).toEqual({ lines: [{ description: 'glass vases', tokens: tokensOf('glass vases') }] });
   });
 
@@ -42,7 +44,9 @@ describe('parseConsignment', () => {
       `This consignment's goods description is ${LONGEST_EXAMPLE + 1} characters long, more than the ${LONGEST_EXAMPLE} I read; give what the goods are, e.g. "frozen prawns, 12 cartons".`,
     );
     expect(refusalOf([text('Ref,Pieces\nA1,3')])).toMatch(/^This manifest has no description column \(its headings are "Ref", "Pieces"\)\./);
-    expect(refusalOf([text(`Description\n${'glass\n'.repeat(MOST_ROWS + 1)}`)])).toBe(`This manifest has more than ${MOST_ROWS} rows; send it in parts of ${MOST_ROWS} rows or fewer.`);
+    expect(refusalOf([text(`Description\n${'glass\n'.repeat(MOST_ROWS + 1)}`)])).toBe(
+      `This manifest has more than ${MOST_ROWS} rows; send it in parts of ${MOST_ROWS} rows or fewer.`,
+    );
     expect(refusalOf([text('Description,Ref\nglass,1\n,2')])).toMatch(/^Row 3 has no goods description\./);
   });
 
@@ -61,7 +65,9 @@ describe('tokens taken while parsing (in a parse thread, for a large manifest)',
   it('decide exactly as tokenizing the description when it is read', () => {
     const seed = JSON.parse(readFileSync(new URL('../seeds/handling.json', import.meta.url), 'utf8')) as { entries: Record<string, unknown> };
     const model = modelOf({ collection: 'handling', entries: Object.entries(seed.entries).map(([key, state]) => handlingExamplesKind.fromState(key, state)) });
-    const csv = `Description\n${heldOut().map((line) => `"${line.description}"`).join('\n')}`;
+    const csv = `Description\n${heldOut()
+      .map((line) => `"${line.description}"`)
+      .join('\n')}`;
     // As a thread hands it over: copied, not shared with this thread's memory of tokens.
     const parsed = structuredClone(parseConsignment([text(csv)]));
     for (const line of parsed.lines) expect(decide(model, line.description, line.tokens)).toEqual(decide(model, line.description));
@@ -72,7 +78,11 @@ describe('the examples', () => {
   it('are written by scripts/make-examples.ts, the same every run, and the held-out set is never taught', () => {
     const seed = JSON.parse(readFileSync(new URL('../seeds/handling.json', import.meta.url), 'utf8')) as { entries: Record<string, { examples: string[] }> };
     const seeded = Object.values(seed.entries).flatMap((entry) => entry.examples);
-    expect(seeded.sort()).toEqual(seedExamples().map((line) => line.description).sort());
+    expect(seeded.sort()).toEqual(
+      seedExamples()
+        .map((line) => line.description)
+        .sort(),
+    );
     expect(JSON.parse(readFileSync(new URL('../fixtures/held-out.json', import.meta.url), 'utf8'))).toEqual(heldOut());
     expect(JSON.parse(readFileSync(new URL('../fixtures/lessons.json', import.meta.url), 'utf8'))).toEqual(lessonStream());
     expect(JSON.parse(readFileSync(new URL('../fixtures/scenario.json', import.meta.url), 'utf8'))).toEqual(scenario());
@@ -80,9 +90,12 @@ describe('the examples', () => {
     expect(heldOut().filter((line) => taught.has(line.description.toLowerCase()))).toEqual([]);
   });
 
-  it("a word such as __proto__ or constructor is a word: the classifier keys words in maps, not plain objects", () => {
+  it('a word such as __proto__ or constructor is a word: the classifier keys words in maps, not plain objects', () => {
     const entries = [
-      handlingExamplesKind.fromState('general', { label: 'General cargo', examples: ['constructor toString hasOwnProperty valueOf', 'cotton shirts, cartons'] }),
+      handlingExamplesKind.fromState('general', {
+        label: 'General cargo',
+        examples: ['constructor toString hasOwnProperty valueOf', 'cotton shirts, cartons'],
+      }),
       handlingExamplesKind.fromState('fragile', { label: 'Fragile', examples: ['glass vases __proto__', 'porcelain plates, crates'] }),
     ];
     const model = modelOf({ collection: 'handling', entries });

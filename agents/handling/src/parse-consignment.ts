@@ -41,7 +41,9 @@ function line(description: unknown, row?: number): GoodsLine {
   if (typeof description !== 'string' || description.trim() === '') throw new InputRefused(`${where} has no goods description. ${HOW_TO_SEND}`);
   const text = description.trim().replace(/\s+/g, ' ');
   if (text.length > LONGEST_EXAMPLE) {
-    throw new InputRefused(`${where}'s goods description is ${text.length} characters long, more than the ${LONGEST_EXAMPLE} I read; give what the goods are, e.g. "frozen prawns, 12 cartons".`);
+    throw new InputRefused(
+      `${where}'s goods description is ${text.length} characters long, more than the ${LONGEST_EXAMPLE} I read; give what the goods are, e.g. "frozen prawns, 12 cartons".`,
+    );
   }
   const tokens = tokensOf(text);
   return row === undefined ? { description: text, tokens } : { row, description: text, tokens };
@@ -57,7 +59,9 @@ const someHeadings = (headings: readonly string[]): string =>
 /** A manifest as CSV text: a heading row, then one consignment per row, read from its description column. */
 function manifest(text: string): Consignment {
   if (text.length > LONGEST_MANIFEST) {
-    throw new InputRefused(`This manifest is ${text.length} characters long; I read manifests of up to ${MOST_ROWS} rows (${LONGEST_MANIFEST} characters). Send it in parts.`);
+    throw new InputRefused(
+      `This manifest is ${text.length} characters long; I read manifests of up to ${MOST_ROWS} rows (${LONGEST_MANIFEST} characters). Send it in parts.`,
+    );
   }
   let records: string[][];
   try {

@@ -59,7 +59,9 @@ export function writeManifestCsv(path: string, rows: number): void {
   const lines = [HEADINGS.join(',')];
   for (const row of manifestRows(rows)) {
     lines.push(
-      [row.waybill, `"${row.consignee}"`, row.origin, row.destination, row.pieces, row.weight, row.description, row.shipped.toISOString().slice(0, 10)].join(','),
+      [row.waybill, `"${row.consignee}"`, row.origin, row.destination, row.pieces, row.weight, row.description, row.shipped.toISOString().slice(0, 10)].join(
+        ',',
+      ),
     );
   }
   writeFileSync(path, `${lines.join('\r\n')}\r\n`);

@@ -176,7 +176,7 @@ async function main(): Promise<void> {
       'Peak RSS is the highest of the runs, the whole process (Node, tsx and the libraries loaded count too). The message path ' +
         "times one message after the thread has loaded the agent's module; every reader has read a 2,000-row file of the same kind first, untimed (as a running agent has read others). Its RSS includes the thread, " +
         'and its thread runs at nice +10 (so that /healthz and other requests come first): on a busy machine its wall clock suffers for it, by design. ' +
-        'CPU time counts every thread of the process, the garbage collector\'s included.',
+        "CPU time counts every thread of the process, the garbage collector's included.",
       `Whole run: ${((performance.now() - started) / 1000).toFixed(0)} s; load average at the end: ${loadavg()[0]!.toFixed(2)}.`,
     );
     console.log(lines.join('\n'));

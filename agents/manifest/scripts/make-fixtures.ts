@@ -81,7 +81,11 @@ interface Shipment {
   valueUsd: number;
 }
 
-function shipments(seedValue: number, count: number, opts: { consignees?: readonly string[]; descriptions?: readonly string[]; prefix?: string } = {}): Shipment[] {
+function shipments(
+  seedValue: number,
+  count: number,
+  opts: { consignees?: readonly string[]; descriptions?: readonly string[]; prefix?: string } = {},
+): Shipment[] {
   const rand = mulberry32(seedValue);
   const out: Shipment[] = [];
   for (let i = 0; i < count; i++) {
@@ -129,11 +133,7 @@ function newWorkbook(): ExcelJS.Workbook {
 // ---------------------------------------------------------------------------------------------
 // The answer key.
 
-type WeightUnit =
-  | { from: 'heading'; unit: 'kg' | 'lb' }
-  | { from: 'column'; column: string }
-  | { from: 'cell' }
-  | { from: 'unstated' };
+type WeightUnit = { from: 'heading'; unit: 'kg' | 'lb' } | { from: 'column'; column: string } | { from: 'cell' } | { from: 'unstated' };
 
 type ErrorKind = 'truncated' | 'not-a-spreadsheet' | 'empty' | 'too-large' | 'encrypted';
 type Json = null | boolean | number | string | Json[] | { [key: string]: Json };
@@ -355,8 +355,7 @@ async function titleRows(): Promise<void> {
       truth: { waybill: 0, consignee: 1, origin: 2, destination: 3, pieces: 4, weight: 5, description: 7 },
       data,
       weightUnit: { from: 'column', column: 'Unit' },
-      note:
-        'Title merged across A1:H1, a one-cell subtitle on row 2, blank row 3, header on row 4. Two empty rows (9 and 13) among the data. Blank rows here are absent from the sheet XML, so the streaming reader skips their numbers. Weight unit in a separate "Unit" column, kg and lb mixed.',
+      note: 'Title merged across A1:H1, a one-cell subtitle on row 2, blank row 3, header on row 4. Two empty rows (9 and 13) among the data. Blank rows here are absent from the sheet XML, so the streaming reader skips their numbers. Weight unit in a separate "Unit" column, kg and lb mixed.',
       extra: { merges: ['A1:H1'], emptyDataRows: [9, 13] },
     },
     'Export',
@@ -386,8 +385,7 @@ async function mergedData(): Promise<void> {
       truth: { waybill: 0, consignee: 1, origin: 2, destination: 3, pieces: 4, weight: 5, description: 6 },
       data,
       weightUnit: { from: 'heading', unit: 'kg' },
-      note:
-        'Merged cells in the data area: D2:D4 (one destination for three shipments), B5:B6 (one consignee for two), G8:H8 (description spilling into Remarks). The streaming reader gives the value only at the top-left cell; the others read empty.',
+      note: 'Merged cells in the data area: D2:D4 (one destination for three shipments), B5:B6 (one consignee for two), G8:H8 (description spilling into Remarks). The streaming reader gives the value only at the top-left cell; the others read empty.',
       extra: {
         merges: ['D2:D4', 'B5:B6', 'G8:H8'],
         mergedValues: { D2: cellJson(dest), B5: cellJson(consignee) },
@@ -433,7 +431,12 @@ async function excelTypes(): Promise<void> {
       headings: [
         'Waybill No',
         'Shipped',
-        { richText: [{ text: 'Consig', font: { bold: true } }, { text: 'nee', font: { bold: true, color: { argb: 'FFC00000' } } }] },
+        {
+          richText: [
+            { text: 'Consig', font: { bold: true } },
+            { text: 'nee', font: { bold: true, color: { argb: 'FFC00000' } } },
+          ],
+        },
         'Origin',
         'Destination',
         'Pieces',
@@ -445,8 +448,7 @@ async function excelTypes(): Promise<void> {
       truth: { waybill: 0, consignee: 2, origin: 3, destination: 4, pieces: 5, weight: 7, description: 9 },
       data,
       weightUnit: { from: 'unstated' },
-      note:
-        'Real Excel types: "Shipped" holds Date cells (yyyy-mm-dd format), Pieces/Net/Value are numeric, "Gross Weight" is a formula (=ROUND(Gn*1.08,1)) with a cached result, which is the value to read. The "Consignee" heading is rich text (two runs). Row 7 is present but holds only empty strings, row 8 is absent. The gross weight has no unit (only the Net column says kg).',
+      note: 'Real Excel types: "Shipped" holds Date cells (yyyy-mm-dd format), Pieces/Net/Value are numeric, "Gross Weight" is a formula (=ROUND(Gn*1.08,1)) with a cached result, which is the value to read. The "Consignee" heading is rich text (two runs). Row 7 is present but holds only empty strings, row 8 is absent. The gross weight has no unit (only the Net column says kg).',
       extra: { dateColumn: 'Shipped', formulaColumn: 'Gross Weight', richTextHeadings: ['Consignee'], emptyDataRows: [7, 8] },
     },
     'Manifest',
@@ -483,16 +485,33 @@ async function weightInCell(): Promise<void> {
       truth: { waybill: 0, consignee: 1, origin: 2, destination: 3, pieces: 4, weight: 5, description: 6 },
       data: s.map((x, i) => [x.awb, x.consignee, x.origin, x.destination, x.pieces, texts(x, i), x.description]),
       weightUnit: { from: 'cell' },
-      note:
-        `Weights are text with the unit inside the cell, in four forms: ${forms.join(', ')} ("<n> kg", "<n> lb", "<n>KG" with no space, "<n,nnn.n> lbs" with a thousands separator). Headings exercise trimming and case: "  AWB " (spaces kept in the sheet), "CONSIGNEE", "origin".`,
+      note: `Weights are text with the unit inside the cell, in four forms: ${forms.join(', ')} ("<n> kg", "<n> lb", "<n>KG" with no space, "<n,nnn.n> lbs" with a thousands separator). Headings exercise trimming and case: "  AWB " (spaces kept in the sheet), "CONSIGNEE", "origin".`,
     },
     'Sheet1',
   );
 }
 
 function latin1Csv(): void {
-  const consignees = ['Société Générale Fret', 'Müller & Söhne GmbH', 'Café Olé Ltda', 'Ångström Optik AB', 'Størsø Fisk A/S', 'Niño Textil S.A.', 'Françoise Béranger', 'Weißbräu Export'];
-  const descriptions = ['Pièces détachées', 'Fromage affiné', 'Crème de beauté', 'Vins; spiritueux', 'Vêtements', 'Matériel médical', 'Café torréfié', 'Jouets'];
+  const consignees = [
+    'Société Générale Fret',
+    'Müller & Söhne GmbH',
+    'Café Olé Ltda',
+    'Ångström Optik AB',
+    'Størsø Fisk A/S',
+    'Niño Textil S.A.',
+    'Françoise Béranger',
+    'Weißbräu Export',
+  ];
+  const descriptions = [
+    'Pièces détachées',
+    'Fromage affiné',
+    'Crème de beauté',
+    'Vins; spiritueux',
+    'Vêtements',
+    'Matériel médical',
+    'Café torréfié',
+    'Jouets',
+  ];
   const s = shipments(606, 8, { consignees, descriptions });
   const data: (ExcelJS.CellValue[] | null)[] = s.map((x) => [
     x.awb,
@@ -512,8 +531,7 @@ function latin1Csv(): void {
     truth: { waybill: 0, consignee: 1, origin: 2, destination: 3, pieces: 4, weight: 5, description: 6 },
     data,
     weightUnit: { from: 'heading', unit: 'kg' },
-    note:
-      'French export from Excel: ";" separators, ISO-8859-1 / windows-1252 bytes (no BOM), CRLF line ends, decimal commas ("12,5"). Accented text in the data and in the heading "Désignation", which the seed knows — it only matches if the file is decoded as latin1. Line 7 is bare separators (empty row); one description contains ";" and is quoted.',
+    note: 'French export from Excel: ";" separators, ISO-8859-1 / windows-1252 bytes (no BOM), CRLF line ends, decimal commas ("12,5"). Accented text in the data and in the heading "Désignation", which the seed knows — it only matches if the file is decoded as latin1. Line 7 is bare separators (empty row); one description contains ";" and is quoted.',
     extra: { encoding: 'latin1', separator: ';', lineEnding: 'CRLF', decimalSeparator: ',', emptyDataRows: [7] },
   };
   const text = csvText(t, ';', '\r\n');
@@ -545,11 +563,16 @@ function quotedCsv(): void {
     truth: { waybill: 0, consignee: 1, origin: 2, destination: 3, pieces: 4, weight: 5, description: 7 },
     data,
     weightUnit: { from: 'column', column: 'Unit' },
-    note:
-      'Plain UTF-8 (no BOM), "," separators, LF line ends. Fields with commas are quoted ("Acme, Inc."), embedded quotes are doubled (O\'Neil ""Fast"" Freight, 12"" steel pipes), row 4 is quoted throughout, and "Zürich" needs UTF-8. Weight unit in a separate "Unit" column.',
+    note: 'Plain UTF-8 (no BOM), "," separators, LF line ends. Fields with commas are quoted ("Acme, Inc."), embedded quotes are doubled (O\'Neil ""Fast"" Freight, 12"" steel pipes), row 4 is quoted throughout, and "Zürich" needs UTF-8. Weight unit in a separate "Unit" column.',
     extra: { encoding: 'utf-8', separator: ',', lineEnding: 'LF' },
   };
-  save(t.file, Buffer.from(csvText(t, ',', '\n', (r) => r === 3), 'utf8'));
+  save(
+    t.file,
+    Buffer.from(
+      csvText(t, ',', '\n', (r) => r === 3),
+      'utf8',
+    ),
+  );
   expected[t.file] = keyFor(t);
 }
 
@@ -564,8 +587,7 @@ async function airWaybillFirst(): Promise<void> {
       truth: { waybill: 0, consignee: 1, origin: 2, destination: 3, pieces: 4, weight: 5, description: 6 },
       data: s.map((x) => [awbDigits(x.awb), x.consignee, x.origin, x.destination, x.pieces, x.weightKg, x.description]),
       weightUnit: { from: 'heading', unit: 'kg' },
-      note:
-        'The waybill column is headed "Air Waybill No", which the seed does not know: the agent must ask which column holds the waybill (the operator answers "Air Waybill No"). Waybills are numeric cells (11 digits, no dash). Every other heading is in the seed.',
+      note: 'The waybill column is headed "Air Waybill No", which the seed does not know: the agent must ask which column holds the waybill (the operator answers "Air Waybill No"). Waybills are numeric cells (11 digits, no dash). Every other heading is in the seed.',
       extra: { teach: { waybill: 'Air Waybill No' } },
     },
     'Manifest',
@@ -583,8 +605,7 @@ async function airWaybillSecond(): Promise<void> {
       truth: { waybill: 0, consignee: 1, origin: 2, destination: 3, pieces: 4, weight: 5, description: 6 },
       data: s.map((x, i) => [x.awb, x.consignee, x.origin, x.destination, x.pieces, x.weightKg, x.description, i === 2 ? 'Keep cool' : undefined]),
       weightUnit: { from: 'unstated' },
-      note:
-        'A second, different manifest that also heads its waybill column "Air Waybill No" (title merged A1:H1, blank spacer row 2 present in the XML with no cells, header row 3). With the seed alone the agent asks for the waybill; after the lesson from 08-air-waybill-no.xlsx it must map waybill to "Air Waybill No" without asking.',
+      note: 'A second, different manifest that also heads its waybill column "Air Waybill No" (title merged A1:H1, blank spacer row 2 present in the XML with no cells, header row 3). With the seed alone the agent asks for the waybill; after the lesson from 08-air-waybill-no.xlsx it must map waybill to "Air Waybill No" without asking.',
       extra: { merges: ['A1:H1'], afterLesson: { asks: null, waybill: 'Air Waybill No' } },
     },
     'Manifest',
@@ -606,8 +627,7 @@ async function twoSheets(): Promise<void> {
     truth: { waybill: 0, consignee: 1, origin: 2, destination: 3, pieces: 4, weight: 5, description: 6 },
     data: s.map((x) => [x.awb, x.consignee, x.origin, x.destination, x.pieces, x.weightKg, x.description]),
     weightUnit: { from: 'heading', unit: 'kg' },
-    note:
-      'Two sheets: the manifest is the first ("Manifest", 6 rows); the second ("Rates", 15 rows) has its own table with a "Destination" and an "AWB" column, so reading the wrong sheet gives a different answer.',
+    note: 'Two sheets: the manifest is the first ("Manifest", 6 rows); the second ("Rates", 15 rows) has its own table with a "Destination" and an "AWB" column, so reading the wrong sheet gives a different answer.',
     extra: { sheets: ['Manifest', 'Rates'] },
   };
   const wb = newWorkbook();
@@ -629,10 +649,19 @@ async function otherVocabulary(): Promise<void> {
       headerRow: 1,
       headings: ['HAWB', 'Shipper', 'Ship To', 'POL', 'POD', 'Ctns', 'Wt', 'UOM', 'Goods'],
       truth: { waybill: 0, consignee: 2, origin: 3, destination: 4, pieces: 5, weight: 6, description: 8 },
-      data: s.map((x, i) => [`NWC${String(250_314_001 + i)}`, 'Northwind Cargo GmbH', x.consignee, x.origin, x.destination, x.pieces, kgToLb(x.weightKg), 'LB', x.description]),
+      data: s.map((x, i) => [
+        `NWC${String(250_314_001 + i)}`,
+        'Northwind Cargo GmbH',
+        x.consignee,
+        x.origin,
+        x.destination,
+        x.pieces,
+        kgToLb(x.weightKg),
+        'LB',
+        x.description,
+      ]),
       weightUnit: { from: 'column', column: 'UOM' },
-      note:
-        'A forwarder\'s vocabulary the seed mostly does not know: only "HAWB" maps. "Ship To", "POL", "POD", "Ctns", "Wt", "Goods" stay unmapped (no question: only the waybill is required). "Shipper" is not a field. House waybills are forwarder references, not IATA numbers; weights in lb via the "UOM" column.',
+      note: 'A forwarder\'s vocabulary the seed mostly does not know: only "HAWB" maps. "Ship To", "POL", "POD", "Ctns", "Wt", "Goods" stay unmapped (no question: only the waybill is required). "Shipper" is not a field. House waybills are forwarder references, not IATA numbers; weights in lb via the "UOM" column.',
     },
     'Sheet1',
   );
@@ -659,8 +688,7 @@ async function duplicateHeadings(): Promise<void> {
         'Same as notify party',
       ]),
       weightUnit: { from: 'unstated' },
-      note:
-        'Duplicate headings: "Weight" (F) and "WEIGHT" (G), "Consignee" (B) and "Consignee " (I) — equal once trimmed and case-folded. First hit wins, so weight reads F and consignee reads B; an agent may also warn about the duplicates.',
+      note: 'Duplicate headings: "Weight" (F) and "WEIGHT" (G), "Consignee" (B) and "Consignee " (I) — equal once trimmed and case-folded. First hit wins, so weight reads F and consignee reads B; an agent may also warn about the duplicates.',
       extra: { duplicates: { Weight: ['F', 'G'], Consignee: ['B', 'I'] } },
     },
     'Manifest',
@@ -720,11 +748,7 @@ function png(): Buffer {
 
 function notSpreadsheets(): void {
   save('15-not-a-spreadsheet.xlsx', png());
-  expected['15-not-a-spreadsheet.xlsx'] = badKey(
-    'png',
-    'not-a-spreadsheet',
-    'A valid 1×1 PNG image named .xlsx (starts 89 50 4E 47, not PK\\x03\\x04).',
-  );
+  expected['15-not-a-spreadsheet.xlsx'] = badKey('png', 'not-a-spreadsheet', 'A valid 1×1 PNG image named .xlsx (starts 89 50 4E 47, not PK\\x03\\x04).');
   save('16-plain-text.xlsx', 'This is not a spreadsheet.\nIt is a note someone saved with the wrong extension.\n');
   expected['16-plain-text.xlsx'] = badKey('text', 'not-a-spreadsheet', 'Plain ASCII text named .xlsx.');
 }

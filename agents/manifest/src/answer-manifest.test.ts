@@ -16,7 +16,8 @@ describe('answerManifest', () => {
     const reading = await answerOn('08-air-waybill-no.xlsx', 'Air Waybill No');
     expect(reading.findings.waybill).toEqual({
       settled: true,
-      reads: "reads waybill from the 'Air Waybill No' column, as the operator answered; 6 of 6 values in 'Air Waybill No' are air waybill numbers with a valid check digit",
+      reads:
+        "reads waybill from the 'Air Waybill No' column, as the operator answered; 6 of 6 values in 'Air Waybill No' are air waybill numbers with a valid check digit",
       collection: 'mappings',
     });
     const result = resultOf(reading);

@@ -9,7 +9,7 @@ describe('cellOf', () => {
     ['nothing', null, null],
     ['a date', new Date(Date.UTC(2025, 2, 14)), '2025-03-14'],
     ['a date and time', new Date(Date.UTC(2025, 2, 14, 9, 30)), '2025-03-14T09:30:00'],
-    ["a formula, by its cached result", { formula: 'ROUND(G2*1.08,1)', result: 323.6 }, 323.6],
+    ['a formula, by its cached result', { formula: 'ROUND(G2*1.08,1)', result: 323.6 }, 323.6],
     ['a formula with no cached result', { formula: 'A1' }, null],
     ['a formula whose result is an error', { formula: '1/0', result: { error: '#DIV/0!' as const } }, null],
     ['rich text, as plain text', { richText: [{ text: 'Consig' }, { text: 'nee' }] }, 'Consignee'],

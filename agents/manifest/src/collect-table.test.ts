@@ -26,12 +26,17 @@ describe('looksLikeHeader', () => {
 
 describe('collectTable', () => {
   it('finds the header below a title, a subtitle and a blank row, and reads the rows under it', async () => {
-    const table = await collectTable(
-      sheet(['MANIFEST'], ['Flight NW 212'], [], ['AWB', 'Pcs'], ['1', 2], [null, null], ['3', 4]),
-      10,
-      where,
-    );
-    expect(table).toEqual({ headings: ['AWB', 'Pcs'], headerRow: 4, rows: [['1', 2], ['3', 4]], rowCount: 2, truncated: false });
+    const table = await collectTable(sheet(['MANIFEST'], ['Flight NW 212'], [], ['AWB', 'Pcs'], ['1', 2], [null, null], ['3', 4]), 10, where);
+    expect(table).toEqual({
+      headings: ['AWB', 'Pcs'],
+      headerRow: 4,
+      rows: [
+        ['1', 2],
+        ['3', 4],
+      ],
+      rowCount: 2,
+      truncated: false,
+    });
   });
 
   it('makes every row as wide as the headings: short rows padded with null, cells past the last heading dropped', async () => {
@@ -95,7 +100,10 @@ describe('collectTable bounds the table by its width (issue 15)', () => {
   });
 
   it('counts a heading the reader stopped short of (a row says how wide it really is)', async () => {
-    const rows: SheetRow[] = [{ number: 1, cells: ['A', 'B', 'C', 'D'], width: 16_384 }, { number: 2, cells: ['1'] }];
+    const rows: SheetRow[] = [
+      { number: 1, cells: ['A', 'B', 'C', 'D'], width: 16_384 },
+      { number: 2, cells: ['1'] },
+    ];
     await expect(collectTable(rows, 10, where, narrow)).rejects.toThrow("'m.xlsx' has 16,384 columns in its heading row");
   });
 
@@ -158,7 +166,12 @@ describe('isBlank', () => {
 
 describe('keptLength', () => {
   it('is exactly the length of the JSON of a row, less the comma after its last cell, for any text', () => {
-    const cell = fc.oneof(fc.constant(null), fc.double({ noNaN: true, noDefaultInfinity: true }), fc.string({ unit: 'binary' }), fc.string({ unit: 'grapheme' }));
+    const cell = fc.oneof(
+      fc.constant(null),
+      fc.double({ noNaN: true, noDefaultInfinity: true }),
+      fc.string({ unit: 'binary' }),
+      fc.string({ unit: 'grapheme' }),
+    );
     fc.assert(fc.property(fc.array(cell, { minLength: 1 }), (cells) => keptLength(cells) === JSON.stringify(cells).length + 1));
   });
 });

@@ -14,7 +14,6 @@ export interface SheetRow {
   readonly width?: number;
 }
 
-
 export interface Table {
   readonly headings: string[];
   readonly headerRow: number;

@@ -24,9 +24,21 @@ const seed = seedDefinition();
 /** The clerk taught `Ref` for the waybill on Shipper A's first sheet. */
 const taughtRef = teach(seed, 'waybill', 'Ref').definition;
 
-const sheetA = (n = 12) => csv('2026-10-05-sha-manifest-101.csv', { Ref: waybills(n), Consignee: Array(n).fill('Paloma Textiles'), Pieces: Array(n).fill(3), 'Weight (kg)': Array(n).fill('12.5') });
+const sheetA = (n = 12) =>
+  csv('2026-10-05-sha-manifest-101.csv', {
+    Ref: waybills(n),
+    Consignee: Array(n).fill('Paloma Textiles'),
+    Pieces: Array(n).fill(3),
+    'Weight (kg)': Array(n).fill('12.5'),
+  });
 const sheetB = (n = 12) =>
-  csv('2026-10-06-shb-manifest-201.csv', { Ref: purchaseOrders(n), Consignee: Array(n).fill('Blue Fin Imports'), AWB: waybills(n, 5_100_000), Pcs: Array(n).fill(2), Weight: Array(n).fill('40 kg') });
+  csv('2026-10-06-shb-manifest-201.csv', {
+    Ref: purchaseOrders(n),
+    Consignee: Array(n).fill('Blue Fin Imports'),
+    AWB: waybills(n, 5_100_000),
+    Pcs: Array(n).fill(2),
+    Weight: Array(n).fill('40 kg'),
+  });
 
 describe('a learned heading whose column does not hold its field (Shipper B)', () => {
   it('asks, suggesting the column whose values are air waybills, and says why in plain words; it does not complete', async () => {
@@ -42,7 +54,8 @@ describe('a learned heading whose column does not hold its field (Shipper B)', (
     expect(question.entries.map((entry) => entry.key)).toEqual(expect.arrayContaining(['Ref', 'AWB']));
     expect(reading.findings.waybill).toEqual({
       settled: false,
-      reads: "does not read waybill from the 'Ref' column, though I know that heading for it: 12 of 12 values in it are not air waybill numbers with a valid check digit (PO-4471, PO-4472, PO-4473, …), so I ask which column holds it",
+      reads:
+        "does not read waybill from the 'Ref' column, though I know that heading for it: 12 of 12 values in it are not air waybill numbers with a valid check digit (PO-4471, PO-4472, PO-4473, …), so I ask which column holds it",
       collection: 'mappings',
     });
   });
@@ -59,15 +72,23 @@ describe('a learned heading whose column does hold its field (Shipper A)', () =>
   it('reads it, and the reading names the check that passed', async () => {
     const reading = readManifest(await sheetA(), taughtRef.entries);
     expect(resultOf(reading).columns.waybill).toBe('Ref');
-    expect(reading.findings.waybill?.reads).toBe("reads waybill from the 'Ref' column; 12 of 12 values in 'Ref' are air waybill numbers with a valid check digit");
-    expect(reading.findings.weight?.reads).toBe("reads weight from the 'Weight (kg)' column; 12 of 12 values in 'Weight (kg)' are weights (a number, with or without kg or lb)");
+    expect(reading.findings.waybill?.reads).toBe(
+      "reads waybill from the 'Ref' column; 12 of 12 values in 'Ref' are air waybill numbers with a valid check digit",
+    );
+    expect(reading.findings.weight?.reads).toBe(
+      "reads weight from the 'Weight (kg)' column; 12 of 12 values in 'Weight (kg)' are weights (a number, with or without kg or lb)",
+    );
     expect(reading.findings.pieces?.reads).toBe("reads pieces from the 'Pieces' column; 12 of 12 values in 'Pieces' are whole numbers of pieces");
   });
 });
 
 describe('a sheet from a shipper never seen, with colliding headings', () => {
   it('is asked about, not decided: `Ref` (known) holds purchase orders, the air waybills are under a heading nobody taught', async () => {
-    const sheet = await csv('unknown-shipper.csv', { Ref: purchaseOrders(6), 'Shipment No': waybills(6, 2_000_000), Consignee: Array(6).fill('Cobalt Instruments') });
+    const sheet = await csv('unknown-shipper.csv', {
+      Ref: purchaseOrders(6),
+      'Shipment No': waybills(6, 2_000_000),
+      Consignee: Array(6).fill('Cobalt Instruments'),
+    });
     const question = questionOf(readManifest(sheet, taughtRef.entries));
     expect(question.suggested).toEqual({ column: 'Shipment No', files: 'unknown-shipper.csv' });
   });
@@ -86,7 +107,8 @@ describe('a sheet from a shipper never seen, with colliding headings', () => {
     expect(result.rows.every((row) => row.weight === null)).toBe(true);
     expect(reading.findings.weight).toEqual({
       settled: true,
-      reads: "does not read weight from the 'Weight' column, though I know that heading for it: 3 of 4 values in it are not weights (a number, with or without kg or lb) (fragile, keep dry and this way up); weight comes back empty",
+      reads:
+        "does not read weight from the 'Weight' column, though I know that heading for it: 3 of 4 values in it are not weights (a number, with or without kg or lb) (fragile, keep dry and this way up); weight comes back empty",
       collection: 'mappings',
     });
   });
@@ -99,6 +121,8 @@ describe('the operator’s answer for one sheet stands', () => {
     const question = questionOf(readManifest(sheet, taughtRef.entries));
     const reading = answerManifest(sheet, taughtRef.entries, question, { entry: 'Ref' });
     expect(resultOf(reading).columns.waybill).toBe('Ref');
-    expect(reading.findings.waybill?.reads).toBe("reads waybill from the 'Ref' column, as the operator answered; 0 of 4 values in 'Ref' are air waybill numbers with a valid check digit");
+    expect(reading.findings.waybill?.reads).toBe(
+      "reads waybill from the 'Ref' column, as the operator answered; 0 of 4 values in 'Ref' are air waybill numbers with a valid check digit",
+    );
   });
 });

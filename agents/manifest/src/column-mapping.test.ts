@@ -32,9 +32,15 @@ describe('ColumnMapping', () => {
     [{ column: 'AWB', pattern: 'x' }, 'A mapping takes a column and, for some files only, their names; "pattern" is not one.'],
     [{ column: 'AWB', files: 7 }, 'A file-name pattern is text, such as #-#-#-shb-manifest-#.xlsx; leave it blank for every sheet.'],
     [{ column: 'AWB', files: 'in/#.xlsx' }, '"in/#.xlsx" holds a folder; give only the file\'s name, with # for each number.'],
-    [{ column: 'AWB', files: '2026#.xlsx' }, 'In "2026#.xlsx" a # stands beside a digit or another #; write # once for each whole number (2026-10-05 is #-#-#).'],
+    [
+      { column: 'AWB', files: '2026#.xlsx' },
+      'In "2026#.xlsx" a # stands beside a digit or another #; write # once for each whole number (2026-10-05 is #-#-#).',
+    ],
     [{ column: 'AWB', files: '##.xlsx' }, 'In "##.xlsx" a # stands beside a digit or another #; write # once for each whole number (2026-10-05 is #-#-#).'],
-    [{ column: 'AWB', files: `${'x'.repeat(201)}` }, 'A file-name pattern of 201 characters is not a file name; give the name as it arrives, with # for each number.'],
+    [
+      { column: 'AWB', files: `${'x'.repeat(201)}` },
+      'A file-name pattern of 201 characters is not a file name; give the name as it arrives, with # for each number.',
+    ],
     [{ column: 'x'.repeat(201) }, 'A column heading of 201 characters is not a heading; give it as the sheet shows it.'],
   ])('refuses %j in a sentence', (value, sentence) => {
     expect(refusalOf(() => teach(waybill(), value))).toBe(sentence);
@@ -65,14 +71,18 @@ describe('a heading another field already reads (SPEC §2.3.2)', () => {
   it('for the same files only: a heading scoped to one desk’s files does not block the same heading elsewhere', () => {
     const waybill = new ColumnMapping('waybill', 'Waybill number', ['AWB'], true);
     expect(waybill.learn(waybill.readValue({ column: 'Qty', files: '#-#-#-sky-manifest-#.xlsx' }), [pieces]).changed).toBe(true);
-    expect(refusalOf(() => waybill.learn(waybill.readValue({ column: 'QTY', files: '#-#-#-BRL-manifest-#.xlsx' }), [pieces]))).toMatch(/^'QTY' is already the heading of Pieces \(pieces\) in files named like #-#-#-BRL-manifest-#\.xlsx;/);
+    expect(refusalOf(() => waybill.learn(waybill.readValue({ column: 'QTY', files: '#-#-#-BRL-manifest-#.xlsx' }), [pieces]))).toMatch(
+      /^'QTY' is already the heading of Pieces \(pieces\) in files named like #-#-#-BRL-manifest-#\.xlsx;/,
+    );
   });
 
   it('is refused in a seed at start-up, as is a heading a lesson could not teach; the shipped seed passes', () => {
     expect(() => checkSeedMappings([weight, new ColumnMapping('pieces', 'Pieces', ['WEIGHT'])])).toThrow(
       "The mappings seed breaks the rules lessons follow: 'Weight' is a heading of both weight and pieces, so both would be read from the same column.",
     );
-    expect(() => checkSeedMappings([new ColumnMapping('x', 'X', ['y'.repeat(201)])])).toThrow(/x's heading 'y{40}' is one a lesson could not teach \(A column heading of 201 characters/);
+    expect(() => checkSeedMappings([new ColumnMapping('x', 'X', ['y'.repeat(201)])])).toThrow(
+      /x's heading 'y{40}' is one a lesson could not teach \(A column heading of 201 characters/,
+    );
     expect(() => checkSeedMappings([...seedDefinition().entries])).not.toThrow();
   });
 });

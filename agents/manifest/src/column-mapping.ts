@@ -16,7 +16,11 @@ const filesField = z
   .transform((raw, ctx): string | undefined => {
     if (raw === undefined || raw === null || (typeof raw === 'string' && raw.trim() === '')) return undefined;
     if (typeof raw !== 'string') {
-      ctx.issues.push({ code: 'custom', message: 'A file-name pattern is text, such as #-#-#-shb-manifest-#.xlsx; leave it blank for every sheet.', input: raw });
+      ctx.issues.push({
+        code: 'custom',
+        message: 'A file-name pattern is text, such as #-#-#-shb-manifest-#.xlsx; leave it blank for every sheet.',
+        input: raw,
+      });
       return z.NEVER;
     }
     const problem = patternProblem(raw.trim());
@@ -55,7 +59,10 @@ const mappingState = z.object({
   label: z.string(),
   required: z.boolean(),
   columns: z.array(z.string()).readonly(),
-  scoped: z.array(z.object({ column: z.string(), files: z.string() }).readonly()).readonly().optional(),
+  scoped: z
+    .array(z.object({ column: z.string(), files: z.string() }).readonly())
+    .readonly()
+    .optional(),
 });
 export type MappingState = z.infer<typeof mappingState>;
 
@@ -143,9 +150,15 @@ export function checkSeedMappings(entries: readonly ColumnMapping[]): void {
     const values: MappingLesson[] = [...entry.columns.map((column) => ({ column })), ...entry.scoped];
     for (const value of values) {
       const refusal = mappingLesson.safeParse(value);
-      if (!refusal.success) problems.push(`${entry.key}'s heading '${value.column.slice(0, 40)}' is one a lesson could not teach (${refusal.error.issues[0]?.message ?? 'refused'})`);
+      if (!refusal.success)
+        problems.push(
+          `${entry.key}'s heading '${value.column.slice(0, 40)}' is one a lesson could not teach (${refusal.error.issues[0]?.message ?? 'refused'})`,
+        );
       const holder = entries.slice(index + 1).find((other) => holds(other, value));
-      if (holder !== undefined) problems.push(`'${value.column}'${inFiles(value.files)} is a heading of both ${entry.key} and ${holder.key}, so both would be read from the same column`);
+      if (holder !== undefined)
+        problems.push(
+          `'${value.column}'${inFiles(value.files)} is a heading of both ${entry.key} and ${holder.key}, so both would be read from the same column`,
+        );
     }
   }
   if (problems.length > 0) throw new Error(`The mappings seed breaks the rules lessons follow: ${problems.join('; ')}.`);

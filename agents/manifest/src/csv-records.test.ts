@@ -59,7 +59,7 @@ describe('csvRecords', () => {
 
   it('refuses a quote never closed, naming the row it opens in, rather than read the rest of the file as one cell', async () => {
     expect(await refusalOf(records('AWB,Consignee\n1,Acme\n2,"Blue Fin\n3,Kestrel\n', ',', 'm.csv'))).toBe(
-      '\'m.csv\' has a quote (") in row 3 that is never closed, so I cannot tell where its cells end. Close the quote, or save the file again from Excel, and send it again.',
+      "'m.csv' has a quote (\") in row 3 that is never closed, so I cannot tell where its cells end. Close the quote, or save the file again from Excel, and send it again.",
     );
   });
 
@@ -76,7 +76,7 @@ describe('csvRecords', () => {
     expect(await records(`${','.repeat(MAX_RECORD_CELLS - 1)}\n`)).toEqual([Array.from({ length: MAX_RECORD_CELLS }, () => '')]);
   });
 
-  it('counts a growing record\'s cells from where it starts, however many records came before it in the piece', async () => {
+  it("counts a growing record's cells from where it starts, however many records came before it in the piece", async () => {
     // 40,000 narrow records: 80,000 separators before the last one, none of them its own.
     const narrow = `A,B,C\n${',,\n'.repeat(40_000)}${'x,'.repeat(MAX_RECORD_CELLS - 1)}x\n`;
     const read = await records(narrow);

@@ -20,4 +20,3 @@ export function decodeText(bytes: Uint8Array): { readonly text: string; readonly
     return { text: iconv.decode(Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength), 'windows-1252'), encoding: 'windows-1252' };
   }
 }
-

@@ -55,13 +55,21 @@ const houseWaybill = (cell: Exclude<Cell, null>): boolean => {
 /** `HAWB`, `H.A.W.B.`, `HAWB Number`, `House Bill No`, `House AWB`. */
 const HOUSE_HEADING = /\bh\.?a\.?w\.?b\b|\bhouse\b/i;
 
-const AIR_WAYBILL: FieldForm = { one: 'an air waybill number with a valid check digit', many: 'air waybill numbers with a valid check digit', fits: validAirWaybill };
+const AIR_WAYBILL: FieldForm = {
+  one: 'an air waybill number with a valid check digit',
+  many: 'air waybill numbers with a valid check digit',
+  fits: validAirWaybill,
+};
 const AIR_OR_HOUSE_WAYBILL: FieldForm = {
   one: 'an air waybill number with a valid check digit or a house waybill number (letters and at least 4 digits, as its heading says)',
   many: 'air waybill numbers with a valid check digit or house waybill numbers (letters and at least 4 digits, as its heading says)',
   fits: (cell) => validAirWaybill(cell) || houseWaybill(cell),
 };
-const WEIGHT: FieldForm = { one: 'a weight (a number, with or without kg or lb)', many: 'weights (a number, with or without kg or lb)', fits: (cell) => readWeight(cell, null) !== null };
+const WEIGHT: FieldForm = {
+  one: 'a weight (a number, with or without kg or lb)',
+  many: 'weights (a number, with or without kg or lb)',
+  fits: (cell) => readWeight(cell, null) !== null,
+};
 const PIECES: FieldForm = { one: 'a whole number of pieces', many: 'whole numbers of pieces', fits: wholeNumber };
 
 /**
@@ -120,7 +128,12 @@ export function checkColumn(form: FieldForm, index: number, rows: readonly (read
 }
 
 /** The fit of `column` for field `key`, or undefined when the field has no form. */
-export function fitFor(key: string, column: { readonly index: number; readonly heading: string }, rows: readonly (readonly Cell[])[], limit = Infinity): ColumnFit | undefined {
+export function fitFor(
+  key: string,
+  column: { readonly index: number; readonly heading: string },
+  rows: readonly (readonly Cell[])[],
+  limit = Infinity,
+): ColumnFit | undefined {
   const form = formOf(key, column.heading);
   return form === undefined ? undefined : checkColumn(form, column.index, rows, limit);
 }

@@ -15,7 +15,8 @@ export const LONGEST_PATTERN = 200;
  * takes one pass over the name (no pattern can make matching slow).
  */
 export function patternProblem(pattern: string): string | undefined {
-  if (pattern.length > LONGEST_PATTERN) return `A file-name pattern of ${pattern.length} characters is not a file name; give the name as it arrives, with # for each number.`;
+  if (pattern.length > LONGEST_PATTERN)
+    return `A file-name pattern of ${pattern.length} characters is not a file name; give the name as it arrives, with # for each number.`;
   if (/[/\\]/.test(pattern)) return `"${pattern}" holds a folder; give only the file's name, with # for each number.`;
   if (/##|\d#|#\d/.test(pattern)) return `In "${pattern}" a # stands beside a digit or another #; write # once for each whole number (2026-10-05 is #-#-#).`;
   return undefined;

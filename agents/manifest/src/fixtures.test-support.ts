@@ -47,8 +47,7 @@ export function seedDefinition(): Definition<ColumnMapping> {
   );
 }
 
-export const pinned = (definition: Definition<ColumnMapping>, version = 1): PinnedDefinitions =>
-  pinDefinitions([{ ...definition, version }]);
+export const pinned = (definition: Definition<ColumnMapping>, version = 1): PinnedDefinitions => pinDefinitions([{ ...definition, version }]);
 
 /** Teach `entry` the heading `column`, as the authority would: through `absorbLesson`. */
 export const teach = (definition: Definition<ColumnMapping>, entry: string, column: string) =>

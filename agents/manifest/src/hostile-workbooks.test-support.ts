@@ -38,8 +38,19 @@ export function airWaybillNumber(serial: number): string {
 
 /** A normal header, then `rows` rows each with one cell in the last column there is (XFD). */
 export function sparseWideWorkbook(rows: number): Uint8Array {
-  const header = [[1, 'Waybill'], [2, 'Consignee'], [3, 'Weight (kg)']] as const;
-  const data = Array.from({ length: rows }, (_, at) => [[1, airWaybillNumber(at)], [16_384, 'far']] as const);
+  const header = [
+    [1, 'Waybill'],
+    [2, 'Consignee'],
+    [3, 'Weight (kg)'],
+  ] as const;
+  const data = Array.from(
+    { length: rows },
+    (_, at) =>
+      [
+        [1, airWaybillNumber(at)],
+        [16_384, 'far'],
+      ] as const,
+  );
   return workbookOf([header, ...data]);
 }
 
@@ -48,7 +59,17 @@ export function sparseWideWorkbook(rows: number): Uint8Array {
  * maximum compression however long the cells are (issue 34: 3.5 million characters a cell in 15 kB).
  */
 export function longCellWorkbook(rows: number, characters: number): Uint8Array {
-  const header = [[1, 'Waybill'], [2, 'Consignee']] as const;
-  const data = Array.from({ length: rows }, (_, at) => [[1, `${at}`.padEnd(characters, 'x')], [2, 'y'.repeat(characters)]] as const);
+  const header = [
+    [1, 'Waybill'],
+    [2, 'Consignee'],
+  ] as const;
+  const data = Array.from(
+    { length: rows },
+    (_, at) =>
+      [
+        [1, `${at}`.padEnd(characters, 'x')],
+        [2, 'y'.repeat(characters)],
+      ] as const,
+  );
   return workbookOf([header, ...data]);
 }

@@ -80,7 +80,9 @@ describe(`how: "${HOW}"`, () => {
   });
 
   it('"a column where most values do not have the field’s form … is not read for it": a learned Ref of purchase orders is passed over', async () => {
-    expect(HOW).toContain('a column where most values do not have the field’s form (an air waybill number with a valid check digit, a weight, a whole number of pieces) is not read for it');
+    expect(HOW).toContain(
+      'a column where most values do not have the field’s form (an air waybill number with a valid check digit, a weight, a whole number of pieces) is not read for it',
+    );
     const taught = teach(seed, 'waybill', 'Ref').definition;
     const sheet = await readSheet(new TextEncoder().encode('Ref,AWB,Weight\nPO-4471,176-12345675,fragile\nPO-4472,176-22345676,keep dry\n'), 'b.csv');
     const reading = manifestAgent.read(sheet, pinned(taught, 2));
@@ -92,7 +94,13 @@ describe(`how: "${HOW}"`, () => {
     expect(HOW).toContain('some only for files named like a pattern (those come first)');
     expect(HOW).toContain('is not read for it unless taught for files named like this one');
     const csv = (name: string, text: string) => readSheet(new TextEncoder().encode(text), name);
-    const scoped = absorbLesson(seed, { collection: 'mappings', entry: 'waybill', value: { column: 'Job', files: '#-nfp-#.csv' }, taughtBy: 'dana', reason: 'their job numbers' }).definition;
+    const scoped = absorbLesson(seed, {
+      collection: 'mappings',
+      entry: 'waybill',
+      value: { column: 'Job', files: '#-nfp-#.csv' },
+      taughtBy: 'dana',
+      reason: 'their job numbers',
+    }).definition;
     // Scoped first: left of AWB, and its values (the desk's own numbers) are no air waybills, yet it is read in its files.
     const theirs = manifestAgent.read(await csv('7-nfp-8.csv', 'Job,AWB\nNFP1234567,176-12345675\n'), pinned(scoped, 2));
     expect(resultOf(theirs).columns.waybill).toBe('Job');
@@ -136,7 +144,9 @@ describe('the teach loop, as the runtime drives it', () => {
     const lesson = teach(seed, 'waybill', 'Air Waybill No');
     expect(lesson.audit).toBe("reads waybill from the 'Air Waybill No' column");
     const next = await readUnder('09-air-waybill-no-second.xlsx', lesson.definition, 2);
-    expect(next.findings.waybill?.reads).toBe("reads waybill from the 'Air Waybill No' column; 7 of 7 values in 'Air Waybill No' are air waybill numbers with a valid check digit");
+    expect(next.findings.waybill?.reads).toBe(
+      "reads waybill from the 'Air Waybill No' column; 7 of 7 values in 'Air Waybill No' are air waybill numbers with a valid check digit",
+    );
     expect(resultOf(next).rows.map((row) => row.waybill)).toEqual(expected['09-air-waybill-no-second.xlsx']?.waybills);
     expect((await readUnder('09-air-waybill-no-second.xlsx', seed, 1)).settled).toBe(false);
   });
@@ -169,7 +179,9 @@ describe('read and answer are pure, so the journal can replay them', () => {
 
   it('says plainly when the task is not pinned to the mappings', async () => {
     const sheet = await read('01-basic.xlsx');
-    expect(() => manifestAgent.read(sheet, pinDefinitions([]))).toThrow('This task is not pinned to "mappings" (it reads nothing); list its kind in the agent\'s kinds.');
+    expect(() => manifestAgent.read(sheet, pinDefinitions([]))).toThrow(
+      'This task is not pinned to "mappings" (it reads nothing); list its kind in the agent\'s kinds.',
+    );
   });
 });
 

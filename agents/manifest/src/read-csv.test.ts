@@ -92,7 +92,9 @@ describe('readCsv, read a piece of the file at a time', () => {
           const limits = { ...DEFAULT_LIMITS, maxRows };
           // The reference's own refusals are csv-parse's; the reader words them for the sender.
           const slow = await readTheSlowWay(bytes, limits).catch((error: CsvError | Error) =>
-            error instanceof CsvError && error.code === 'CSV_QUOTE_NOT_CLOSED' ? refuse.quoteNotClosed('m.csv', Number(error.records) + 1).message : error.message,
+            error instanceof CsvError && error.code === 'CSV_QUOTE_NOT_CLOSED'
+              ? refuse.quoteNotClosed('m.csv', Number(error.records) + 1).message
+              : error.message,
           );
           const fast = await readWith(bytes, 'm.csv', limits).then(
             ({ headings, headerRow, rows: kept, rowCount, truncated }) => ({ headings, headerRow, rows: kept, rowCount, truncated }),

@@ -117,7 +117,9 @@ describe('a lesson, through absorbLesson', () => {
     const { definition, audit } = teach(seed, 'waybill', 'Air Waybill No');
     expect(audit).toBe("reads waybill from the 'Air Waybill No' column");
     const reading = readManifest(await read('09-air-waybill-no-second.xlsx'), definition.entries);
-    expect(reading.findings.waybill?.reads).toBe("reads waybill from the 'Air Waybill No' column; 7 of 7 values in 'Air Waybill No' are air waybill numbers with a valid check digit");
+    expect(reading.findings.waybill?.reads).toBe(
+      "reads waybill from the 'Air Waybill No' column; 7 of 7 values in 'Air Waybill No' are air waybill numbers with a valid check digit",
+    );
     const result = resultOf(reading);
     const afterLesson = expected['09-air-waybill-no-second.xlsx']?.afterLesson as { readonly asks: null; readonly waybill: string };
     expect(result.columns.waybill).toBe(afterLesson.waybill);

@@ -95,7 +95,11 @@ function findingFor(field: ColumnMapping, { columns, fits, misfits }: Placed, an
     return { settled: !field.required, reads, collection: COLLECTION };
   }
   const sameHeaded = sameHeadedColumns(input.headings, column.index).filter((at) => at > column.index).length;
-  return { settled: true, reads: sentences.reads(field.key, column.heading, { answered, sameHeaded, fit: fits.get(field.key), files: column.files }), collection: COLLECTION };
+  return {
+    settled: true,
+    reads: sentences.reads(field.key, column.heading, { answered, sameHeaded, fit: fits.get(field.key), files: column.files }),
+    collection: COLLECTION,
+  };
 }
 
 /** A suggestion must be one the learnable takes (SPEC §2.4): asked of its own schema. */
@@ -124,7 +128,13 @@ function questionFor(field: ColumnMapping, input: SheetInput, { columns, misfits
   const asked =
     misfit === undefined
       ? sentences.question(field.label, input.filename, headings)
-      : sentences.misfitQuestion(field.label, misfit.column.heading, misfit.fit, headings, suggestion && suggestedFit && { heading: suggestion.heading, fit: suggestedFit });
+      : sentences.misfitQuestion(
+          field.label,
+          misfit.column.heading,
+          misfit.fit,
+          headings,
+          suggestion && suggestedFit && { heading: suggestion.heading, fit: suggestedFit },
+        );
   return {
     collection: COLLECTION,
     question: suggestion && scope ? `${asked} ${sentences.scopedSuggestion(suggestion.heading, scope.files, scope.why)}` : asked,
@@ -176,7 +186,14 @@ function resultOf(input: SheetInput, mappings: readonly ColumnMapping[], columns
     const column = columns[field.key];
     if (!column) continue;
     const others = sameHeadedColumns(input.headings, column.index);
-    if (others.length > 0) notes.push(sentences.duplicateNote(field.key, column.heading, [column.index, ...others].sort((a, b) => a - b)));
+    if (others.length > 0)
+      notes.push(
+        sentences.duplicateNote(
+          field.key,
+          column.heading,
+          [column.index, ...others].sort((a, b) => a - b),
+        ),
+      );
   }
   if (input.truncated) notes.push(sentences.truncatedNote(input.rows.length, input.rowCount));
   return {

@@ -52,7 +52,8 @@ describe('readSheet refuses what it cannot read, in a sentence', () => {
   const sentences: Record<string, RegExp> = {
     '13-empty-sheet.xlsx': /^The first sheet of '13-empty-sheet\.xlsx' is empty; there is no manifest on it to read\.$/,
     '14-truncated.xlsx': /^'14-truncated\.xlsx' is incomplete: .*cut short\. Send the whole file again\.$/,
-    '15-not-a-spreadsheet.xlsx': /^'15-not-a-spreadsheet\.xlsx' is not a spreadsheet: it is a PNG image\. Please send the manifest as an Excel workbook \(\.xlsx\) or a CSV file\.$/,
+    '15-not-a-spreadsheet.xlsx':
+      /^'15-not-a-spreadsheet\.xlsx' is not a spreadsheet: it is a PNG image\. Please send the manifest as an Excel workbook \(\.xlsx\) or a CSV file\.$/,
     '16-plain-text.xlsx': /^'16-plain-text\.xlsx' is not a spreadsheet: it is plain text, not an Excel workbook\./,
     '17-zip-bomb.xlsx': /^'17-zip-bomb\.xlsx' unpacks to 269 MB, more than the 100 MB limit for one manifest; /,
     '18-encrypted.xlsx': /^This workbook is password-protected; save it without a password and send it again\.$/,

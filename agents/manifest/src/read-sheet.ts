@@ -9,12 +9,7 @@ import { sniffFormat } from './sniff-format.ts';
  * CSV file, its header row found, at most `limits.maxRows` data rows kept and all of them
  * counted. Anything it cannot read is refused with `InputRefused`, in a sentence for the sender.
  */
-export async function readSheet(
-  bytes: Uint8Array,
-  filename?: string,
-  mediaType?: string,
-  limits: Partial<ReadLimits> = {},
-): Promise<SheetInput> {
+export async function readSheet(bytes: Uint8Array, filename?: string, mediaType?: string, limits: Partial<ReadLimits> = {}): Promise<SheetInput> {
   const within = { ...DEFAULT_LIMITS, ...limits };
   return sniffFormat(bytes, filename, mediaType) === 'xlsx' ? readXlsx(bytes, filename, within) : readCsv(bytes, filename, within);
 }

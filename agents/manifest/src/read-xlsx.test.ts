@@ -105,7 +105,18 @@ describe('readXlsx refuses, before exceljs parses anything when it can', () => {
     // exceljs's streaming unzip walks local headers and would read this sheet in place of the
     // listed one, unseen by the size check.
     const workbook = Buffer.from(fixture('01-basic.xlsx'));
-    const sheet = unzipParts(workbookOf([[[1, 'Hidden'], [2, 'Table']], [[1, 'x'], [2, 'y']]])).filter((part) => part.name === 'xl/worksheets/sheet1.xml');
+    const sheet = unzipParts(
+      workbookOf([
+        [
+          [1, 'Hidden'],
+          [2, 'Table'],
+        ],
+        [
+          [1, 'x'],
+          [2, 'y'],
+        ],
+      ]),
+    ).filter((part) => part.name === 'xl/worksheets/sheet1.xml');
     const single = Buffer.from(zipParts(sheet));
     const record = single.subarray(0, single.readUInt32LE(single.length - 6));
     const end = workbook.length - 22;
@@ -163,7 +174,11 @@ describe('readXlsx reads wide and sparse sheets at the cost of their cells (issu
     const column = fc.integer({ min: 1, max: 300 });
     await fc.assert(
       fc.asyncProperty(fc.array(fc.array(fc.tuple(column, text), { maxLength: 4 }), { minLength: 1, maxLength: 6 }), async (data) => {
-        const header = [[1, 'Waybill'], [2, 'Consignee'], [5, 'Weight (kg)']] as const;
+        const header = [
+          [1, 'Waybill'],
+          [2, 'Consignee'],
+          [5, 'Weight (kg)'],
+        ] as const;
         const rows = data.map((cells) => [...new Map(cells.map(([at, value]) => [at, `x${value}`] as const))].sort(([a], [b]) => a - b));
         const sheet = await readWith(workbookOf([header, ...rows]), 'sparse.xlsx');
         const expectedRows = rows

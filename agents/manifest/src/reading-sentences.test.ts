@@ -3,7 +3,9 @@ import { sentences } from './reading-sentences.ts';
 
 describe('the sentences a reading is made of', () => {
   it('asks for a field by its label, in the middle of a sentence', () => {
-    expect(sentences.question('Waybill number', 'm.xlsx', [])).toBe("Which column holds the waybill number? None of the headings in 'm.xlsx' is one I know for it.");
+    expect(sentences.question('Waybill number', 'm.xlsx', [])).toBe(
+      "Which column holds the waybill number? None of the headings in 'm.xlsx' is one I know for it.",
+    );
     expect(sentences.question('HS code', 'm.xlsx', [])).toMatch(/^Which column holds the HS code\?/);
   });
 

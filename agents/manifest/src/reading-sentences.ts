@@ -62,7 +62,13 @@ export const sentences = {
     (required ? ', so I ask which column holds it' : `; ${field} comes back empty`),
 
   /** Why a question is asked although a learned heading is in the sheet, said before the question. */
-  misfitQuestion: (label: string, heading: string, fit: ColumnFit, unplaced: readonly string[], suggested: { readonly heading: string; readonly fit: ColumnFit } | undefined): string =>
+  misfitQuestion: (
+    label: string,
+    heading: string,
+    fit: ColumnFit,
+    unplaced: readonly string[],
+    suggested: { readonly heading: string; readonly fit: ColumnFit } | undefined,
+  ): string =>
     `Which column holds the ${inSentence(label)}? The column headed ${quoted(heading)} holds ${misfitValues(fit)}, which ${fit.values - fit.fitting === 1 ? `is not ${fit.form.one}` : `are not ${fit.form.many}`}` +
     ` (${(fit.values - fit.fitting).toLocaleString('en-US')} of ${fit.values.toLocaleString('en-US')} values), so I do not read it as the ${inSentence(label)} here` +
     (suggested !== undefined && suggested.fit.fits && suggested.fit.values > 0 ? `; ${checked(suggested.heading, suggested.fit)}` : '') +

@@ -11,23 +11,18 @@ const The = (filename: string | undefined): string => (filename ? `'${filename}'
 const the = (filename: string | undefined): string => (filename ? `'${filename}'` : 'this file');
 
 /** Rounded up, so a size just over a limit never reads as equal to it. */
-const size = (bytes: number): string =>
-  bytes >= 1_000_000 ? `${Math.ceil(bytes / 1_000_000).toLocaleString('en-US')} MB` : `${Math.ceil(bytes / 1_000)} kB`;
+const size = (bytes: number): string => (bytes >= 1_000_000 ? `${Math.ceil(bytes / 1_000_000).toLocaleString('en-US')} MB` : `${Math.ceil(bytes / 1_000)} kB`);
 
 export const refuse = {
   noFile: () => new InputRefused(`This message has no file in it; ${SEND_XLSX_OR_CSV}.`),
 
   notASheetFile: (filename: string | undefined, mediaType: string | undefined) =>
-    new InputRefused(
-      `${The(filename)}${mediaType ? ` (${mediaType})` : ''} is not a spreadsheet I can read; ${SEND_XLSX_OR_CSV}.`,
-    ),
+    new InputRefused(`${The(filename)}${mediaType ? ` (${mediaType})` : ''} is not a spreadsheet I can read; ${SEND_XLSX_OR_CSV}.`),
 
   passwordProtected: () => new InputRefused('This workbook is password-protected; save it without a password and send it again.'),
 
   legacyExcel: (filename: string | undefined) =>
-    new InputRefused(
-      `${The(filename)} is an old Excel 97-2003 workbook (.xls); save it as an Excel Workbook (.xlsx) or as CSV and send it again.`,
-    ),
+    new InputRefused(`${The(filename)} is an old Excel 97-2003 workbook (.xls); save it as an Excel Workbook (.xlsx) or as CSV and send it again.`),
 
   binaryExcel: (filename: string | undefined) =>
     new InputRefused(`${The(filename)} is a binary Excel workbook (.xlsb); save it as an Excel Workbook (.xlsx) and send it again.`),

@@ -27,7 +27,8 @@ const lesson = (definition: Definition<ColumnMapping>, value: LessonValue) =>
   absorbLesson(definition, { collection: 'mappings', entry: 'waybill', value, taughtBy: 'dana', reason: 'confirmed the suggestion' });
 
 const shipperA = (date: string) => csv(`${date}-sha-manifest-101.csv`, { Ref: waybills(5, 4_417_000), Consignee: Array(5).fill('Paloma') });
-const shipperB = (date: string, serial = 201) => csv(`${date}-shb-manifest-${serial}.csv`, { Ref: purchaseOrders(5), AWB: waybills(5, 5_100_000), Consignee: Array(5).fill('Blue Fin') });
+const shipperB = (date: string, serial = 201) =>
+  csv(`${date}-shb-manifest-${serial}.csv`, { Ref: purchaseOrders(5), AWB: waybills(5, 5_100_000), Consignee: Array(5).fill('Blue Fin') });
 
 describe('file-name patterns', () => {
   it('write each number of a file name as #, and match the same sender’s other files only', () => {
@@ -87,7 +88,9 @@ describe('which suggestions are scoped', () => {
     const generic = await csv('2026-10-05-sha-manifest-1.csv', { Ref: waybills(3, 3_000_000), Notes: ['a', 'b', 'c'] });
     const question = questionOf(readManifest(generic, seed.entries));
     expect(question.suggested).toEqual({ column: 'Ref', files: '#-#-#-sha-manifest-#.csv' });
-    expect(question.question).toContain("I suggest 'Ref' for files named like #-#-#-sha-manifest-#.csv only (# stands for any number), because a heading such as 'Ref' may mean something else on other senders’ sheets.");
+    expect(question.question).toContain(
+      "I suggest 'Ref' for files named like #-#-#-sha-manifest-#.csv only (# stands for any number), because a heading such as 'Ref' may mean something else on other senders’ sheets.",
+    );
   });
 
   it('a sheet whose name gives no pattern (it holds #, or is too long) gets no suggestion where one would need a scope, never the same heading for every sheet', async () => {
@@ -118,7 +121,9 @@ describe('a scoped lesson applies only to its scope', () => {
   it('settles Shipper B once the clerk confirms the scoped suggestion; Shipper A still reads Ref; a new sender is still asked', async () => {
     const first = questionOf(readManifest(await shipperB('2026-10-06'), taughtRef.entries));
     expect(first.suggested).toEqual({ column: 'AWB', files: '#-#-#-shb-manifest-#.csv' });
-    expect(first.question).toContain("I suggest 'AWB' for files named like #-#-#-shb-manifest-#.csv only (# stands for any number), because 'Ref' means something else on these sheets than on others.");
+    expect(first.question).toContain(
+      "I suggest 'AWB' for files named like #-#-#-shb-manifest-#.csv only (# stands for any number), because 'Ref' means something else on these sheets than on others.",
+    );
     const taught = lesson(taughtRef, first.suggested ?? {});
     expect(taught).toMatchObject({ changed: true, audit: "reads waybill from the 'AWB' column in files named like #-#-#-shb-manifest-#.csv" });
 

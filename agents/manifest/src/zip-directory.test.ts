@@ -45,7 +45,7 @@ describe('readZipDirectory', () => {
     expect(entries[0]?.compressedSize).toBeGreaterThan(0);
   });
 
-  it('finds where each part\'s data starts, so it can be checked where the reader will read it', async () => {
+  it("finds where each part's data starts, so it can be checked where the reader will read it", async () => {
     const zip = zipParts(parts);
     const [a] = await readZipDirectory(zip);
     expect(a?.dataOffset).toBe(30 + 'a.xml'.length);
@@ -54,9 +54,7 @@ describe('readZipDirectory', () => {
   it('refuses a file cut short (no directory at the end) as incomplete', async () => {
     const whole = fixture('01-basic.xlsx');
     await expect(readZipDirectory(whole.subarray(0, whole.length - 10), 'half.xlsx')).rejects.toThrow(
-      new InputRefused(
-        "'half.xlsx' is incomplete: the file stops before the end of the workbook, as if the upload was cut short. Send the whole file again.",
-      ),
+      new InputRefused("'half.xlsx' is incomplete: the file stops before the end of the workbook, as if the upload was cut short. Send the whole file again."),
     );
   });
 

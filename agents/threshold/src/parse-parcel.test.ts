@@ -36,11 +36,23 @@ describe('parseParcel', () => {
 
   it.each([
     [[], 'There is no parcel in this message. Send a parcel as data, {"category": "furniture", "weightKg": 32}, or as text such as "furniture 32".'],
-    [[text('furniture')], '"furniture" is not a parcel I can read. Send a parcel as data, {"category": "furniture", "weightKg": 32}, or as text such as "furniture 32".'],
+    [
+      [text('furniture')],
+      '"furniture" is not a parcel I can read. Send a parcel as data, {"category": "furniture", "weightKg": 32}, or as text such as "furniture 32".',
+    ],
     [[text('furniture 0')], 'A parcel weighs more than 0 kg, and this furniture parcel says 0 kg; weigh it again.'],
-    [[data({ weightKg: 32 })], 'This parcel has no category. Send a parcel as data, {"category": "furniture", "weightKg": 32}, or as text such as "furniture 32".'],
-    [[data({ category: 'books', weightKg: 'heavy' })], 'This books parcel has no weight in kilograms. Send a parcel as data, {"category": "furniture", "weightKg": 32}, or as text such as "furniture 32".'],
-    [[{ kind: 'file', bytes: new Uint8Array([1]) } as InputPart], 'There is no parcel in this message. Send a parcel as data, {"category": "furniture", "weightKg": 32}, or as text such as "furniture 32".'],
+    [
+      [data({ weightKg: 32 })],
+      'This parcel has no category. Send a parcel as data, {"category": "furniture", "weightKg": 32}, or as text such as "furniture 32".',
+    ],
+    [
+      [data({ category: 'books', weightKg: 'heavy' })],
+      'This books parcel has no weight in kilograms. Send a parcel as data, {"category": "furniture", "weightKg": 32}, or as text such as "furniture 32".',
+    ],
+    [
+      [{ kind: 'file', bytes: new Uint8Array([1]) } as InputPart],
+      'There is no parcel in this message. Send a parcel as data, {"category": "furniture", "weightKg": 32}, or as text such as "furniture 32".',
+    ],
   ])('refuses %j with a sentence', (parts, sentence) => {
     expect(refusalOf(parts)).toBe(sentence);
   });

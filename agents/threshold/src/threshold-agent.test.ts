@@ -18,7 +18,10 @@ import { weightLimitKind } from './weight-limit.ts';
 /** Version 1: seeds/weight-limits.json, built the way the authority builds it. */
 function seed(): Definition<WeightLimit> {
   const file = JSON.parse(readFileSync(join(seedsFolder, 'weight-limits.json'), 'utf8')) as { entries: Record<string, WeightLimitState> };
-  return defineCollection('weight-limits', Object.entries(file.entries).map(([key, state]) => weightLimitKind.fromState(key, state)));
+  return defineCollection(
+    'weight-limits',
+    Object.entries(file.entries).map(([key, state]) => weightLimitKind.fromState(key, state)),
+  );
 }
 
 const pinned = (definition: Definition<WeightLimit>, version = 1): PinnedDefinitions => pinDefinitions([{ ...definition, version }]);
@@ -65,7 +68,9 @@ describe('the card', () => {
   });
 
   it('gets a text box for its limit from any client, since no client knows the kind "number"', () => {
-    expect(fieldsToRender(thresholdAgent.declaration.lessonFields)).toEqual([expect.objectContaining({ name: 'maxKg', control: 'text', declaredKind: 'number' })]);
+    expect(fieldsToRender(thresholdAgent.declaration.lessonFields)).toEqual([
+      expect.objectContaining({ name: 'maxKg', control: 'text', declaredKind: 'number' }),
+    ]);
   });
 });
 
@@ -124,7 +129,7 @@ describe('reading a parcel', () => {
     });
   });
 
-  it('suggests no limit: the parcel\'s own weight, taught, would let through the very parcel an operator may have sent to a second check', () => {
+  it("suggests no limit: the parcel's own weight, taught, would let through the very parcel an operator may have sent to a second check", () => {
     expect(questionOf(read(furniture32))).not.toHaveProperty('suggested');
     const ownWeight = teach(seed(), 'furniture', { maxKg: furniture32.weightKg });
     expect(read(furniture32, ownWeight).findings.secondCheck).toMatchObject({ winner: 'pass' });
@@ -150,7 +155,7 @@ describe('answering', () => {
   it.each([
     ['check', true, '32 kg furniture parcel: second check, as the operator answered'],
     ['pass', false, '32 kg furniture parcel: no second check, as the operator answered'],
-  ])('settles with the operator\'s verdict, %s', (entry, secondCheck, reads) => {
+  ])("settles with the operator's verdict, %s", (entry, secondCheck, reads) => {
     const question = questionOf(read(furniture32));
     const answered = thresholdAgent.answer(furniture32, pinned(seed()), question, { entry });
     expect(answered.findings.secondCheck).toEqual({ settled: true, winner: entry, reads, collection: 'weight-limits' });

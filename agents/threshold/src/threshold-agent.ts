@@ -63,7 +63,12 @@ export const thresholdAgent: LearnableAgent<Parcel, ParcelCheck, WeightLimit> = 
     addsEntries: true,
     admitsNone: false,
     lessonFields: [
-      { name: 'maxKg', label: 'Limit (kg)', kind: 'number', help: 'Parcels of this category heavier than this get a second check; this weight and lighter go through.' },
+      {
+        name: 'maxKg',
+        label: 'Limit (kg)',
+        kind: 'number',
+        help: 'Parcels of this category heavier than this get a second check; this weight and lighter go through.',
+      },
     ],
   },
   kinds: [weightLimitKind],
@@ -74,7 +79,13 @@ export const thresholdAgent: LearnableAgent<Parcel, ParcelCheck, WeightLimit> = 
     if (maxKg === null) {
       return {
         settled: false,
-        findings: { secondCheck: { settled: false, reads: `no limit for ${category} yet, so I ask whether a ${weightKg} kg parcel needs a second check`, collection: COLLECTION } },
+        findings: {
+          secondCheck: {
+            settled: false,
+            reads: `no limit for ${category} yet, so I ask whether a ${weightKg} kg parcel needs a second check`,
+            collection: COLLECTION,
+          },
+        },
         // No `suggested`: a limit drawn from this one weight would contradict one of the two answers
         // (docs/write-your-own-agent.md, "The suggestion").
         question: { collection: COLLECTION, question: `Does a ${weightKg} kg ${category} parcel need a second check?`, entries: VERDICTS, entry: category },
@@ -87,7 +98,12 @@ export const thresholdAgent: LearnableAgent<Parcel, ParcelCheck, WeightLimit> = 
   answer(parcel, pinned, _question, { entry }) {
     const secondCheck = entry === 'check';
     const verdict = secondCheck ? 'second check' : 'no second check';
-    return decided(parcel, limitFor(parcel, pinned).maxKg, secondCheck, `${parcel.weightKg} kg ${parcel.category} parcel: ${verdict}, as the operator answered`);
+    return decided(
+      parcel,
+      limitFor(parcel, pinned).maxKg,
+      secondCheck,
+      `${parcel.weightKg} kg ${parcel.category} parcel: ${verdict}, as the operator answered`,
+    );
   },
   summarize: (parcel) => ({ category: parcel.category, weightKg: parcel.weightKg }),
 };

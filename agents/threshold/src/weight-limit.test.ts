@@ -86,7 +86,9 @@ describe('WeightLimit', () => {
   });
 
   it('refuses a seed whose limit no lesson could set (SPEC §2.3.2), and one without a label', () => {
-    expect(() => weightLimitKind.fromState('tyres', { label: 'Tyres', maxKg: 0 })).toThrow('weight-limits: "tyres" cannot be rebuilt from its state: maxKg: Too small: expected number to be >0.');
+    expect(() => weightLimitKind.fromState('tyres', { label: 'Tyres', maxKg: 0 })).toThrow(
+      'weight-limits: "tyres" cannot be rebuilt from its state: maxKg: Too small: expected number to be >0.',
+    );
     expect(() => weightLimitKind.fromState('tyres', { label: 'Tyres', maxKg: 30000 })).toThrow('maxKg: Too big: expected number to be <=1000.');
     expect(() => weightLimitKind.fromState('tyres', { maxKg: null })).toThrow('label: Invalid input: expected string, received undefined.');
   });

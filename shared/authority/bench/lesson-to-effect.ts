@@ -31,9 +31,11 @@ async function serve(storeUrl: string) {
 export async function lessonToEffect(storeUrl: string, lessons = 300, replicas: 1 | 2 = 1): Promise<Record<string, string | number>> {
   const writer = await serve(storeUrl);
   const watched = replicas === 2 ? await serve(storeUrl) : writer;
-  const server = { kill: (signal: NodeJS.Signals) => {
-    for (const s of [writer, watched]) s.server.kill(signal);
-  } };
+  const server = {
+    kill: (signal: NodeJS.Signals) => {
+      for (const s of [writer, watched]) s.server.kill(signal);
+    },
+  };
   try {
     const client = new AuthorityClient({ url: writer.url, token: 'bench' });
     const watcher = new AuthorityClient({ url: watched.url });

@@ -79,7 +79,7 @@ describe.each(engines)('the authority on $name', (engine) => {
     expect(await authority.history('lists')).toHaveLength(2);
   });
 
-  it('refuses in the learnable\'s words and writes nothing', async () => {
+  it("refuses in the learnable's words and writes nothing", async () => {
     const authority = await seeded();
     const refusal = authority.absorb({ ...lesson('alpha', ''), value: { word: '' } }, 'console');
     await expect(refusal).rejects.toBeInstanceOf(UnlearnableValue);
@@ -110,9 +110,7 @@ describe.each(engines)('the authority on $name', (engine) => {
       [2, 'lesson'],
       [1, 'seed'],
     ]);
-    await expect(authority.rollback('lists', { version: 9, author: 'sam', reason: 'r' }, 'console')).rejects.toThrow(
-      new UnknownVersion('lists', 9, 3),
-    );
+    await expect(authority.rollback('lists', { version: 9, author: 'sam', reason: 'r' }, 'console')).rejects.toThrow(new UnknownVersion('lists', 9, 3));
   });
 
   it('answers which version was active at a given time', async () => {
@@ -133,7 +131,10 @@ describe.each(engines)('the authority on $name', (engine) => {
     await authority.seed('lists', entries, 'big.json');
     for (let i = 0; i < 20; i += 1) await authority.absorb(lesson(`e${i % 7}`, `w${i}`), 'console');
     const store = authority.store as SqlStore;
-    const deltas = await store.deltas('lists', Array.from({ length: 21 }, (_, i) => i + 1));
+    const deltas = await store.deltas(
+      'lists',
+      Array.from({ length: 21 }, (_, i) => i + 1),
+    );
     expect([...deltas.values()].reduce((n, rows) => n + rows.length, 0)).toBe(200 + 20);
     // A fresh authority (cold cache) resolves an old and the newest version from the deltas.
     const cold = await open();

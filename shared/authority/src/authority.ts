@@ -1,15 +1,6 @@
 import { inSpan } from '@learnables/tracing';
 import type { Definition, Learnable, LearnableKind } from '@learnables/learnable';
-import {
-  MalformedLesson,
-  NotRetractable,
-  UnknownCollection,
-  absorbLesson,
-  addEntry,
-  defineCollection,
-  removeEntry,
-  retractValue,
-} from '@learnables/learnable';
+import { MalformedLesson, NotRetractable, UnknownCollection, absorbLesson, addEntry, defineCollection, removeEntry, retractValue } from '@learnables/learnable';
 import type { Lesson, LessonOutcome, LessonValue, NewEntry, Retraction, RetractionOutcome } from '@learnables/protocol';
 import { LessonSchema, NewEntrySchema, RetractionSchema, explainInvalid } from '@learnables/protocol';
 import type { Activation, DefinitionStore, Snapshot, SnapshotChain, StoreWriter, StoredEntry, VersionReader } from './store/definition-store.ts';
@@ -136,7 +127,12 @@ export class Authority {
   async absorb(raw: unknown, client: string): Promise<LessonOutcome> {
     return inSpan('learnables.lesson.write', { 'learnables.client': client }, async (span) => {
       const outcome = await this.absorbLesson(raw, client);
-      span.setAttributes({ 'learnables.collection': outcome.collection, 'learnables.entry': outcome.entry, 'learnables.changed': outcome.changed, 'learnables.version': outcome.version });
+      span.setAttributes({
+        'learnables.collection': outcome.collection,
+        'learnables.entry': outcome.entry,
+        'learnables.changed': outcome.changed,
+        'learnables.version': outcome.version,
+      });
       return outcome;
     });
   }
@@ -234,9 +230,7 @@ export class Authority {
         throw new NotRetractable(`Version ${target} of ${collection} is its seed; roll back or teach instead of retracting it.`);
       }
       if (taught.kind === 'retraction') {
-        throw new NotRetractable(
-          `Version ${target} of ${collection} is itself a retraction; teach that lesson again to bring it back.`,
-        );
+        throw new NotRetractable(`Version ${target} of ${collection} is itself a retraction; teach that lesson again to bring it back.`);
       }
       if (taught.kind === 'lesson' && (value === undefined || entry === '')) {
         throw new NotRetractable(
@@ -254,8 +248,7 @@ export class Authority {
         return unchanged(`Version ${target}'s ${taught.kind === 'lesson' ? 'lesson was' : 'entry was'} retracted already; nothing changed.`);
       }
       const current = await this.resolveWith(tx, collection, active.version);
-      const retracted =
-        taught.kind === 'lesson' ? retractValue(current, entry, value as LessonValue) : removeEntry(current, kind, entry);
+      const retracted = taught.kind === 'lesson' ? retractValue(current, entry, value as LessonValue) : removeEntry(current, kind, entry);
       if (!retracted.changed) return unchanged(retracted.audit);
       const version = await this.publish(tx, collection, active.version, current, retracted.definition);
       await tx.activate({
@@ -292,7 +285,13 @@ export class Authority {
       // as posting a lesson already known does (§3.3).
       if (active.version === request.version) return { ...active, undoes: [], restores: [], changed: false };
       const { undoes, restores } = await this.rollbackEffect(tx, collection, active.version, request.version);
-      const listed = undoes.length <= 20 ? undoes.map((a) => a.version).join(', ') : `${undoes.slice(0, 20).map((a) => a.version).join(', ')} and ${undoes.length - 20} more`;
+      const listed =
+        undoes.length <= 20
+          ? undoes.map((a) => a.version).join(', ')
+          : `${undoes
+              .slice(0, 20)
+              .map((a) => a.version)
+              .join(', ')} and ${undoes.length - 20} more`;
       const said = undoes.length === 0 ? '' : `, taking out version${undoes.length === 1 ? '' : 's'} ${listed}`;
       const activation = await tx.activate({
         version: request.version,
@@ -397,8 +396,7 @@ export class Authority {
     const cached = this.cache.get(collection, version);
     if (cached) return cached;
     const chain = await reader.snapshotChain(collection, version);
-    const definition =
-      (chain && (await this.resolveFromSnapshot(reader, collection, chain))) ?? (await this.resolveByWalking(reader, collection, version));
+    const definition = (chain && (await this.resolveFromSnapshot(reader, collection, chain))) ?? (await this.resolveByWalking(reader, collection, version));
     this.cache.set(collection, version, definition);
     return definition;
   }
@@ -421,7 +419,12 @@ export class Authority {
       at = 0;
     }
     const pending = lineage.slice(at + 1);
-    return ResolvedVersion.overlay(this.kindOf(collection), lineage, base, pending.map((step) => deltas.get(step) ?? []));
+    return ResolvedVersion.overlay(
+      this.kindOf(collection),
+      lineage,
+      base,
+      pending.map((step) => deltas.get(step) ?? []),
+    );
   }
 
   /** The way before snapshots (and for versions written before them): the whole ancestry. */
@@ -470,9 +473,7 @@ const pickReader = (store: DefinitionStore): VersionReader => ({
  */
 function changedEntries(before: Definition, after: Definition): StoredEntry[] {
   const was = new Map(before.entries.map((entry) => [entry.key, entry]));
-  const changed: StoredEntry[] = after.entries
-    .filter((entry) => was.get(entry.key) !== entry)
-    .map((entry) => ({ key: entry.key, state: entry.toState() }));
+  const changed: StoredEntry[] = after.entries.filter((entry) => was.get(entry.key) !== entry).map((entry) => ({ key: entry.key, state: entry.toState() }));
   const kept = new Set(after.entries.map((entry) => entry.key));
   for (const key of was.keys()) if (!kept.has(key)) changed.push({ key, state: null });
   return changed;

@@ -6,11 +6,7 @@ export class UnknownVersion extends Error {
     readonly version: number,
     readonly latest: number,
   ) {
-    super(
-      latest === 0
-        ? `${collection} has no versions yet.`
-        : `${collection} has no version ${version}; its versions are 1 to ${latest}.`,
-    );
+    super(latest === 0 ? `${collection} has no versions yet.` : `${collection} has no version ${version}; its versions are 1 to ${latest}.`);
   }
 }
 

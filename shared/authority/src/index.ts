@@ -19,5 +19,19 @@ export { AuthorityClient, AuthorityRefused, AuthorityUnavailable, COMMIT_WAIT_HE
 export { DEFAULT_COMMIT_WAIT_MS, MAX_COMMIT_WAIT_MS } from './commit-wait.ts';
 export type { AuthorityClientOptions, WatchOptions, StoredDefinitionEntry } from './client/authority-client.ts';
 export { loadSeeds } from './seeds.ts';
-export { READINESS_TIMEOUT_MS, REQUEST_ID_HEADER, ServiceMetrics, bounded, cached, createLogger, logLevelFrom, observeHttp, readiness, readinessHandler, requestIdOf, requestLogger, silentLogger } from './observe/index.ts';
+export {
+  READINESS_TIMEOUT_MS,
+  REQUEST_ID_HEADER,
+  ServiceMetrics,
+  bounded,
+  cached,
+  createLogger,
+  logLevelFrom,
+  observeHttp,
+  readiness,
+  readinessHandler,
+  requestIdOf,
+  requestLogger,
+  silentLogger,
+} from './observe/index.ts';
 export type { CheckResult, HttpObserverOptions, Logger, LoggerSettings, ReadinessCheck } from './observe/index.ts';

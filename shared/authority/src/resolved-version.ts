@@ -54,7 +54,12 @@ class Ground {
   }
 
   static ofEntries(kind: LearnableKind, entries: readonly Learnable[]): Ground {
-    return new Ground(kind, entries.map((entry) => entry.key), undefined, [...entries]);
+    return new Ground(
+      kind,
+      entries.map((entry) => entry.key),
+      undefined,
+      [...entries],
+    );
   }
 
   /** The learnable at a place, built (and frozen) on first read. */
@@ -141,12 +146,7 @@ export class ResolvedVersion implements VersionedDefinition {
    * oldest first. A null state is a removal (an added entry retracted); an entry changed is kept in
    * its place, a new one goes last (and so does one removed and added again).
    */
-  static overlay(
-    kind: LearnableKind,
-    lineage: readonly number[],
-    base: Snapshot | Definition,
-    changes: Iterable<readonly StoredEntry[]>,
-  ): ResolvedVersion {
+  static overlay(kind: LearnableKind, lineage: readonly number[], base: Snapshot | Definition, changes: Iterable<readonly StoredEntry[]>): ResolvedVersion {
     let ground: Ground;
     let over: Map<string, Change | typeof REMOVED>;
     let added: Map<string, Change>;

@@ -163,7 +163,12 @@ describe.each(engines)('snapshot resolve on $name', (engine) => {
         expect([...chain!.deltas]).toEqual([...(await store.deltas(collection, line.slice(1)))]);
       }
       const authority = new Authority({ store, kinds });
-      expect(await readings(authority, collection, 61)).toContainEqual(['e0', JSON.stringify({ words: ['w0', 'w3', 'w6', 'w9', 'w12', 'w15', 'w18', 'w21', 'w24', 'w27', 'w30', 'w33', 'w36', 'w39', 'w42', 'w45', 'w48', 'w51', 'w54', 'w57'] })]);
+      expect(await readings(authority, collection, 61)).toContainEqual([
+        'e0',
+        JSON.stringify({
+          words: ['w0', 'w3', 'w6', 'w9', 'w12', 'w15', 'w18', 'w21', 'w24', 'w27', 'w30', 'w33', 'w36', 'w39', 'w42', 'w45', 'w48', 'w51', 'w54', 'w57'],
+        }),
+      ]);
     } finally {
       await store.close();
     }
@@ -172,7 +177,11 @@ describe.each(engines)('snapshot resolve on $name', (engine) => {
   it.runIf(engine.name === 'SQLite')('resolves versions written before snapshots by walking, and snapshots the next one', async () => {
     run += 1;
     const collection = `legacy${run}`;
-    const { kinds } = await play(collection, [{ teach: 0, word: 'a' }, { teach: 1, word: 'b' }, { teach: 0, word: 'c' }]);
+    const { kinds } = await play(collection, [
+      { teach: 0, word: 'a' },
+      { teach: 1, word: 'b' },
+      { teach: 0, word: 'c' },
+    ]);
     const file = new Database(url.replace(/^sqlite:/, ''));
     file.prepare('delete from authority_snapshots where collection = ?').run(collection);
     file.prepare('update authority_versions set base = null, since_base = null where collection = ?').run(collection);
@@ -204,7 +213,12 @@ describe('a snapshot as stored', () => {
     expect(read.keys).toEqual(['a', 'b\nc', 'd']);
     expect(read.keys.map((_, at) => read.state(at))).toEqual(entries.map((entry) => entry.state));
     expect(decodeSnapshot(encodeSnapshot([])).keys).toEqual([]);
-    const legacy = decodeSnapshot(JSON.stringify([['a', 'b'], [{ words: ['x'] }, { words: [] }]]));
+    const legacy = decodeSnapshot(
+      JSON.stringify([
+        ['a', 'b'],
+        [{ words: ['x'] }, { words: [] }],
+      ]),
+    );
     expect(legacy.keys).toEqual(['a', 'b']);
     expect(legacy.state(0)).toEqual({ words: ['x'] });
     expect(() => decodeSnapshot('["a","b"]\n{}').state(0)).toThrow(/damaged/);

@@ -46,7 +46,8 @@ export async function verifyCardSignatures(card: Record<string, unknown>, cardUr
     } catch (error) {
       return { status: 'fail', reason: `expected ${which}'s protected header to be base64url JSON, but ${(error as Error).message}` };
     }
-    if (!header.alg || !header.kid || !header.typ) return { status: 'fail', reason: `expected ${which}'s protected header to name alg, kid and typ (A2A §8.4.2), got ${brief(header)}` };
+    if (!header.alg || !header.kid || !header.typ)
+      return { status: 'fail', reason: `expected ${which}'s protected header to name alg, kid and typ (A2A §8.4.2), got ${brief(header)}` };
     let candidates: readonly (JWK | KeyObject)[];
     if (fileKeys) candidates = fileKeys;
     else if (typeof header.jku === 'string') {
@@ -56,23 +57,36 @@ export async function verifyCardSignatures(card: Record<string, unknown>, cardUr
       } catch {
         return { status: 'fail', reason: `expected ${which}'s jku to be a URL, got ${brief(header.jku)}` };
       }
-      if (jku.origin !== origin) return { status: 'skip', reason: `${which} names its key at ${jku.href}, not on the card's origin ${origin}; the kit fetches keys only from there: pass --card-key to verify it` };
+      if (jku.origin !== origin)
+        return {
+          status: 'skip',
+          reason: `${which} names its key at ${jku.href}, not on the card's origin ${origin}; the kit fetches keys only from there: pass --card-key to verify it`,
+        };
       const answer = await wire.http<{ keys?: JWK[] }>(jku.href, { activate: false, auth: false });
-      if (answer.status !== 200 || !Array.isArray(answer.body?.keys)) return { status: 'fail', reason: `expected a JWK Set at ${jku.href} (${which}'s jku), got HTTP ${answer.status} ${brief(answer.text, 100)}` };
+      if (answer.status !== 200 || !Array.isArray(answer.body?.keys))
+        return { status: 'fail', reason: `expected a JWK Set at ${jku.href} (${which}'s jku), got HTTP ${answer.status} ${brief(answer.text, 100)}` };
       candidates = answer.body.keys.filter((key) => key.kid === header.kid);
-      if (candidates.length === 0) return { status: 'fail', reason: `expected the JWK Set at ${jku.href} to hold the key ${brief(header.kid)} that ${which} names, but it does not` };
+      if (candidates.length === 0)
+        return { status: 'fail', reason: `expected the JWK Set at ${jku.href} to hold the key ${brief(header.kid)} that ${which} names, but it does not` };
     } else return { status: 'skip', reason: `${which} names no jku, so the kit has no key to verify it with: pass --card-key` };
     let ok = false;
     for (const key of candidates) {
       try {
-        await flattenedVerify({ payload, protected: signature.protected, signature: signature.signature, ...(signature.header && { header: signature.header }) }, key as JWK);
+        await flattenedVerify(
+          { payload, protected: signature.protected, signature: signature.signature, ...(signature.header && { header: signature.header }) },
+          key as JWK,
+        );
         ok = true;
         break;
       } catch {
         // the next key, if any
       }
     }
-    if (!ok) return { status: 'fail', reason: `expected ${which} (${header.alg}, key ${brief(header.kid)}) to verify over the card as served, but it does not: the card changed after signing, or it was signed with another key` };
+    if (!ok)
+      return {
+        status: 'fail',
+        reason: `expected ${which} (${header.alg}, key ${brief(header.kid)}) to verify over the card as served, but it does not: the card changed after signing, or it was signed with another key`,
+      };
     verified.push(`${header.alg} key ${brief(header.kid)}`);
   }
   return { status: 'pass', reason: `every signature verifies over the card as served (${verified.join('; ')})` };

@@ -37,7 +37,10 @@ export const CHECKS = {
   'pinning.answer-completes': { spec: '§2.5', title: 'the answer on the same task id completes it' },
   'pinning.asked-version': { spec: '§4.4', title: 'the completed task reports the version it was asked at' },
   'pinning.reread-live': { spec: '§6.1, §4.4', title: 'reread reports the new live version' },
-  'correction.keeps-task': { spec: '§6.7', title: 'correcting a completed task records who, why and what it should have been, and leaves the task as it was decided' },
+  'correction.keeps-task': {
+    spec: '§6.7',
+    title: 'correcting a completed task records who, why and what it should have been, and leaves the task as it was decided',
+  },
   'correction.once': { spec: '§6.7', title: 'the same correction again records nothing' },
   'retraction.keeps-later': { spec: '§5.4', title: 'retracting an earlier activation publishes a version that keeps every later one' },
   'retraction.once': { spec: '§5.6', title: 'retracting the same version again changes nothing' },

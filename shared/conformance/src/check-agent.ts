@@ -111,11 +111,18 @@ export async function checkAgent(agentUrl: string, options: CheckOptions = {}): 
     fail: checks.filter((c) => c.status === 'FAIL').length,
     skip: checks.filter((c) => c.status === 'SKIP').length,
   };
-  return { agent: agentUrl, ok: counts.fail === 0 && run.needsInput === undefined, needsInput: run.needsInput, counts, input:
+  return {
+    agent: agentUrl,
+    ok: counts.fail === 0 && run.needsInput === undefined,
+    needsInput: run.needsInput,
+    counts,
+    input:
       run.input?.source ??
-      (run.candidates.length > 0
-        ? `${run.candidates.map((c) => c.source).join(', ')}${run.notAsked ? `, which did not make the agent ask` : ''}`
-        : undefined), checks, notes: run.notes, durationMs: Date.now() - started };
+      (run.candidates.length > 0 ? `${run.candidates.map((c) => c.source).join(', ')}${run.notAsked ? `, which did not make the agent ask` : ''}` : undefined),
+    checks,
+    notes: run.notes,
+    durationMs: Date.now() - started,
+  };
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -140,7 +147,9 @@ async function card(run: Run, agentUrl: string): Promise<void> {
   }
   const agentCard = answer.body;
   r.pass('card.fetch', `GET ${cardUrl} with A2A-Version: 1.0 answered a JSON card for ${brief(agentCard.name)}`);
-  const signed = await verifyCardSignatures(agentCard, cardUrl, wire, run.options.cardKey).catch((error: unknown): SignatureVerdict => ({ status: 'fail', reason: `expected the card's signatures to be checkable, but ${errorText(error)}` }));
+  const signed = await verifyCardSignatures(agentCard, cardUrl, wire, run.options.cardKey).catch(
+    (error: unknown): SignatureVerdict => ({ status: 'fail', reason: `expected the card's signatures to be checkable, but ${errorText(error)}` }),
+  );
   if (signed.status === 'pass') r.pass('card.signature', signed.reason);
   else if (signed.status === 'fail') r.fail('card.signature', signed.reason);
   else r.skip('card.signature', signed.reason);
@@ -153,10 +162,16 @@ async function card(run: Run, agentUrl: string): Promise<void> {
   if (rest) run.rest = { url: String(rest.url).replace(/\/+$/, ''), tenant: typeof rest.tenant === 'string' ? rest.tenant : '' };
   if (jsonrpc) {
     run.jsonrpc = { url: String(jsonrpc.url), tenant: typeof jsonrpc.tenant === 'string' ? jsonrpc.tenant : '' };
-    r.pass('card.interfaces', `JSON-RPC 1.0 is at ${run.jsonrpc.url}${run.rest ? ` and HTTP+JSON 1.0 at ${run.rest.url}` : ', with no HTTP+JSON 1.0 interface'}`);
+    r.pass(
+      'card.interfaces',
+      `JSON-RPC 1.0 is at ${run.jsonrpc.url}${run.rest ? ` and HTTP+JSON 1.0 at ${run.rest.url}` : ', with no HTTP+JSON 1.0 interface'}`,
+    );
   } else {
     const offered = interfaces.map((i) => `${String(i.protocolBinding)} ${String(i.protocolVersion)}`).join(', ') || 'none';
-    r.fail('card.interfaces', `expected a supportedInterfaces entry with protocolBinding JSONRPC and protocolVersion 1.0 (the extension's methods are served on JSON-RPC), got ${offered}`);
+    r.fail(
+      'card.interfaces',
+      `expected a supportedInterfaces entry with protocolBinding JSONRPC and protocolVersion 1.0 (the extension's methods are served on JSON-RPC), got ${offered}`,
+    );
   }
 
   run.examples = (Array.isArray(agentCard.skills) ? agentCard.skills : [])
@@ -186,7 +201,12 @@ async function card(run: Run, agentUrl: string): Promise<void> {
 
   const params = entry.params;
   const verdict = validate('declaration', params);
-  r.verdict('card.declaration', verdict.ok, 'the entry\'s params validate as a Declaration against the zod schema and schemas/declaration.json', `expected params to be a Declaration, but ${verdict.problems}`);
+  r.verdict(
+    'card.declaration',
+    verdict.ok,
+    "the entry's params validate as a Declaration against the zod schema and schemas/declaration.json",
+    `expected params to be a Declaration, but ${verdict.problems}`,
+  );
   if (!isObject(params)) {
     r.skipRest('Skipped: the entry has no params object to read the declaration from.');
     return;
@@ -194,7 +214,12 @@ async function card(run: Run, agentUrl: string): Promise<void> {
   run.declaration = params;
 
   const how = params.how;
-  r.verdict('card.how', typeof how === 'string' && /\S/.test(how), `the how sentence reads ${brief(how, 120)}`, `expected how to be a non-empty sentence, got ${brief(how)}`);
+  r.verdict(
+    'card.how',
+    typeof how === 'string' && /\S/.test(how),
+    `the how sentence reads ${brief(how, 120)}`,
+    `expected how to be a non-empty sentence, got ${brief(how)}`,
+  );
   r.verdict(
     'card.decided-by',
     params.decidedBy === 'rules' || params.decidedBy === 'model' || params.decidedBy === 'hybrid',
@@ -218,7 +243,12 @@ async function card(run: Run, agentUrl: string): Promise<void> {
       return out;
     });
     const kinds = fields.map((f: unknown) => (isObject(f) ? `${String(f.name)} (${String(f.kind)})` : '?')).join(', ');
-    r.verdict('card.lesson-fields', problems.length === 0, `${fields.length} lesson field${fields.length === 1 ? '' : 's'}: ${kinds}`, `expected well-formed lesson fields, but ${problems.join('; ')}`);
+    r.verdict(
+      'card.lesson-fields',
+      problems.length === 0,
+      `${fields.length} lesson field${fields.length === 1 ? '' : 's'}: ${kinds}`,
+      `expected well-formed lesson fields, but ${problems.join('; ')}`,
+    );
 
     const rendered = fieldsToRender(fields);
     const mismatches = fields.flatMap((field: unknown, i) => {
@@ -296,7 +326,6 @@ function givenInput(options: CheckOptions): Input[] {
 const exampleInputs = (examples: readonly string[]): Input[] =>
   examples.map((example) => ({ parts: [{ text: example }], source: `the card's example ${brief(example, 80)}`, fromCard: true }));
 
-
 async function activation(run: Run): Promise<void> {
   const { r, wire } = run;
   if (!run.declaration) return; // decided by card()
@@ -306,7 +335,8 @@ async function activation(run: Run): Promise<void> {
   }
   if (run.candidates.length === 0) run.candidates = exampleInputs(run.examples);
   // Any core request will do for the header; with an input, the first one that asks is the question.
-  const tries: Input[] = run.candidates.length > 0 ? run.candidates : [{ parts: [{ text: 'Hello from learnables-check.' }], source: 'a greeting', fromCard: true }];
+  const tries: Input[] =
+    run.candidates.length > 0 ? run.candidates : [{ parts: [{ text: 'Hello from learnables-check.' }], source: 'a greeting', fromCard: true }];
   let first: RpcAnswer | undefined;
   let anyTask: WireTask | undefined;
   let last: RpcAnswer | undefined;
@@ -337,7 +367,12 @@ async function activation(run: Run): Promise<void> {
 
   if (anyTask) {
     const got = await wire.rpc(run.jsonrpc.url, 'GetTask', withTenant({ id: anyTask.id }, run.jsonrpc.tenant));
-    r.verdict('activation.jsonrpc-get', echoes(got.headers), 'GetTask with A2A-Extensions got the URI echoed back', `expected A2A-Extensions: ${LEARNABLES_URI} in the response to an activated GetTask, got ${shown(got.headers)}${got.error ? ` (and ${describeError(got)})` : ''}`);
+    r.verdict(
+      'activation.jsonrpc-get',
+      echoes(got.headers),
+      'GetTask with A2A-Extensions got the URI echoed back',
+      `expected A2A-Extensions: ${LEARNABLES_URI} in the response to an activated GetTask, got ${shown(got.headers)}${got.error ? ` (and ${describeError(got)})` : ''}`,
+    );
   } else {
     r.skip('activation.jsonrpc-get', `SendMessage returned no task to get (${describeError(firstAnswer)})`);
   }
@@ -346,14 +381,24 @@ async function activation(run: Run): Promise<void> {
     const input = run.input ?? tries[0]!;
     const path = `${run.rest.url}${run.rest.tenant ? `/${encodeURIComponent(run.rest.tenant)}` : ''}/message:send`;
     const answer = await wire.http(path, { method: 'POST', body: { message: userMessage(input.parts) } });
-    r.verdict('activation.rest-send', echoes(answer.headers), `POST ${path} with A2A-Extensions got the URI echoed back`, `expected A2A-Extensions: ${LEARNABLES_URI} in the response to an activated POST ${path}, got ${shown(answer.headers)} (HTTP ${answer.status})`);
+    r.verdict(
+      'activation.rest-send',
+      echoes(answer.headers),
+      `POST ${path} with A2A-Extensions got the URI echoed back`,
+      `expected A2A-Extensions: ${LEARNABLES_URI} in the response to an activated POST ${path}, got ${shown(answer.headers)} (HTTP ${answer.status})`,
+    );
   } else {
     r.skip('activation.rest-send', 'the card declares no HTTP+JSON 1.0 interface, so there is no REST binding to check');
   }
 
   if (run.methods.reread && anyTask) {
     const answer = await wire.rpc(run.jsonrpc.url, run.methods.reread, withTenant({ taskId: anyTask.id }, run.jsonrpc.tenant));
-    r.verdict('activation.extension-method', echoes(answer.headers), `the extension method ${run.methods.reread} with A2A-Extensions got the URI echoed back`, `expected A2A-Extensions: ${LEARNABLES_URI} in the response to an activated ${run.methods.reread}, got ${shown(answer.headers)}${answer.error ? ` (and ${describeError(answer)})` : ''}`);
+    r.verdict(
+      'activation.extension-method',
+      echoes(answer.headers),
+      `the extension method ${run.methods.reread} with A2A-Extensions got the URI echoed back`,
+      `expected A2A-Extensions: ${LEARNABLES_URI} in the response to an activated ${run.methods.reread}, got ${shown(answer.headers)}${answer.error ? ` (and ${describeError(answer)})` : ''}`,
+    );
   } else {
     r.skip('activation.extension-method', run.methods.reread ? 'there is no task to reread' : 'the card declares no reread method');
   }
@@ -364,11 +409,16 @@ async function activation(run: Run): Promise<void> {
   if (!answered) {
     r.fail('activation.not-required', `expected SendMessage without A2A-Extensions to work (the extension is not required), got ${describeError(plain)}`);
   } else if (run.asked && !(plainTask?.status?.state === INPUT_REQUIRED && wordsOf(plainTask.status.message) !== '')) {
-    r.fail('activation.not-required', `expected the same input without A2A-Extensions to ask in words as it did with it, got ${stateOf(plainTask)} ${brief(wordsOf(plainTask?.status?.message))}`);
+    r.fail(
+      'activation.not-required',
+      `expected the same input without A2A-Extensions to ask in words as it did with it, got ${stateOf(plainTask)} ${brief(wordsOf(plainTask?.status?.message))}`,
+    );
   } else {
     r.pass(
       'activation.not-required',
-      run.asked ? `without A2A-Extensions the same input still asked in words: ${brief(wordsOf(plainTask?.status?.message), 100)}` : `without A2A-Extensions SendMessage still answered (${plainTask ? stateOf(plainTask) : 'a message'})`,
+      run.asked
+        ? `without A2A-Extensions the same input still asked in words: ${brief(wordsOf(plainTask?.status?.message), 100)}`
+        : `without A2A-Extensions SendMessage still answered (${plainTask ? stateOf(plainTask) : 'a message'})`,
     );
   }
 }
@@ -413,23 +463,46 @@ async function question(run: Run): Promise<void> {
   const asked = run.asked;
   r.pass('question.input-required', `${run.input!.source} left task ${asked.id} in ${INPUT_REQUIRED}`);
   const words = wordsOf(asked.status?.message);
-  r.verdict('question.in-words', words !== '', `the status message asks in words: ${brief(words, 120)}`, `expected a text part with the question in words in the status message, got parts ${brief(asked.status?.message?.parts)}`);
+  r.verdict(
+    'question.in-words',
+    words !== '',
+    `the status message asks in words: ${brief(words, 120)}`,
+    `expected a text part with the question in words in the status message, got parts ${brief(asked.status?.message?.parts)}`,
+  );
 
   const block = extensionMetadata(asked);
   if (block === undefined) {
     const keys = Object.keys(asked.status?.message?.metadata ?? {});
-    r.fail('question.teach-block', `expected a TeachBlock under metadata[${JSON.stringify(LEARNABLES_URI)}] of the status message, got no such key (metadata keys: ${keys.join(', ') || 'none'})`);
+    r.fail(
+      'question.teach-block',
+      `expected a TeachBlock under metadata[${JSON.stringify(LEARNABLES_URI)}] of the status message, got no such key (metadata keys: ${keys.join(', ') || 'none'})`,
+    );
     r.skipRest('Skipped: the question carries no teach block.', 'question', 'pinning');
     return;
   }
   const verdict = validate('teach-block', block);
-  r.verdict('question.teach-block', verdict.ok, 'the status message\'s metadata[URI] validates as a TeachBlock against the zod schema and schemas/teach-block.json', `expected metadata[URI] to be a TeachBlock, but ${verdict.problems}`);
+  r.verdict(
+    'question.teach-block',
+    verdict.ok,
+    "the status message's metadata[URI] validates as a TeachBlock against the zod schema and schemas/teach-block.json",
+    `expected metadata[URI] to be a TeachBlock, but ${verdict.problems}`,
+  );
   const b = isObject(block) ? block : {};
   const version = b.version;
   const versionOk = typeof version === 'number' && Number.isInteger(version) && version > 0;
-  r.verdict('question.version', versionOk, `the task is pinned to version ${String(version)} of ${brief(b.collection)}`, `expected version to be a positive integer, got ${brief(version)}`);
+  r.verdict(
+    'question.version',
+    versionOk,
+    `the task is pinned to version ${String(version)} of ${brief(b.collection)}`,
+    `expected version to be a positive integer, got ${brief(version)}`,
+  );
   const declared = run.declaration?.collection;
-  r.verdict('question.collection', b.collection === declared, `the teach block extends the declared collection ${brief(declared)}`, `expected collection ${brief(declared)} (the declared one), got ${brief(b.collection)}`);
+  r.verdict(
+    'question.collection',
+    b.collection === declared,
+    `the teach block extends the declared collection ${brief(declared)}`,
+    `expected collection ${brief(declared)} (the declared one), got ${brief(b.collection)}`,
+  );
 
   const entries = (Array.isArray(b.entries) ? b.entries : []).filter(isObject).filter((e) => typeof e.key === 'string') as { key: string; label: string }[];
   if (versionOk && typeof b.collection === 'string') {
@@ -470,18 +543,31 @@ async function reread(run: Run): Promise<void> {
       'reread.readings',
       verdict.ok && count > 0,
       `reread answered ${count} reading${count === 1 ? '' : 's'} (${describeReadings(readings)})`,
-      count === 0 ? 'expected at least one Reading keyed by what it decides, got an empty object' : `expected each reading to be a Reading with a version, but ${verdict.problems}`,
+      count === 0
+        ? 'expected at least one Reading keyed by what it decides, got an empty object'
+        : `expected each reading to be a Reading with a version, but ${verdict.problems}`,
     );
   }
 
   if (typeof before.tasks === 'number' && typeof after.tasks === 'number') {
-    r.verdict('reread.no-task', before.tasks === after.tasks, `ListTasks counted ${before.tasks} tasks before and after reread`, `expected ListTasks totalSize to stay ${before.tasks} across reread, got ${after.tasks}: reread created a task`);
+    r.verdict(
+      'reread.no-task',
+      before.tasks === after.tasks,
+      `ListTasks counted ${before.tasks} tasks before and after reread`,
+      `expected ListTasks totalSize to stay ${before.tasks} across reread, got ${after.tasks}: reread created a task`,
+    );
   } else {
-    r.skip('reread.no-task', `ListTasks did not answer a totalSize (${String(typeof before.tasks === 'number' ? after.tasks : before.tasks)}), so new tasks could not be counted; the task itself is checked by reread.task-untouched`);
+    r.skip(
+      'reread.no-task',
+      `ListTasks did not answer a totalSize (${String(typeof before.tasks === 'number' ? after.tasks : before.tasks)}), so new tasks could not be counted; the task itself is checked by reread.task-untouched`,
+    );
   }
 
   if (!before.task || !after.task) {
-    r.fail('reread.task-untouched', `expected GetTask to find task ${asked.id} before and after reread, got ${before.task ? 'nothing after' : 'nothing before'}`);
+    r.fail(
+      'reread.task-untouched',
+      `expected GetTask to find task ${asked.id} before and after reread, got ${before.task ? 'nothing after' : 'nothing before'}`,
+    );
   } else {
     const changes = [
       after.task.state !== INPUT_REQUIRED && `its state is ${after.task.state}`,
@@ -500,7 +586,6 @@ async function reread(run: Run): Promise<void> {
 // ---------------------------------------------------------------------------------------------
 // teaching the suggestion (§2.4), which also publishes the version pinning is tested against
 
-
 async function teachSuggestion(run: Run): Promise<void> {
   const { r, block } = run;
   if (!run.asked || !block) return; // decided by question()
@@ -518,9 +603,15 @@ async function teachSuggestion(run: Run): Promise<void> {
   }
   if (taught.refusal) {
     if (taught.refusal.error === 'unauthorized') {
-      r.skip('question.suggestion-accepted', `teaching needs credentials the kit was not given (${brief(taught.refusal.message)}); pass ${run.methods.teach ? '--token' : '--authority-token'}`);
+      r.skip(
+        'question.suggestion-accepted',
+        `teaching needs credentials the kit was not given (${brief(taught.refusal.message)}); pass ${run.methods.teach ? '--token' : '--authority-token'}`,
+      );
     } else {
-      r.fail('question.suggestion-accepted', `expected the agent's own learnable to accept the suggestion ${brief(block.suggested)} for ${brief(entry)}, got a refusal via ${taught.via}: ${brief(taught.refusal.message)}`);
+      r.fail(
+        'question.suggestion-accepted',
+        `expected the agent's own learnable to accept the suggestion ${brief(block.suggested)} for ${brief(entry)}, got a refusal via ${taught.via}: ${brief(taught.refusal.message)}`,
+      );
     }
     return;
   }
@@ -532,7 +623,10 @@ async function teachSuggestion(run: Run): Promise<void> {
   const outcome = taught.result as { changed: boolean; version: number };
   run.taught = { changed: outcome.changed, version: outcome.version, entry, via: taught.via };
   if (outcome.changed) wrote(run, outcome.version, `the suggestion for ${entry}`);
-  r.pass('question.suggestion-accepted', `teaching the suggestion ${brief(block.suggested, 80)} to ${brief(entry)} via ${taught.via} answered changed: ${outcome.changed}, version ${outcome.version}`);
+  r.pass(
+    'question.suggestion-accepted',
+    `teaching the suggestion ${brief(block.suggested, 80)} to ${brief(entry)} via ${taught.via} answered changed: ${outcome.changed}, version ${outcome.version}`,
+  );
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -626,12 +720,18 @@ async function refusals(run: Run): Promise<void> {
   if (run.methods.teach) {
     const answer = await wire.rpc(jsonrpc.url, run.methods.teach, malformed);
     if (!answer.error) {
-      r.fail('refusals.teach-malformed', `expected ${run.methods.teach} to refuse a lesson whose value is a string and which has no taughtBy, got ${answer.result === undefined ? `HTTP ${answer.status} ${brief(answer.text, 100)}` : `the result ${brief(answer.result)}`}`);
+      r.fail(
+        'refusals.teach-malformed',
+        `expected ${run.methods.teach} to refuse a lesson whose value is a string and which has no taughtBy, got ${answer.result === undefined ? `HTTP ${answer.status} ${brief(answer.text, 100)}` : `the result ${brief(answer.result)}`}`,
+      );
     } else {
       const problems = jsonRpcRefusalProblems(answer.error);
       const liveAfter = liveBefore && run.asked ? (await rereadTask(run, run.asked.id)).readings : undefined;
       const moved = liveBefore && liveAfter && JSON.stringify(versionsOf(liveBefore)) !== JSON.stringify(versionsOf(liveAfter));
-      if (moved) problems.push(`the live version moved from ${versionsOf(liveBefore).join(', ')} to ${versionsOf(liveAfter).join(', ')}, but a refused lesson must change nothing`);
+      if (moved)
+        problems.push(
+          `the live version moved from ${versionsOf(liveBefore).join(', ')} to ${versionsOf(liveAfter).join(', ')}, but a refused lesson must change nothing`,
+        );
       r.verdict(
         'refusals.teach-malformed',
         problems.length === 0,
@@ -641,9 +741,18 @@ async function refusals(run: Run): Promise<void> {
     }
   } else if (run.options.authority) {
     const url = `${run.options.authority.url.replace(/\/+$/, '')}/v1/lessons`;
-    const answer = await wire.http(url, { method: 'POST', body: malformed, activate: false, auth: false, headers: run.options.authority.token ? { authorization: `Bearer ${run.options.authority.token}` } : {} });
+    const answer = await wire.http(url, {
+      method: 'POST',
+      body: malformed,
+      activate: false,
+      auth: false,
+      headers: run.options.authority.token ? { authorization: `Bearer ${run.options.authority.token}` } : {},
+    });
     if (answer.status < 400) {
-      r.fail('refusals.teach-malformed', `expected POST ${url} to refuse a lesson whose value is a string and which has no taughtBy, got HTTP ${answer.status} ${brief(answer.text, 100)}`);
+      r.fail(
+        'refusals.teach-malformed',
+        `expected POST ${url} to refuse a lesson whose value is a string and which has no taughtBy, got HTTP ${answer.status} ${brief(answer.text, 100)}`,
+      );
     } else {
       const problems = httpRefusalProblems(answer.status, answer.body);
       r.verdict(
@@ -662,7 +771,10 @@ async function refusals(run: Run): Promise<void> {
   } else {
     const answer = await wire.rpc(jsonrpc.url, run.methods.reread, undefined);
     if (!answer.error) {
-      r.fail('refusals.reread-no-params', `expected ${run.methods.reread} with no params to be refused, got ${answer.result === undefined ? `HTTP ${answer.status} ${brief(answer.text, 100)}` : `the result ${brief(answer.result)}`}`);
+      r.fail(
+        'refusals.reread-no-params',
+        `expected ${run.methods.reread} with no params to be refused, got ${answer.result === undefined ? `HTTP ${answer.status} ${brief(answer.text, 100)}` : `the result ${brief(answer.result)}`}`,
+      );
     } else {
       const problems = jsonRpcRefusalProblems(answer.error);
       r.verdict(
@@ -675,7 +787,10 @@ async function refusals(run: Run): Promise<void> {
   }
 }
 
-const versionsOf = (readings: Record<string, Json>): unknown[] => Object.keys(readings).sort().map((name) => readings[name]?.version);
+const versionsOf = (readings: Record<string, Json>): unknown[] =>
+  Object.keys(readings)
+    .sort()
+    .map((name) => readings[name]?.version);
 
 // ---------------------------------------------------------------------------------------------
 // leave the agent as it was, where the kit can
@@ -706,7 +821,9 @@ async function cleanUp(run: Run): Promise<void> {
           : `Could not roll ${collection} back to version ${run.restoreTo} on ${authority.url} (HTTP ${answer.status} ${brief(answer.text, 120)}); what this run published (${published}) is still in effect.`,
       );
     } catch (error) {
-      run.notes.push(`Could not reach ${authority.url} to roll ${collection} back (${errorText(error)}); what this run published (${published}) is still in effect.`);
+      run.notes.push(
+        `Could not reach ${authority.url} to roll ${collection} back (${errorText(error)}); what this run published (${published}) is still in effect.`,
+      );
     }
     return;
   }
@@ -716,7 +833,12 @@ async function cleanUp(run: Run): Promise<void> {
     const left: string[] = [];
     for (const made of [...writes].reverse()) {
       try {
-        const answer = await write(run, 'retract', { collection, version: made.version, author: TAUGHT_BY, reason: `learnables-check: take back ${made.what}.` });
+        const answer = await write(run, 'retract', {
+          collection,
+          version: made.version,
+          author: TAUGHT_BY,
+          reason: `learnables-check: take back ${made.what}.`,
+        });
         if (!answer || answer.refusal) left.push(`${made.version} (${answer?.refusal ? brief(answer.refusal.message, 100) : 'no way to retract'})`);
       } catch (error) {
         left.push(`${made.version} (${errorText(error)})`);

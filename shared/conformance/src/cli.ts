@@ -32,21 +32,21 @@ The fake agent, which checks a client instead, is its own package: npx -p @learn
 
 export async function main(argv: readonly string[]): Promise<number> {
   const config = {
-      allowPositionals: true,
-      options: {
-        input: { type: 'string' },
-        text: { type: 'string' },
-        answer: { type: 'string' },
-        token: { type: 'string' },
-        authority: { type: 'string' },
-        'authority-token': { type: 'string' },
-        keep: { type: 'boolean' },
-        timeout: { type: 'string' },
-        json: { type: 'boolean' },
-        quiet: { type: 'boolean' },
-        'fake-agent': { type: 'boolean' },
-        help: { type: 'boolean', short: 'h' },
-      },
+    allowPositionals: true,
+    options: {
+      input: { type: 'string' },
+      text: { type: 'string' },
+      answer: { type: 'string' },
+      token: { type: 'string' },
+      authority: { type: 'string' },
+      'authority-token': { type: 'string' },
+      keep: { type: 'boolean' },
+      timeout: { type: 'string' },
+      json: { type: 'boolean' },
+      quiet: { type: 'boolean' },
+      'fake-agent': { type: 'boolean' },
+      help: { type: 'boolean', short: 'h' },
+    },
   } as const;
   let parsed: ReturnType<typeof parseArgs<typeof config>>;
   try {
@@ -70,7 +70,9 @@ export async function main(argv: readonly string[]): Promise<number> {
   try {
     if (values['fake-agent']) {
       // The checker carries nothing of the runtime; the fake agent is a learnable agent, so it moved.
-      process.stderr.write('The fake agent is its own package now: npx -p @learnables/fake-agent learnables-fake-agent (in this repository: pnpm fake-agent).\n');
+      process.stderr.write(
+        'The fake agent is its own package now: npx -p @learnables/fake-agent learnables-fake-agent (in this repository: pnpm fake-agent).\n',
+      );
       return 2;
     }
 
@@ -94,7 +96,9 @@ export async function main(argv: readonly string[]): Promise<number> {
       ...(values.text !== undefined && { text: values.text }),
       ...(values.answer !== undefined && { answer: values.answer }),
       ...(values.token !== undefined && { token: values.token }),
-      ...(values.authority !== undefined && { authority: { url: values.authority, ...(values['authority-token'] !== undefined && { token: values['authority-token'] }) } }),
+      ...(values.authority !== undefined && {
+        authority: { url: values.authority, ...(values['authority-token'] !== undefined && { token: values['authority-token'] }) },
+      }),
       ...(values.keep && { keep: true }),
       ...(timeout !== undefined && { timeoutMs: timeout * 1000 }),
       ...(progress && { onCheck: (check) => process.stderr.write(`${formatCheck(check)}\n`) }),
@@ -108,4 +112,3 @@ export async function main(argv: readonly string[]): Promise<number> {
     return 2;
   }
 }
-

@@ -17,7 +17,10 @@ export async function correction(run: Run): Promise<void> {
   const { r } = run;
   const { correct, corrections } = run.methods;
   if (!correct || !corrections) {
-    r.skipRest('Skipped: the declaration names no correct and corrections methods (methods.correct, methods.corrections, §1.8); correcting is OPTIONAL.', 'correction');
+    r.skipRest(
+      'Skipped: the declaration names no correct and corrections methods (methods.correct, methods.corrections, §1.8); correcting is OPTIONAL.',
+      'correction',
+    );
     return;
   }
   const task = run.completed;
@@ -25,7 +28,8 @@ export async function correction(run: Run): Promise<void> {
   const findings = isObject(outcome) && isObject(outcome.findings) ? outcome.findings : undefined;
   // The finding the question was about when the block named it (a field), else the first one.
   const asked = run.block?.entry;
-  const [name, finding] = (asked !== undefined && findings && Object.hasOwn(findings, asked) ? [asked, findings[asked]] : Object.entries(findings ?? {})[0]) ?? [];
+  const [name, finding] =
+    (asked !== undefined && findings && Object.hasOwn(findings, asked) ? [asked, findings[asked]] : Object.entries(findings ?? {})[0]) ?? [];
   if (!task || !name || !isObject(finding)) {
     r.skipRest('Skipped: the run completed no task with a finding (see pinning.answer-completes), so there is no decision to correct.', 'correction');
     return;
@@ -34,9 +38,14 @@ export async function correction(run: Run): Promise<void> {
   // A finding that named an entry is corrected to another entry; one that names none (a column read
   // for a field) takes the right value in words (§6.7), so any other words will do.
   const namesEntries = winner !== undefined || (isObject(outcome) && outcome.none === true);
-  const other = run.block?.entries.find((entry) => entry.key !== winner && entry.key !== run.answerEntry)?.key ?? (namesEntries ? undefined : `learnables-check ${run.tag}`);
+  const other =
+    run.block?.entries.find((entry) => entry.key !== winner && entry.key !== run.answerEntry)?.key ??
+    (namesEntries ? undefined : `learnables-check ${run.tag}`);
   if (other === undefined) {
-    r.skipRest(`Skipped: the question offered no entry other than the one task ${task.id} was decided for, so there is nothing to correct it to.`, 'correction');
+    r.skipRest(
+      `Skipped: the question offered no entry other than the one task ${task.id} was decided for, so there is nothing to correct it to.`,
+      'correction',
+    );
     return;
   }
   const { url, tenant } = run.jsonrpc!;
@@ -45,10 +54,15 @@ export async function correction(run: Run): Promise<void> {
   const body = (to: Json, reason: string) => withTenant({ taskId: task.id, finding: name, ...to, correctedBy: TAUGHT_BY, reason }, tenant);
 
   const before = JSON.stringify(await getTask());
-  const first = await run.wire.rpc(url, correct, body({ entry: other }, `learnables-check: say the decision was wrong, and that it should have been ${other} (SPEC §6.7).`));
+  const first = await run.wire.rpc(
+    url,
+    correct,
+    body({ entry: other }, `learnables-check: say the decision was wrong, and that it should have been ${other} (SPEC §6.7).`),
+  );
   const problems: string[] = [];
   const result = isObject(first.result) ? first.result : undefined;
-  if (first.error || !result) problems.push(`it answered ${first.error ? `JSON-RPC error ${first.error.code}: ${brief(first.error.message)}` : `no result (HTTP ${first.status})`}`);
+  if (first.error || !result)
+    problems.push(`it answered ${first.error ? `JSON-RPC error ${first.error.code}: ${brief(first.error.message)}` : `no result (HTTP ${first.status})`}`);
   else {
     const valid = validate('correction-outcome', result);
     if (!valid.ok) problems.push(`it answered no CorrectionOutcome (${valid.problems})`);
@@ -59,7 +73,8 @@ export async function correction(run: Run): Promise<void> {
   if (after !== before) problems.push(`the task's own metadata changed: it was ${brief(before, 120)} and is now ${brief(after, 120)}`);
   const recorded = listed(await list());
   if (!recorded) problems.push(`${corrections} answered no list of corrections`);
-  else if (!recorded.some((item) => item.finding === name && item.correctedBy === TAUGHT_BY)) problems.push(`${corrections} does not list it (${brief(recorded, 120)})`);
+  else if (!recorded.some((item) => item.finding === name && item.correctedBy === TAUGHT_BY))
+    problems.push(`${corrections} does not list it (${brief(recorded, 120)})`);
   r.verdict(
     'correction.keeps-task',
     problems.length === 0,
@@ -91,7 +106,12 @@ export async function correction(run: Run): Promise<void> {
   if (!back) {
     run.notes.push(`Task ${task.id} stands corrected in the agent's numbers: its ${name} named no entry, so there is nothing to correct it back to.`);
   } else {
-    const undone = await run.wire.rpc(url, correct, body(back, 'learnables-check: corrected back to what the task decided; the kit only tested correcting (SPEC §6.7).'));
-    if (undone.error) run.notes.push(`Could not correct task ${task.id} back to what it decided (${brief(undone.error.message)}): it stands corrected in the agent's numbers.`);
+    const undone = await run.wire.rpc(
+      url,
+      correct,
+      body(back, 'learnables-check: corrected back to what the task decided; the kit only tested correcting (SPEC §6.7).'),
+    );
+    if (undone.error)
+      run.notes.push(`Could not correct task ${task.id} back to what it decided (${brief(undone.error.message)}): it stands corrected in the agent's numbers.`);
   }
 }

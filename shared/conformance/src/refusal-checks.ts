@@ -40,7 +40,12 @@ export function isSentence(message: unknown): message is string {
   if (!/\s/.test(text)) return false;
   if (!(/[.!?:)"'’»…]$/.test(text) || text.length > 10)) return false;
   if (/^(HTTP\s*)?\d{3}\b/i.test(text) || /^-?\d+$/.test(text)) return false;
-  return !BARE.has(text.toLowerCase().replace(/[.!]+$/, '').replace(/\s+/g, ' '));
+  return !BARE.has(
+    text
+      .toLowerCase()
+      .replace(/[.!]+$/, '')
+      .replace(/\s+/g, ' '),
+  );
 }
 
 /** Problems with a JSON-RPC refusal, as clauses; empty when it is a good one. */

@@ -31,8 +31,8 @@ export function formatReport(report: Report): string {
     report.needsInput !== undefined && report.counts.fail === 0
       ? `INCOMPLETE: ${report.needsInput}`
       : report.ok
-      ? `PASS: every check that could run passed${skip > 0 ? `; ${skip} skipped (SKIP is not PASS: see the reasons above)` : ''}.`
-      : `FAIL: ${failed.join(', ')}.`,
+        ? `PASS: every check that could run passed${skip > 0 ? `; ${skip} skipped (SKIP is not PASS: see the reasons above)` : ''}.`
+        : `FAIL: ${failed.join(', ')}.`,
   );
   return `${lines.join('\n')}\n`;
 }

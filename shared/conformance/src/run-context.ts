@@ -145,7 +145,6 @@ export const shown = (headers: Headers): string => {
   return echoed.length === 0 ? 'no A2A-Extensions header' : `A2A-Extensions: ${echoed.join(', ')}`;
 };
 
-
 const STILL_WORKING = new Set(['TASK_STATE_SUBMITTED', 'TASK_STATE_WORKING']);
 
 /**
@@ -154,7 +153,12 @@ const STILL_WORKING = new Set(['TASK_STATE_SUBMITTED', 'TASK_STATE_WORKING']);
  */
 export async function send(run: Run, parts: WirePart[], activate: boolean, task?: WireTask): Promise<RpcAnswer> {
   const { url, tenant } = run.jsonrpc!;
-  const answer = await run.wire.rpc(url, 'SendMessage', withTenant({ message: userMessage(parts, task && { id: task.id, ...(task.contextId && { contextId: task.contextId }) }) }, tenant), { activate });
+  const answer = await run.wire.rpc(
+    url,
+    'SendMessage',
+    withTenant({ message: userMessage(parts, task && { id: task.id, ...(task.contextId && { contextId: task.contextId }) }) }, tenant),
+    { activate },
+  );
   let sent = taskOf(answer.result);
   const until = Date.now() + (run.options.timeoutMs ?? 30_000);
   while (sent && STILL_WORKING.has(sent.status?.state ?? '') && Date.now() < until) {
@@ -190,7 +194,9 @@ export async function rereadTask(run: Run, taskId: string): Promise<{ readings?:
 }
 
 export const describeReadings = (readings: Record<string, Json>): string => {
-  const all = Object.entries(readings).map(([name, reading]) => `${name}: settled ${String(reading.settled)}, version ${String(reading.version)}, ${brief(reading.reads, 80)}`);
+  const all = Object.entries(readings).map(
+    ([name, reading]) => `${name}: settled ${String(reading.settled)}, version ${String(reading.version)}, ${brief(reading.reads, 80)}`,
+  );
   return all.length <= 3 ? all.join('; ') : `${all.slice(0, 3).join('; ')}; and ${all.length - 3} more`;
 };
 
@@ -233,7 +239,10 @@ export async function write(run: Run, what: keyof typeof AUTHORITY_PATHS, body: 
   if (answer.status >= 400) {
     const refused = isObject(answer.body) ? answer.body : {};
     return {
-      refusal: { message: typeof refused.message === 'string' ? refused.message : `HTTP ${answer.status}`, ...(typeof refused.error === 'string' && { error: refused.error }) },
+      refusal: {
+        message: typeof refused.message === 'string' ? refused.message : `HTTP ${answer.status}`,
+        ...(typeof refused.error === 'string' && { error: refused.error }),
+      },
       via: `POST ${url}`,
     };
   }

@@ -56,7 +56,8 @@ async function footprint(run: Run): Promise<Footprint> {
 function moved(before: Footprint, after: Footprint): string[] {
   const out: string[] = [];
   if (before.versions !== after.versions) out.push(`the live version moved (reread read ${before.versions} before, ${after.versions} after)`);
-  if (before.activation !== after.activation) out.push(`the authority recorded a new activation (newest id ${String(before.activation)} before, ${String(after.activation)} after)`);
+  if (before.activation !== after.activation)
+    out.push(`the authority recorded a new activation (newest id ${String(before.activation)} before, ${String(after.activation)} after)`);
   return out;
 }
 
@@ -78,7 +79,10 @@ export async function noneAnswer(run: Run): Promise<void> {
   // A second question about the same input: the first is answered by the pinning checks.
   const again = taskOf((await send(run, run.input.parts, true)).result);
   if (again?.status?.state !== INPUT_REQUIRED) {
-    r.fail('none.writes-nothing', `expected ${run.input.source} to ask again (a second task to answer "none of these"), got ${stateOf(again)} ${brief(wordsOf(again?.status?.message), 100)}`);
+    r.fail(
+      'none.writes-nothing',
+      `expected ${run.input.source} to ask again (a second task to answer "none of these"), got ${stateOf(again)} ${brief(wordsOf(again?.status?.message), 100)}`,
+    );
     return;
   }
   const before = await footprint(run);
@@ -88,7 +92,9 @@ export async function noneAnswer(run: Run): Promise<void> {
 
   const problems: string[] = [];
   if (done?.status?.state !== COMPLETED) {
-    problems.push(`the answer left task ${again.id} ${done ? `${stateOf(done)} ${brief(wordsOf(done.status?.message), 100)}` : `unanswered (${describeError(answer)})`}`);
+    problems.push(
+      `the answer left task ${again.id} ${done ? `${stateOf(done)} ${brief(wordsOf(done.status?.message), 100)}` : `unanswered (${describeError(answer)})`}`,
+    );
   } else {
     const outcome = extensionMetadata(done);
     const verdict = validate('outcome', outcome);
@@ -97,7 +103,8 @@ export async function noneAnswer(run: Run): Promise<void> {
     if (o.none !== true) problems.push(`its Outcome says none: ${brief(o.none)}, not true`);
     const findings = isObject(o.findings) ? o.findings : {};
     for (const [name, finding] of Object.entries(findings)) {
-      if (isObject(finding) && finding.collection === collection && finding.winner !== undefined) problems.push(`its finding ${name} names the winner ${brief(finding.winner)}`);
+      if (isObject(finding) && finding.collection === collection && finding.winner !== undefined)
+        problems.push(`its finding ${name} names the winner ${brief(finding.winner)}`);
     }
   }
   problems.push(...moved(before, after));
@@ -159,7 +166,8 @@ export async function previewReadOnly(run: Run): Promise<void> {
   }
   if (before.task && after.task) {
     if (after.task.state !== before.task.state) problems.push(`task ${asked.id} went from ${before.task.state} to ${after.task.state}`);
-    if (after.task.history !== before.task.history) problems.push(`task ${asked.id}'s history went from ${before.task.history} to ${after.task.history} messages`);
+    if (after.task.history !== before.task.history)
+      problems.push(`task ${asked.id}'s history went from ${before.task.history} to ${after.task.history} messages`);
     if (after.task.timestamp !== before.task.timestamp) problems.push(`task ${asked.id}'s status timestamp moved`);
   }
   problems.push(...moved(before, after));
@@ -244,7 +252,10 @@ export async function previewAgrees(run: Run, stage: 'lesson' | 'entry'): Promis
     }
   }
   if (compared === 0) {
-    r.skip('preview.agrees', `preview listed no example for task ${run.asked.id} and counted more tasks than it listed, so what it said about this task cannot be told`);
+    r.skip(
+      'preview.agrees',
+      `preview listed no example for task ${run.asked.id} and counted more tasks than it listed, so what it said about this task cannot be told`,
+    );
     return;
   }
   r.verdict(
@@ -266,7 +277,10 @@ async function addEntry(run: Run, label: string, reason: string): Promise<Added>
   if (!written) return { ok: false, skip: 'the card declares no teach method and no --authority was given, so there is nowhere to add an entry' };
   if (written.refusal) {
     return written.refusal.error === 'unauthorized'
-      ? { ok: false, skip: `adding an entry needs credentials the kit was not given (${brief(written.refusal.message)}); pass ${run.methods.teach ? '--token' : '--authority-token'}` }
+      ? {
+          ok: false,
+          skip: `adding an entry needs credentials the kit was not given (${brief(written.refusal.message)}); pass ${run.methods.teach ? '--token' : '--authority-token'}`,
+        }
       : { ok: false, via: written.via, problem: `${written.via} refused it: ${brief(written.refusal.message, 160)}` };
   }
   const verdict = validate('lesson-outcome', written.result);
@@ -294,7 +308,10 @@ export async function addEntries(run: Run): Promise<void> {
     run.added.push(first.entry);
     wrote(run, first.entry.version, `the entry ${first.entry.key}`);
   } else {
-    r.fail('entries.add-idempotent', `expected adding "${label}", which no deployment has, to answer changed: true, got changed: false at version ${first.entry.version}`);
+    r.fail(
+      'entries.add-idempotent',
+      `expected adding "${label}", which no deployment has, to answer changed: true, got changed: false at version ${first.entry.version}`,
+    );
     return;
   }
   const second = await addEntry(run, label, 'learnables-check: the same entry again; this must change nothing (SPEC §3.5).');
@@ -302,12 +319,15 @@ export async function addEntries(run: Run): Promise<void> {
   if (!second.ok) problems.push(second.skip ?? second.problem ?? 'nothing came back');
   else {
     if (second.changed) {
-      problems.push(`it answered changed: true, version ${second.entry.version}${second.entry.key === first.entry.key ? '' : `, entry ${brief(second.entry.key)}`}`);
+      problems.push(
+        `it answered changed: true, version ${second.entry.version}${second.entry.key === first.entry.key ? '' : `, entry ${brief(second.entry.key)}`}`,
+      );
       wrote(run, second.entry.version, `the entry ${second.entry.key}, added again`);
     } else if (second.entry.version !== first.entry.version) {
       problems.push(`it answered changed: false but version ${second.entry.version}, where the first answered ${first.entry.version}`);
     }
-    if (second.entry.key !== first.entry.key) problems.push(`the key went from ${brief(first.entry.key)} to ${brief(second.entry.key)}: keys made from a label must be the same every time`);
+    if (second.entry.key !== first.entry.key)
+      problems.push(`the key went from ${brief(first.entry.key)} to ${brief(second.entry.key)}: keys made from a label must be the same every time`);
   }
   r.verdict(
     'entries.add-idempotent',
@@ -323,7 +343,11 @@ export async function addEntries(run: Run): Promise<void> {
 /** Whether an entry is in the live version, asked read-only through preview where the agent offers it. */
 async function stillThere(run: Run, entry: AddedEntry): Promise<{ there: boolean; how: string; wrote?: number } | undefined> {
   if (run.methods.preview) {
-    const answer = await run.wire.rpc(run.jsonrpc!.url, run.methods.preview, withTenant({ newEntry: newEntryFor(run, entry.label, 'learnables-check: is this entry still there?') }, run.jsonrpc!.tenant));
+    const answer = await run.wire.rpc(
+      run.jsonrpc!.url,
+      run.methods.preview,
+      withTenant({ newEntry: newEntryFor(run, entry.label, 'learnables-check: is this entry still there?') }, run.jsonrpc!.tenant),
+    );
     if (isObject(answer.result) && typeof answer.result.changed === 'boolean') {
       return { there: answer.result.changed === false, how: `preview of adding it again answered changed: ${String(answer.result.changed)}` };
     }
@@ -341,7 +365,11 @@ interface Later {
   stillThere(): Promise<{ there: boolean; how: string; wrote?: number } | undefined>;
 }
 
-const entryLater = (run: Run, entry: AddedEntry): Later => ({ version: entry.version, what: `${entry.key}, added later`, stillThere: () => stillThere(run, entry) });
+const entryLater = (run: Run, entry: AddedEntry): Later => ({
+  version: entry.version,
+  what: `${entry.key}, added later`,
+  stillThere: () => stillThere(run, entry),
+});
 
 /**
  * A second lesson to an existing entry other than `taughtEntry`, taught now: the suggestion of the
@@ -355,13 +383,23 @@ async function secondLesson(run: Run, collection: string, taughtEntry: string): 
     const block = extensionMetadata(task);
     if (!isObject(block) || block.collection !== collection || !isObject(block.suggested)) continue;
     // The entry the question names, else (the answers are the entries) the first answer other than the taught entry.
-    const answers = (Array.isArray(block.entries) ? block.entries : []).filter(isObject).map((choice) => choice.key).filter((key): key is string => typeof key === 'string');
+    const answers = (Array.isArray(block.entries) ? block.entries : [])
+      .filter(isObject)
+      .map((choice) => choice.key)
+      .filter((key): key is string => typeof key === 'string');
     const entry = typeof block.entry === 'string' ? block.entry : answers.find((key) => key !== taughtEntry);
     // Another entry: a second lesson to the same one may replace the first, and then retracting the first rightly changes nothing.
     if (entry === undefined || entry === taughtEntry) continue;
-    const lesson = { collection, entry, value: block.suggested, taughtBy: TAUGHT_BY, reason: 'learnables-check: a later lesson, to be kept when an earlier one is retracted (SPEC §5.4).' };
+    const lesson = {
+      collection,
+      entry,
+      value: block.suggested,
+      taughtBy: TAUGHT_BY,
+      reason: 'learnables-check: a later lesson, to be kept when an earlier one is retracted (SPEC §5.4).',
+    };
     const written = await write(run, 'teach', lesson);
-    if (!written || written.refusal) return `teaching the suggestion of ${candidate.source} to ${entry} was ${written ? `refused (${brief(written.refusal!.message, 120)})` : 'not possible'}`;
+    if (!written || written.refusal)
+      return `teaching the suggestion of ${candidate.source} to ${entry} was ${written ? `refused (${brief(written.refusal!.message, 120)})` : 'not possible'}`;
     const outcome = (isObject(written.result) ? written.result : {}) as { changed?: unknown; version?: unknown };
     if (outcome.changed !== true || typeof outcome.version !== 'number') return `teaching the suggestion of ${candidate.source} to ${entry} changed nothing`;
     const version = outcome.version;
@@ -371,11 +409,18 @@ async function secondLesson(run: Run, collection: string, taughtEntry: string): 
       what: `the lesson of version ${version} (the suggestion for ${entry}), taught later`,
       async stillThere() {
         // Taught again, a value still in effect changes nothing; one that is gone is taught anew (and cleaned up).
-        const again = await write(run, 'teach', { ...lesson, reason: 'learnables-check: is this lesson still in effect? (teaching it again changes nothing if it is)' });
+        const again = await write(run, 'teach', {
+          ...lesson,
+          reason: 'learnables-check: is this lesson still in effect? (teaching it again changes nothing if it is)',
+        });
         const result = (isObject(again?.result) ? again.result : {}) as { changed?: unknown; version?: unknown };
         if (!again || again.refusal || typeof result.changed !== 'boolean') return undefined;
         if (result.changed && typeof result.version === 'number') wrote(run, result.version, `the suggestion for ${entry}, taught again`);
-        return { there: !result.changed, how: `teaching it again answered changed: ${String(result.changed)}`, ...(result.changed && typeof result.version === 'number' && { wrote: result.version }) };
+        return {
+          there: !result.changed,
+          how: `teaching it again answered changed: ${String(result.changed)}`,
+          ...(result.changed && typeof result.version === 'number' && { wrote: result.version }),
+        };
       },
     };
   }
@@ -386,7 +431,10 @@ export async function retraction(run: Run): Promise<void> {
   const { r } = run;
   if (!run.declaration || !run.jsonrpc) return; // decided by card()
   if (!run.methods.retract && !run.options.authority) {
-    r.skipRest('Skipped: the declaration names no retract method (methods.retract, §1.8) and no --authority was given, so there is nothing to retract through.', 'retraction');
+    r.skipRest(
+      'Skipped: the declaration names no retract method (methods.retract, §1.8) and no --authority was given, so there is nothing to retract through.',
+      'retraction',
+    );
     return;
   }
   const collection = collectionOf(run);
@@ -400,7 +448,10 @@ export async function retraction(run: Run): Promise<void> {
     // the suggestion of another of the card's examples, about another entry.
     const second = taught ? await secondLesson(run, collection, taught.entry) : 'the run taught no lesson (see question.suggestion-accepted)';
     if (!taught || typeof second === 'string') {
-      r.skipRest(`Skipped: the run added no entry (see entries.add-idempotent), and ${typeof second === 'string' ? second : 'taught nothing'}, so it has no two activations to retract one of and keep the other.`, 'retraction');
+      r.skipRest(
+        `Skipped: the run added no entry (see entries.add-idempotent), and ${typeof second === 'string' ? second : 'taught nothing'}, so it has no two activations to retract one of and keep the other.`,
+        'retraction',
+      );
       return;
     }
     earlier = { version: taught.version, what: `the lesson of version ${taught.version} (the suggestion for ${taught.entry})`, lesson: true };
@@ -421,14 +472,25 @@ export async function retraction(run: Run): Promise<void> {
     later = entryLater(run, second.entry);
   }
 
-  const body = { collection, version: earlier.version, author: TAUGHT_BY, reason: 'learnables-check: retract one activation and keep every later one (SPEC §5.4).' };
+  const body = {
+    collection,
+    version: earlier.version,
+    author: TAUGHT_BY,
+    reason: 'learnables-check: retract one activation and keep every later one (SPEC §5.4).',
+  };
   const first = await write(run, 'retract', body);
   if (!first || first.refusal) {
     const unauthorized = first?.refusal?.error === 'unauthorized';
     if (!first || unauthorized) {
-      r.skipRest(`Skipped: retracting needs ${first ? `credentials the kit was not given (${brief(first.refusal!.message)})` : 'a retract method or --authority'}.`, 'retraction');
+      r.skipRest(
+        `Skipped: retracting needs ${first ? `credentials the kit was not given (${brief(first.refusal!.message)})` : 'a retract method or --authority'}.`,
+        'retraction',
+      );
     } else {
-      r.fail('retraction.keeps-later', `expected retracting ${earlier.what} via ${first.via} to publish a new version, got a refusal: ${brief(first.refusal!.message, 160)}`);
+      r.fail(
+        'retraction.keeps-later',
+        `expected retracting ${earlier.what} via ${first.via} to publish a new version, got a refusal: ${brief(first.refusal!.message, 160)}`,
+      );
       r.skip('retraction.once', 'the first retraction was refused, so there is nothing to retract twice');
     }
     return;
@@ -440,7 +502,8 @@ export async function retraction(run: Run): Promise<void> {
   const version = typeof outcome.version === 'number' ? outcome.version : undefined;
   if (outcome.changed !== true) problems.push(`it answered changed: ${brief(outcome.changed)}, where a lesson in effect must be taken out`);
   if (outcome.retracted !== earlier.version) problems.push(`it says it retracted ${brief(outcome.retracted)}, not ${earlier.version}`);
-  if (version === undefined || version <= later.version) problems.push(`it answered version ${brief(outcome.version)}, where a retraction publishes a new version above ${later.version}, the live one`);
+  if (version === undefined || version <= later.version)
+    problems.push(`it answered version ${brief(outcome.version)}, where a retraction publishes a new version above ${later.version}, the live one`);
   // Taken back already: clean-up has nothing more to undo for it.
   if (outcome.changed === true) run.writes = run.writes.filter((w) => w.version !== earlier.version);
   let live = version;
@@ -481,7 +544,8 @@ export async function retraction(run: Run): Promise<void> {
   else {
     const valid = validate('retraction-outcome', second.result);
     if (!valid.ok) twice.push(`it answered no RetractionOutcome (${valid.problems})`);
-    if (again.changed !== false) twice.push(`it answered changed: ${brief(again.changed)}${typeof again.version === 'number' ? `, version ${again.version}` : ''}`);
+    if (again.changed !== false)
+      twice.push(`it answered changed: ${brief(again.changed)}${typeof again.version === 'number' ? `, version ${again.version}` : ''}`);
     else if (again.version !== live) twice.push(`it answered changed: false at version ${brief(again.version)}, where the live version is ${String(live)}`);
   }
   r.verdict(

@@ -76,7 +76,9 @@ function jsonValidators(): Map<SchemaName, ValidateFunction> {
 }
 
 function explainJson(errors: readonly ErrorObject[] | null | undefined): string {
-  return [...new Set((errors ?? []).map((e) => `${e.instancePath.replace(/^\//, '').replace(/\//g, '.') || 'the value'} ${e.message ?? 'is invalid'}`))].join('; ');
+  return [...new Set((errors ?? []).map((e) => `${e.instancePath.replace(/^\//, '').replace(/\//g, '.') || 'the value'} ${e.message ?? 'is invalid'}`))].join(
+    '; ',
+  );
 }
 
 export interface Verdict {

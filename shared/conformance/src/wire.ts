@@ -51,7 +51,10 @@ export interface RpcAnswer extends HttpAnswer<{ result?: unknown; error?: JsonRp
 
 export interface Wire {
   /** GET or POST JSON to any URL, with the kit's standard headers. */
-  http<T = unknown>(url: string, init?: { method?: string; body?: unknown; headers?: Record<string, string>; activate?: boolean; auth?: boolean }): Promise<HttpAnswer<T>>;
+  http<T = unknown>(
+    url: string,
+    init?: { method?: string; body?: unknown; headers?: Record<string, string>; activate?: boolean; auth?: boolean },
+  ): Promise<HttpAnswer<T>>;
   /** A JSON-RPC 2.0 call. `params: undefined` sends a request with no `params` member at all. */
   rpc(endpoint: string, method: string, params: unknown, options?: { activate?: boolean; auth?: boolean }): Promise<RpcAnswer>;
 }

@@ -107,8 +107,16 @@ export async function createConsole(options: ConsoleOptions): Promise<RunningCon
   const logger = options.logger ?? createLogger({ service: 'console' });
   const log = (message: string, error?: unknown) => logger.error({ err: error }, message);
   const metrics = new ServiceMetrics('console');
-  const signIns = metrics.counter('learnables_console_sign_ins_total', 'Sign-ins tried on this console, by outcome: signed-in, refused (a wrong name or password, or too many tries) or failed.', ['outcome']);
-  const answers = metrics.counter('learnables_console_answers_total', "Operators' answers to agents' questions sent through this console, by outcome: sent, refused or failed.", ['outcome']);
+  const signIns = metrics.counter(
+    'learnables_console_sign_ins_total',
+    'Sign-ins tried on this console, by outcome: signed-in, refused (a wrong name or password, or too many tries) or failed.',
+    ['outcome'],
+  );
+  const answers = metrics.counter(
+    'learnables_console_answers_total',
+    "Operators' answers to agents' questions sent through this console, by outcome: sent, refused or failed.",
+    ['outcome'],
+  );
   const directory = new AgentDirectory(options.agents, { ...(options.agentToken !== undefined && { token: options.agentToken }) });
   const authority = new AuthorityClient({ url: options.authority.url, token: options.authority.token });
   const ui = await bundleUi();
@@ -122,7 +130,9 @@ export async function createConsole(options: ConsoleOptions): Promise<RunningCon
   app.use((req, res, next) => {
     const counter = req.method !== 'POST' ? undefined : req.path === '/api/session' ? signIns : ANSWER_PATH.test(req.path) ? answers : undefined;
     if (counter !== undefined) {
-      res.once('finish', () => counter.inc({ outcome: res.statusCode < 400 ? (counter === signIns ? 'signed-in' : 'sent') : res.statusCode < 500 ? 'refused' : 'failed' }));
+      res.once('finish', () =>
+        counter.inc({ outcome: res.statusCode < 400 ? (counter === signIns ? 'signed-in' : 'sent') : res.statusCode < 500 ? 'refused' : 'failed' }),
+      );
     }
     next();
   });
@@ -133,7 +143,13 @@ export async function createConsole(options: ConsoleOptions): Promise<RunningCon
   const hosts = allowedHosts(options.origins);
   app.use(traceRequests('console'));
   app.use(requireAllowedHost(hosts, 'console'));
-  app.use('/api', requireSameOrigin(hosts), requireJsonBody((req) => /^\/agents\/[^/]+\/files$/.test(req.path)), sessions.gate(), requireSignedIn);
+  app.use(
+    '/api',
+    requireSameOrigin(hosts),
+    requireJsonBody((req) => /^\/agents\/[^/]+\/files$/.test(req.path)),
+    sessions.gate(),
+    requireSignedIn,
+  );
   app.get('/healthz', (_req, res) => {
     res.json({ ok: true, agents: directory.agents.length });
   });

@@ -4,7 +4,15 @@
 /** One call a client made, in the order it arrived. */
 export type ClientCall =
   | { readonly seq: number; readonly at: string; readonly kind: 'card'; readonly activated: boolean }
-  | { readonly seq: number; readonly at: string; readonly kind: 'send'; readonly activated: boolean; readonly via: string; readonly taskId?: string; readonly answer?: unknown }
+  | {
+      readonly seq: number;
+      readonly at: string;
+      readonly kind: 'send';
+      readonly activated: boolean;
+      readonly via: string;
+      readonly taskId?: string;
+      readonly answer?: unknown;
+    }
   | { readonly seq: number; readonly at: string; readonly kind: 'reread'; readonly activated: boolean; readonly via: string }
   | { readonly seq: number; readonly at: string; readonly kind: 'lesson'; readonly activated: boolean; readonly via: string; readonly lesson: unknown }
   | { readonly seq: number; readonly at: string; readonly kind: 'other'; readonly activated: boolean; readonly via: string };
@@ -68,11 +76,16 @@ export function evaluateChecklist(calls: readonly ClientCall[], facts: Checklist
       ? { status: 'PENDING', reason: 'No message has arrived yet.' }
       : plain.length === 0
         ? { status: 'PASS', reason: `All ${sends.length} message${sends.length === 1 ? '' : 's'} listed the extension in A2A-Extensions.` }
-        : { status: 'FAIL', reason: `${plain.length} of ${sends.length} messages did not list the extension in A2A-Extensions, so the client never activated it there.` }),
+        : {
+            status: 'FAIL',
+            reason: `${plain.length} of ${sends.length} messages did not list the extension in A2A-Extensions, so the client never activated it there.`,
+          }),
   });
 
   // 2. The answer goes back on the same task (§2.5).
-  const answers = sends.filter((c): c is Extract<ClientCall, { kind: 'send' }> => c.kind === 'send' && c.taskId !== undefined && facts.askedTasks.has(c.taskId));
+  const answers = sends.filter(
+    (c): c is Extract<ClientCall, { kind: 'send' }> => c.kind === 'send' && c.taskId !== undefined && facts.askedTasks.has(c.taskId),
+  );
   items.push({
     id: 'answered-on-task',
     spec: '§2.5',
@@ -95,7 +108,10 @@ export function evaluateChecklist(calls: readonly ClientCall[], facts: Checklist
       ? { status: 'PENDING', reason: 'No lesson has arrived yet.' }
       : skipped.length === 0
         ? { status: 'PASS', reason: `Every lesson carried '${unknownName}' (kind '${unknownKind}', which no client knows), so the client rendered it.` }
-        : { status: 'FAIL', reason: `${skipped.length} of ${lessons.length} lessons had no '${unknownName}': the client skipped the field of kind '${unknownKind}' instead of rendering it as a text input.` }),
+        : {
+            status: 'FAIL',
+            reason: `${skipped.length} of ${lessons.length} lessons had no '${unknownName}': the client skipped the field of kind '${unknownKind}' instead of rendering it as a text input.`,
+          }),
   });
 
   // 4. The value is passed through as the form made it (§3.2): the suggestion untouched, or exactly the declared fields as text.
@@ -108,7 +124,8 @@ export function evaluateChecklist(calls: readonly ClientCall[], facts: Checklist
     const keys = Object.keys(value).sort().join(',');
     if (keys !== expected) return { untouched: false, problem: `a value with keys {${keys}} where the declared fields are {${expected}}` };
     const notText = Object.entries(value).filter(([, v]) => typeof v !== 'string');
-    if (notText.length > 0) return { untouched: false, problem: `a value whose ${notText.map(([k]) => k).join(', ')} ${notText.length === 1 ? 'is' : 'are'} not text` };
+    if (notText.length > 0)
+      return { untouched: false, problem: `a value whose ${notText.map(([k]) => k).join(', ')} ${notText.length === 1 ? 'is' : 'are'} not text` };
     return { untouched: false, problem: undefined };
   });
   const bad = judged.filter((j) => j.problem !== undefined);
@@ -126,7 +143,10 @@ export function evaluateChecklist(calls: readonly ClientCall[], facts: Checklist
                 ? `Every lesson's value was the agent's suggestion, untouched.`
                 : `Every lesson's value was the suggestion untouched or, where a person edited it (${edited}), exactly the declared fields as text.`,
           }
-        : { status: 'FAIL', reason: `A lesson arrived with ${bad[0]!.problem}; the value must be the form's fields as typed, nothing added, dropped or converted.` }),
+        : {
+            status: 'FAIL',
+            reason: `A lesson arrived with ${bad[0]!.problem}; the value must be the form's fields as typed, nothing added, dropped or converted.`,
+          }),
   });
 
   // 5. Show-back (§6.1): after teaching, the client reads the input again to show what changed.
@@ -156,7 +176,10 @@ export function formatChecklist(checklist: Checklist): string {
   const lines = ['learnables fake agent: client checklist', ''];
   for (const item of checklist.items) lines.push(`  ${item.status.padEnd(7)}  ${item.id.padEnd(width)}  ${item.reason} [${item.spec}]`);
   const count = (status: ItemStatus) => checklist.items.filter((i) => i.status === status).length;
-  lines.push('', `${checklist.items.length} items: ${count('PASS')} passed, ${count('FAIL')} failed, ${count('PENDING')} pending; ${checklist.calls.length} calls recorded.`);
+  lines.push(
+    '',
+    `${checklist.items.length} items: ${count('PASS')} passed, ${count('FAIL')} failed, ${count('PENDING')} pending; ${checklist.calls.length} calls recorded.`,
+  );
   lines.push(checklist.ok ? 'PASS: the client did everything on the list.' : 'Not yet PASS: see the items above.');
   return `${lines.join('\n')}\n`;
 }

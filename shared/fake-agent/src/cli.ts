@@ -15,13 +15,13 @@ Options:
 
 export async function main(argv: readonly string[]): Promise<number> {
   const config = {
-      options: {
-        port: { type: 'string' },
-        'authority-port': { type: 'string' },
-        token: { type: 'string' },
-        json: { type: 'boolean' },
-        help: { type: 'boolean', short: 'h' },
-      },
+    options: {
+      port: { type: 'string' },
+      'authority-port': { type: 'string' },
+      token: { type: 'string' },
+      json: { type: 'boolean' },
+      help: { type: 'boolean', short: 'h' },
+    },
   } as const;
   let values: ReturnType<typeof parseArgs<typeof config>>['values'];
   try {
@@ -49,7 +49,11 @@ export async function main(argv: readonly string[]): Promise<number> {
       // Warnings and errors unless LOG_LEVEL asks for more (an access line per request, say).
       logger: createLogger({ service: 'fake-agent', destination: process.stderr, ...(process.env.LOG_LEVEL === undefined && { level: 'warn' }) }),
     });
-    process.stdout.write(values.json ? `${JSON.stringify({ url: fake.url, authorityUrl: fake.authorityUrl, token: fake.token, checklistUrl: fake.checklistUrl })}\n` : describeFakeAgent(fake));
+    process.stdout.write(
+      values.json
+        ? `${JSON.stringify({ url: fake.url, authorityUrl: fake.authorityUrl, token: fake.token, checklistUrl: fake.checklistUrl })}\n`
+        : describeFakeAgent(fake),
+    );
     await new Promise<void>((resolve) => {
       process.once('SIGINT', resolve);
       process.once('SIGTERM', resolve);

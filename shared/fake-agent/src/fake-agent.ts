@@ -59,7 +59,8 @@ class Swatch extends Learnable {
 
   learn(value: LessonValue): Learned<Swatch> {
     const { note, tint } = value;
-    if (typeof note !== 'string' || note.trim() === '') throw new UnlearnableValue('A swatch lesson needs a note: the text it should recognise.', { field: 'note' });
+    if (typeof note !== 'string' || note.trim() === '')
+      throw new UnlearnableValue('A swatch lesson needs a note: the text it should recognise.', { field: 'note' });
     if (tint === undefined || tint === null) {
       throw new UnlearnableValue(
         "This lesson has no tint: the 'tint' field (kind 'colour') was left out. A client must render every lesson field, as a text box when it does not know the kind.",
@@ -77,10 +78,18 @@ class Swatch extends Learnable {
 
   unlearn(value: LessonValue): Learned<Swatch> {
     const { note } = value;
-    if (typeof note !== 'string' || note.trim() === '') throw new UnlearnableValue('A swatch lesson needs a note: the text it should recognise.', { field: 'note' });
+    if (typeof note !== 'string' || note.trim() === '')
+      throw new UnlearnableValue('A swatch lesson needs a note: the text it should recognise.', { field: 'note' });
     const known = this.knows(note);
     if (!known) return { next: this, changed: false };
-    return { next: new Swatch(this.key, this.label, this.notes.filter((n) => n !== known)), changed: true };
+    return {
+      next: new Swatch(
+        this.key,
+        this.label,
+        this.notes.filter((n) => n !== known),
+      ),
+      changed: true,
+    };
   }
 
   describesRetraction(value: LessonValue): string {
@@ -119,7 +128,7 @@ function fakeAgent(onSuggest: (suggestion: Record<string, string>) => void): Lea
   return {
     name: 'learnables fake agent',
     description:
-      "A client checklist as an agent: it asks which swatch any untaught note belongs to, declares a lesson field of a kind no client knows, and records what the client did (GET /checklist.txt).",
+      'A client checklist as an agent: it asks which swatch any untaught note belongs to, declares a lesson field of a kind no client knows, and records what the client did (GET /checklist.txt).',
     version: '0.1.0',
     skill: {
       id: 'fake-swatches',
@@ -144,7 +153,11 @@ function fakeAgent(onSuggest: (suggestion: Record<string, string>) => void): Lea
     parse(parts: readonly InputPart[]): NoteInput {
       const text = parts
         .map((part) =>
-          part.kind === 'text' ? part.text : part.kind === 'file' && (part.mediaType ?? 'text/plain').startsWith('text/') ? Buffer.from(part.bytes).toString('utf8') : '',
+          part.kind === 'text'
+            ? part.text
+            : part.kind === 'file' && (part.mediaType ?? 'text/plain').startsWith('text/')
+              ? Buffer.from(part.bytes).toString('utf8')
+              : '',
         )
         .join(' ')
         .trim();
@@ -159,7 +172,14 @@ function fakeAgent(onSuggest: (suggestion: Record<string, string>) => void): Lea
         if (known) {
           return {
             settled: true,
-            findings: { swatch: { settled: true, winner: swatch.key, reads: `Belongs to ${swatch.label}: it was taught the note '${known.note}'.`, collection: COLLECTION } },
+            findings: {
+              swatch: {
+                settled: true,
+                winner: swatch.key,
+                reads: `Belongs to ${swatch.label}: it was taught the note '${known.note}'.`,
+                collection: COLLECTION,
+              },
+            },
             result: { swatch: swatch.key },
           };
         }
@@ -219,7 +239,8 @@ function classify(method: string, path: string, body: unknown, activated: boolea
   if (path === '/a2a/jsonrpc' && method === 'POST') {
     const rpc = String(json.method ?? '');
     const params = (typeof json.params === 'object' && json.params !== null ? json.params : {}) as { message?: unknown };
-    if (['SendMessage', 'SendStreamingMessage', 'message/send', 'message/stream'].includes(rpc)) return { kind: 'send', activated, via: `JSON-RPC ${rpc}`, ...answerOf(params.message) };
+    if (['SendMessage', 'SendStreamingMessage', 'message/send', 'message/stream'].includes(rpc))
+      return { kind: 'send', activated, via: `JSON-RPC ${rpc}`, ...answerOf(params.message) };
     if (rpc === 'learnables/reread') return { kind: 'reread', activated, via: `JSON-RPC ${rpc}` };
     // A new entry taught is no lesson: it has no value for the checklist to judge.
     if (rpc === 'learnables/teach' && !isNewEntry(json.params)) return { kind: 'lesson', activated, via: `JSON-RPC ${rpc}`, lesson: json.params };
@@ -296,11 +317,7 @@ export async function startFakeAgent(options: FakeAgentOptions = {}): Promise<Ru
 
   // The embedded authority, recording lessons posted to it directly (not those the agent relays).
   const authority = new Authority({ store: await openStore(`sqlite:${join(dir, 'authority.db')}`), kinds: [swatchKind] });
-  await authority.seed(
-    COLLECTION,
-    { warm: { label: 'Warm swatches', notes: [] }, cool: { label: 'Cool swatches', notes: [] } },
-    'the fake agent',
-  );
+  await authority.seed(COLLECTION, { warm: { label: 'Warm swatches', notes: [] }, cool: { label: 'Cool swatches', notes: [] } }, 'the fake agent');
   const authorityApp = express();
   authorityApp.disable('x-powered-by');
   authorityApp.post(
@@ -350,7 +367,9 @@ export async function startFakeAgent(options: FakeAgentOptions = {}): Promise<Ru
       try {
         body = await readBody(req, 2 * 1024 * 1024);
       } catch {
-        res.writeHead(413, { 'content-type': 'application/json' }).end(JSON.stringify({ error: 'too-large', message: 'The fake agent takes requests up to 2 MB.' }));
+        res
+          .writeHead(413, { 'content-type': 'application/json' })
+          .end(JSON.stringify({ error: 'too-large', message: 'The fake agent takes requests up to 2 MB.' }));
         return;
       }
       let parsed: unknown;
@@ -362,22 +381,19 @@ export async function startFakeAgent(options: FakeAgentOptions = {}): Promise<Ru
       record(classify(req.method ?? 'GET', path, parsed, activatedBy(req.headers)));
       // agent.url is the public (proxy) address; forward to where the runtime really listens.
       const upstream = agent!.server.address() as AddressInfo;
-      const forward = httpRequest(
-        { host: upstream.address, port: upstream.port, method: req.method, path: req.url, headers: req.headers },
-        (answer) => {
-          const chunks: Buffer[] = [];
-          const streaming = String(answer.headers['content-type'] ?? '').includes('text/event-stream');
-          res.writeHead(answer.statusCode ?? 502, answer.headers);
-          answer.on('data', (chunk: Buffer) => {
-            if (!streaming) chunks.push(chunk);
-            res.write(chunk);
-          });
-          answer.on('end', () => {
-            res.end();
-            if (!streaming) noteAsked(Buffer.concat(chunks));
-          });
-        },
-      );
+      const forward = httpRequest({ host: upstream.address, port: upstream.port, method: req.method, path: req.url, headers: req.headers }, (answer) => {
+        const chunks: Buffer[] = [];
+        const streaming = String(answer.headers['content-type'] ?? '').includes('text/event-stream');
+        res.writeHead(answer.statusCode ?? 502, answer.headers);
+        answer.on('data', (chunk: Buffer) => {
+          if (!streaming) chunks.push(chunk);
+          res.write(chunk);
+        });
+        answer.on('end', () => {
+          res.end();
+          if (!streaming) noteAsked(Buffer.concat(chunks));
+        });
+      });
       forward.on('error', (error) => {
         log('fake agent: forwarding failed', error);
         if (!res.headersSent) res.writeHead(502, { 'content-type': 'application/json' });
@@ -410,7 +426,14 @@ export async function startFakeAgent(options: FakeAgentOptions = {}): Promise<Ru
   try {
     agent = await startLearnableAgent(
       fakeAgent((suggested) => suggestions.set(JSON.stringify(suggested), suggested)),
-      { store: `sqlite:${join(dir, 'agent.db')}`, authority: { url: authorityUrl, token: agentToken }, users: { [token]: 'client' }, publicUrl: url, host, logger },
+      {
+        store: `sqlite:${join(dir, 'agent.db')}`,
+        authority: { url: authorityUrl, token: agentToken },
+        users: { [token]: 'client' },
+        publicUrl: url,
+        host,
+        logger,
+      },
     );
   } catch (error) {
     front.close();
@@ -449,7 +472,7 @@ export function describeFakeAgent(fake: RunningFakeAgent): string {
     `  token      ${fake.token}  (Authorization: Bearer …; needed to teach, on the agent and on the authority)`,
     `  checklist  ${fake.checklistUrl}  (JSON at ${fake.url}/checklist; POST ${fake.url}/checklist/reset to start over)`,
     '',
-    "Send it any text: it asks which swatch the note belongs to, with a suggestion. Its lesson form has a field",
+    'Send it any text: it asks which swatch the note belongs to, with a suggestion. Its lesson form has a field',
     "of kind 'colour', which no client knows: render it as a text box, post the lesson, then reread.",
     'Ctrl-C to stop.',
     '',

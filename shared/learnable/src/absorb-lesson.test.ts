@@ -25,7 +25,13 @@ class WordList extends Learnable {
   }
   unlearn(value: LessonValue): Learned<WordList> {
     if (!this.words.includes(value.word as string)) return { next: this, changed: false };
-    return { next: new WordList(this.key, this.words.filter((w) => w !== value.word)), changed: true };
+    return {
+      next: new WordList(
+        this.key,
+        this.words.filter((w) => w !== value.word),
+      ),
+      changed: true,
+    };
   }
   describesRetraction(value: LessonValue) {
     return `${this.key} forgets the word ${String(value.word)}`;
@@ -39,7 +45,7 @@ const lesson = (entry: string, value: LessonValue) => ({ collection: 'lists', en
 const lists = () => defineCollection('lists', [new WordList('alpha'), new WordList('beta', ['b'])]);
 
 describe('absorbLesson, the control plane', () => {
-  it('returns a new definition with the amended entry and the learnable\'s audit sentence', () => {
+  it("returns a new definition with the amended entry and the learnable's audit sentence", () => {
     const before = lists();
     const result = absorbLesson(before, lesson('alpha', { word: 'a' }));
     expect(result.changed).toBe(true);
@@ -66,10 +72,8 @@ describe('absorbLesson, the control plane', () => {
     expect(twice.definition).toBe(once.definition);
   });
 
-  it('passes a refusal through with the learnable\'s own words', () => {
-    expect(() => absorbLesson(lists(), lesson('alpha', { colour: 'red' }))).toThrow(
-      new UnlearnableValue('a word list needs a word'),
-    );
+  it("passes a refusal through with the learnable's own words", () => {
+    expect(() => absorbLesson(lists(), lesson('alpha', { colour: 'red' }))).toThrow(new UnlearnableValue('a word list needs a word'));
   });
 
   it('names the entries that exist when the entry is unknown', () => {

@@ -24,11 +24,18 @@ export function absorbLesson<L extends Learnable<any>>(definition: Definition<L>
   const index = definition.entries.findIndex((entry) => entry.key === lesson.entry);
   const entry = definition.entries[index];
   if (entry === undefined) {
-    throw new UnknownEntry(lesson.collection, lesson.entry, definition.entries.map((e) => e.key));
+    throw new UnknownEntry(
+      lesson.collection,
+      lesson.entry,
+      definition.entries.map((e) => e.key),
+    );
   }
   // Read once, with the learnable's own schema: `learn` and `describes` get the value it reads.
   const value = entry.readValue(lesson.value);
-  const learned = entry.learn(value, definition.entries.filter((_, i) => i !== index));
+  const learned = entry.learn(
+    value,
+    definition.entries.filter((_, i) => i !== index),
+  );
   // A learnable amends itself into its own kind; the base class cannot say so in TypeScript.
   const next = learned.next as L;
   const changed = learned.changed;

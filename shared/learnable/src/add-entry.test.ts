@@ -66,7 +66,10 @@ describe('addEntry, removeEntry and retractValue: the control plane reads no key
     const before = lists();
     const added = addEntry(before, kind, request('Beta Ltd'));
     expect(added).toMatchObject({ changed: true, entry: 'beta-ltd' });
-    expect(added.definition.entries.map((e) => [e.key, e.label])).toEqual([['alpha', 'List alpha'], ['beta-ltd', 'Beta Ltd']]);
+    expect(added.definition.entries.map((e) => [e.key, e.label])).toEqual([
+      ['alpha', 'List alpha'],
+      ['beta-ltd', 'Beta Ltd'],
+    ]);
     expect(added.definition.entries[0]).toBe(before.entries[0]);
     expect(before.entries).toHaveLength(1);
   });
@@ -81,7 +84,15 @@ describe('addEntry, removeEntry and retractValue: the control plane reads no key
 
   it('answers a label that reads as an existing one (case, spacing, punctuation, the legal form) with that entry, adding nothing', () => {
     const seeded = defineCollection('lists', [new WordList('northgate', ['ngm'], 'Northgate Motors Ltd')]);
-    for (const label of ['Northgate Motors Ltd', 'northgate motors ltd', 'Northgate  Motors Ltd.', 'NORTHGATE MOTORS LIMITED', 'Northgate-Motors, Ltd', 'Ｎｏｒｔｈｇａｔｅ Motors Ltd', ' Northgate Motors Ltd ']) {
+    for (const label of [
+      'Northgate Motors Ltd',
+      'northgate motors ltd',
+      'Northgate  Motors Ltd.',
+      'NORTHGATE MOTORS LIMITED',
+      'Northgate-Motors, Ltd',
+      'Ｎｏｒｔｈｇａｔｅ Motors Ltd',
+      ' Northgate Motors Ltd ',
+    ]) {
       const again = addEntry(seeded, kind, request(label));
       expect(again, label).toMatchObject({ changed: false, entry: 'northgate' });
       expect(again.definition, label).toBe(seeded);

@@ -27,7 +27,12 @@ export function addEntry<L extends Learnable<any>>(definition: Definition<L>, ki
   const alike = definition.entries.find((entry) => labelAsRead(entry.label) === read);
   if (alike) {
     const as = alike.label.trim() === label ? '' : `, which is how "${label}" reads`;
-    return { definition, changed: false, audit: `${definition.collection} already has ${alike.key} ("${alike.label.trim()}")${as}; nothing was added`, entry: alike.key };
+    return {
+      definition,
+      changed: false,
+      audit: `${definition.collection} already has ${alike.key} ("${alike.label.trim()}")${as}; nothing was added`,
+      entry: alike.key,
+    };
   }
   const key = request.newEntry.key ?? entryKeyFor(label);
   const existing = definition.entries.find((entry) => entry.key === key);

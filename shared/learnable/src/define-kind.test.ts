@@ -7,9 +7,12 @@ import { Learnable } from './learnable.ts';
 import { lessonField, lessonValue } from './lesson-value.ts';
 import type { LessonValueOf } from './lesson-value.ts';
 
-const binLesson = lessonValue({ litres: lessonField.number({ missing: 'A bin needs litres.', notANumber: (typed) => `${typed} is not litres.` }) }, {
-  unknownKey: (key) => `A bin takes litres; "${key}" is not one.`,
-});
+const binLesson = lessonValue(
+  { litres: lessonField.number({ missing: 'A bin needs litres.', notANumber: (typed) => `${typed} is not litres.` }) },
+  {
+    unknownKey: (key) => `A bin takes litres; "${key}" is not one.`,
+  },
+);
 type BinLesson = LessonValueOf<typeof binLesson>;
 
 class Bin extends Learnable.of(binLesson) {
@@ -78,13 +81,16 @@ describe('defineKind', () => {
   it.each([
     [{ label: 'Bin 1', litres: '40' }, 'bins: "b1" cannot be rebuilt from its state: litres: Invalid input: expected number, received string.'],
     [{ label: 'Bin 1' }, 'bins: "b1" cannot be rebuilt from its state: litres: Invalid input: expected number, received undefined.'],
-    [{ litres: -1 }, 'bins: "b1" cannot be rebuilt from its state: label: Invalid input: expected string, received undefined; litres: Too small: expected number to be >0.'],
+    [
+      { litres: -1 },
+      'bins: "b1" cannot be rebuilt from its state: label: Invalid input: expected string, received undefined; litres: Too small: expected number to be >0.',
+    ],
     [null, 'bins: "b1" cannot be rebuilt from its state: Invalid input: expected object, received null.'],
   ])('refuses the state %j with a sentence naming the entry and what is wrong where', (state, sentence) => {
     expect(() => binKind.fromState('b1', state)).toThrow(new Error(sentence));
   });
 
-  it('carries the learnable\'s lesson schema, and tells its own entries', () => {
+  it("carries the learnable's lesson schema, and tells its own entries", () => {
     expect(binKind.lesson).toBe(binLesson);
     expect(binKind.owns?.(new Bin('b1', 'Bin 1', null))).toBe(true);
     expect(binKind.owns?.(new Other('o1'))).toBe(false);

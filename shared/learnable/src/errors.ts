@@ -25,11 +25,7 @@ export class MalformedLesson extends LessonRefused {
 }
 
 const listed = (keys: readonly string[], limit = 12): string =>
-  keys.length === 0
-    ? 'there are none'
-    : keys.length <= limit
-      ? keys.join(', ')
-      : `${keys.slice(0, limit).join(', ')} and ${keys.length - limit} more`;
+  keys.length === 0 ? 'there are none' : keys.length <= limit ? keys.join(', ') : `${keys.slice(0, limit).join(', ')} and ${keys.length - limit} more`;
 
 export class UnknownCollection extends LessonRefused {
   readonly code = 'unknown-collection' as const;
@@ -64,9 +60,7 @@ export class EntryExists extends LessonRefused {
     readonly existingLabel: string,
     readonly label: string,
   ) {
-    super(
-      `${collection} already has "${entry}", called "${existingLabel}"; give "${label}" another key, or use the existing entry.`,
-    );
+    super(`${collection} already has "${entry}", called "${existingLabel}"; give "${label}" another key, or use the existing entry.`);
   }
 }
 

@@ -61,7 +61,7 @@ describe('a lesson value read with its schema', () => {
     [{ height: 2, note: 'a long note' }, 'The note is longer than the shelf is high.', 'note'],
     // The check across fields runs only on a value read without a problem: a key it does not take comes first.
     [{ height: 2, note: 'a long note', colour: 'red' }, 'A shelf takes a height, a side and a note; "colour" is none of them.', 'colour'],
-  ])('refuses %j in the learnable\'s words, naming the field', (value, sentence, field) => {
+  ])("refuses %j in the learnable's words, naming the field", (value, sentence, field) => {
     const refusal = refusalOf(value);
     expect(refusal.message).toBe(sentence);
     expect(refusal.field).toBe(field);
@@ -73,7 +73,7 @@ describe('a lesson value read with its schema', () => {
     expect(refusalOf({ height: deep, note: 'x' }).message).toBe('That value is not a height; give it in figures.');
   });
 
-  it('gives a check the learnable left without words a plain sentence naming the field, never zod\'s', () => {
+  it("gives a check the learnable left without words a plain sentence naming the field, never zod's", () => {
     const bare = lessonValue({ size: z.number() }, { unknownKey: (key) => `no ${key}` });
     expect(() => readLessonValue(bare, { size: 'big' })).toThrow(new UnlearnableValue('"big" is not a usable size.', { field: 'size' }));
   });

@@ -37,9 +37,7 @@ export function removeEntry<L extends Learnable<any>>(definition: Definition<L>,
   }
   const fresh = kind.create(entry.key, entry.label);
   if (JSON.stringify(fresh.toState()) !== JSON.stringify(entry.toState())) {
-    throw new NotRetractable(
-      `${entryKey} has been taught since it was added; retract its lessons first, then the entry.`,
-    );
+    throw new NotRetractable(`${entryKey} has been taught since it was added; retract its lessons first, then the entry.`);
   }
   return {
     definition: defineCollection(

@@ -20,7 +20,10 @@ describe('the depth of a request, counted on its text', () => {
 
   it('keeps the lesson schema from walking the value (only its learnable reads it)', () => {
     const reads: PropertyKey[] = [];
-    const value = new Proxy({ maxKg: [[1]] }, { get: (t, k, r) => (reads.push(k), Reflect.get(t, k, r)), getOwnPropertyDescriptor: (t, k) => (reads.push(k), Reflect.getOwnPropertyDescriptor(t, k)) });
+    const value = new Proxy(
+      { maxKg: [[1]] },
+      { get: (t, k, r) => (reads.push(k), Reflect.get(t, k, r)), getOwnPropertyDescriptor: (t, k) => (reads.push(k), Reflect.getOwnPropertyDescriptor(t, k)) },
+    );
     LessonSchema.parse({ collection: 'c', entry: 'e', value, taughtBy: 't', reason: 'r' });
     expect(reads.filter((key) => typeof key === 'string')).toEqual([]);
   });

@@ -22,24 +22,24 @@ import {
 } from './schemas.ts';
 
 const published = {
-  'declaration': DeclarationSchema,
+  declaration: DeclarationSchema,
   'extension-entry': ExtensionEntrySchema,
   'lesson-field': LessonFieldSchema,
   'teach-block': TeachBlockSchema,
-  'lesson': LessonSchema,
+  lesson: LessonSchema,
   'lesson-outcome': LessonOutcomeSchema,
-  'reading': ReadingSchema,
+  reading: ReadingSchema,
   'reread-request': RereadRequestSchema,
   'reread-result': RereadResultSchema,
-  'outcome': OutcomeSchema,
-  'refusal': RefusalSchema,
+  outcome: OutcomeSchema,
+  refusal: RefusalSchema,
   'new-entry': NewEntrySchema,
-  'answer': AnswerSchema,
-  'retraction': RetractionSchema,
+  answer: AnswerSchema,
+  retraction: RetractionSchema,
   'retraction-outcome': RetractionOutcomeSchema,
-  'correction': CorrectionSchema,
+  correction: CorrectionSchema,
   'correction-outcome': CorrectionOutcomeSchema,
-  'stats': StatsSchema,
+  stats: StatsSchema,
   'preview-result': PreviewResultSchema,
 } as const;
 

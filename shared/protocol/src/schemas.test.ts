@@ -20,11 +20,13 @@ describe('the published JSON Schemas', () => {
     const folder = new URL('../schemas/', import.meta.url);
     const generated = jsonSchemas();
     const committed = readdirSync(folder).filter((f) => f.endsWith('.json'));
-    expect(committed.sort()).toEqual(Object.keys(generated).map((name) => `${name}.json`).sort());
+    expect(committed.sort()).toEqual(
+      Object.keys(generated)
+        .map((name) => `${name}.json`)
+        .sort(),
+    );
     for (const [name, schema] of Object.entries(generated)) {
-      expect(readFileSync(new URL(`${name}.json`, folder), 'utf8'), `${name}.json is out of date`).toBe(
-        `${JSON.stringify(schema, null, 2)}\n`,
-      );
+      expect(readFileSync(new URL(`${name}.json`, folder), 'utf8'), `${name}.json is out of date`).toBe(`${JSON.stringify(schema, null, 2)}\n`);
     }
   });
 });

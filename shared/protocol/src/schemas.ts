@@ -24,14 +24,10 @@ export const LessonFieldSchema = z
 export const MethodNamesSchema = z.object({
   jsonrpc: words('a JSON-RPC method name'),
   rest: words('a REST path'),
-  security: z
-    .array(words('a security scheme name'))
-    .min(1)
-    .optional()
-    .meta({
-      description:
-        "Names in the card's securitySchemes, any one of which a call of this method must satisfy, even where the card lets core methods be called without; absent means as core methods.",
-    }),
+  security: z.array(words('a security scheme name')).min(1).optional().meta({
+    description:
+      "Names in the card's securitySchemes, any one of which a call of this method must satisfy, even where the card lets core methods be called without; absent means as core methods.",
+  }),
 });
 
 /** The declaration an agent publishes in its card, as the `params` of the extension entry. */
@@ -54,14 +50,8 @@ export const DeclarationSchema = z.object({
     .meta({
       description: 'Where the extension methods are served: reread always; teach, retract, preview, correct and corrections when the agent offers them.',
     }),
-  addsEntries: z
-    .boolean()
-    .optional()
-    .meta({ description: 'Entries may be added to the collection by teaching (a NewEntry); absent means false.' }),
-  admitsNone: z
-    .boolean()
-    .optional()
-    .meta({ description: 'A question may be answered "none of these" (no entry applies); absent means false.' }),
+  addsEntries: z.boolean().optional().meta({ description: 'Entries may be added to the collection by teaching (a NewEntry); absent means false.' }),
+  admitsNone: z.boolean().optional().meta({ description: 'A question may be answered "none of these" (no entry applies); absent means false.' }),
 });
 
 /** The card entry itself: `required` is always false, so clients that ignore it lose nothing. */
@@ -137,10 +127,7 @@ export function refuseDeepJson(_req: unknown, _res: unknown, body: Uint8Array): 
  * so no layer between the client and the learnable can come to depend on a named key.
  */
 export const LessonValueSchema = z
-  .custom<Record<string, unknown>>(
-    (value) => typeof value === 'object' && value !== null && !Array.isArray(value),
-    'value must be an object',
-  )
+  .custom<Record<string, unknown>>((value) => typeof value === 'object' && value !== null && !Array.isArray(value), 'value must be an object')
   .meta({ description: `Opaque to every layer but the learnable that owns the entry; nests at most ${MAX_LESSON_DEPTH} levels deep.` });
 
 export const LessonSchema = z.object({
@@ -160,7 +147,7 @@ export const NewEntrySchema = z.object({
       label: readableName("the new entry's label"),
       key: z
         .string()
-        .regex(/^[a-z0-9][a-z0-9-]{0,63}$/, 'the new entry\'s key must be lower-case letters, digits and dashes (at most 64)')
+        .regex(/^[a-z0-9][a-z0-9-]{0,63}$/, "the new entry's key must be lower-case letters, digits and dashes (at most 64)")
         .optional()
         .meta({ description: 'Made from the label when not given, the same way every time.' }),
     })
@@ -184,16 +171,11 @@ export const RetractionSchema = z.object({
 export const CorrectionSchema = z
   .object({
     taskId: words('taskId'),
-    finding: words('finding')
-      .optional()
-      .meta({ description: 'The name of the finding corrected; may be left out when the task decided one thing only.' }),
-    entry: z
-      .string()
-      .regex(/\S/, 'entry must not be empty')
-      .max(200, 'entry must be at most 200 characters')
-      .trim()
-      .optional()
-      .meta({ description: "What the finding should have decided: an entry of the finding's collection by key or label, or, for a finding that names no entry, the right value in words." }),
+    finding: words('finding').optional().meta({ description: 'The name of the finding corrected; may be left out when the task decided one thing only.' }),
+    entry: z.string().regex(/\S/, 'entry must not be empty').max(200, 'entry must be at most 200 characters').trim().optional().meta({
+      description:
+        "What the finding should have decided: an entry of the finding's collection by key or label, or, for a finding that names no entry, the right value in words.",
+    }),
     none: z.literal(true).optional().meta({ description: 'No entry applies: the task should have been decided for nobody.' }),
     correctedBy: readableName('correctedBy'),
     reason: words('reason').pipe(z.string().max(2000, 'reason must be at most 2,000 characters')),
@@ -210,10 +192,7 @@ export const TeachBlockSchema = z.object({
   collection: words('collection'),
   question: words('question'),
   entries: z.array(EntryChoiceSchema),
-  entry: z
-    .string()
-    .optional()
-    .meta({ description: 'The entry a lesson would extend, when the agent already knows which (e.g. the field it could not map).' }),
+  entry: z.string().optional().meta({ description: 'The entry a lesson would extend, when the agent already knows which (e.g. the field it could not map).' }),
   suggested: LessonValueSchema.optional().meta({
     description: 'A prefilled lesson value drawn from this input; never wider than the evidence it came from.',
   }),
@@ -277,7 +256,7 @@ export const ReadingSchema = z.object({
   contested: z
     .literal(true)
     .optional()
-    .meta({ description: 'Unsettled because the evidence that would decide it is another entry\'s too (SPEC §6.5); a client may ignore it.' }),
+    .meta({ description: "Unsettled because the evidence that would decide it is another entry's too (SPEC §6.5); a client may ignore it." }),
 });
 
 /** One thing a completed task decided, in the agent's words, and the collection that decided it. */
@@ -297,7 +276,9 @@ export const OutcomeSchema = z.object({
     .record(z.string(), z.number().int().positive())
     .meta({ description: 'The version of each collection the task was pinned to, and decided with, keyed by collection.' }),
   findings: z.record(z.string(), FindingSchema).meta({ description: 'One finding per thing decided, keyed by the name the agent gives it.' }),
-  decidedBy: z.enum(['rules', 'operator']).meta({ description: '`rules` when the pinned definitions settled it, `operator` when a person answered the question.' }),
+  decidedBy: z
+    .enum(['rules', 'operator'])
+    .meta({ description: '`rules` when the pinned definitions settled it, `operator` when a person answered the question.' }),
   answeredBy: z.string().optional().meta({ description: 'Who answered, when the answer named them.' }),
   addedIn: z
     .object({ entry: z.string(), version: z.number().int().positive() })
@@ -401,23 +382,13 @@ export const PreviewResultSchema = z.object({
       .nonnegative()
       .optional()
       .meta({ description: 'Of `changes`, the findings the candidate would settle otherwise than a person answered or corrected them.' }),
-    contested: z
-      .number()
-      .int()
-      .nonnegative()
-      .optional()
-      .meta({
-        description:
-          'Of `unsettles`, the findings the candidate leaves open because the lesson shows the evidence that decided them is another entry\'s too (a reference shape two entries issue), not because the lesson competes for them.',
-      }),
+    contested: z.number().int().nonnegative().optional().meta({
+      description:
+        "Of `unsettles`, the findings the candidate leaves open because the lesson shows the evidence that decided them is another entry's too (a reference shape two entries issue), not because the lesson competes for them.",
+    }),
   }),
   examples: z.array(PreviewExampleSchema).meta({ description: 'At most 20 per effect.' }),
-  recent: z
-    .number()
-    .int()
-    .nonnegative()
-    .optional()
-    .meta({ description: "How many recent tasks the preview's window holds (§6.5)." }),
+  recent: z.number().int().nonnegative().optional().meta({ description: "How many recent tasks the preview's window holds (§6.5)." }),
   tried: z
     .number()
     .int()

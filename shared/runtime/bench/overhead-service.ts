@@ -25,11 +25,34 @@ class BareExecutor implements AgentExecutor {
   async execute(context: RequestContext, bus: ExecutionEventBus): Promise<void> {
     const { taskId, contextId, userMessage } = context;
     const now = () => new Date().toISOString();
-    bus.publish(AgentEvent.task({ id: taskId, contextId, artifacts: [], history: [userMessage], metadata: {}, status: { state: TaskState.TASK_STATE_SUBMITTED, message: undefined, timestamp: now() } }));
-    bus.publish(AgentEvent.statusUpdate({ taskId, contextId, metadata: undefined, status: { state: TaskState.TASK_STATE_WORKING, message: undefined, timestamp: now() } }));
+    bus.publish(
+      AgentEvent.task({
+        id: taskId,
+        contextId,
+        artifacts: [],
+        history: [userMessage],
+        metadata: {},
+        status: { state: TaskState.TASK_STATE_SUBMITTED, message: undefined, timestamp: now() },
+      }),
+    );
+    bus.publish(
+      AgentEvent.statusUpdate({
+        taskId,
+        contextId,
+        metadata: undefined,
+        status: { state: TaskState.TASK_STATE_WORKING, message: undefined, timestamp: now() },
+      }),
+    );
     const text = userMessage.parts.map((p) => (p.content?.$case === 'text' ? p.content.value : '')).join(' ');
     const found = text.split(/\s+/).includes('banana') ? 'beta' : 'none';
-    bus.publish(AgentEvent.statusUpdate({ taskId, contextId, metadata: undefined, status: { state: TaskState.TASK_STATE_COMPLETED, message: agentMessage(taskId, contextId, [textPart(`Belongs to ${found}`)]), timestamp: now() } }));
+    bus.publish(
+      AgentEvent.statusUpdate({
+        taskId,
+        contextId,
+        metadata: undefined,
+        status: { state: TaskState.TASK_STATE_COMPLETED, message: agentMessage(taskId, contextId, [textPart(`Belongs to ${found}`)]), timestamp: now() },
+      }),
+    );
     bus.finished();
   }
   async cancelTask(): Promise<void> {}

@@ -77,7 +77,12 @@ const send = async (url: string): Promise<number> => {
   const response = await fetch(`${url}/a2a/jsonrpc`, {
     method: 'POST',
     headers: { 'content-type': 'application/json', 'A2A-Version': '1.0' },
-    body: JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'SendMessage', params: { message: { messageId: randomUUID(), role: 'ROLE_USER', parts: [{ text: 'banana bread' }] } } }),
+    body: JSON.stringify({
+      jsonrpc: '2.0',
+      id: 1,
+      method: 'SendMessage',
+      params: { message: { messageId: randomUUID(), role: 'ROLE_USER', parts: [{ text: 'banana bread' }] } },
+    }),
   });
   const body = (await response.json()) as { result?: { task?: { status?: { state?: string } } } };
   if (body.result?.task?.status?.state !== 'TASK_STATE_COMPLETED') throw new Error(`unexpected answer: ${JSON.stringify(body).slice(0, 500)}`);
@@ -103,7 +108,10 @@ async function batch(url: string, messages: number): Promise<Batch> {
 }
 
 const median = (values: readonly number[]): number => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)]!;
-const load = () => loadavg().map((n) => n.toFixed(1)).join(', ');
+const load = () =>
+  loadavg()
+    .map((n) => n.toFixed(1))
+    .join(', ');
 const ms = (n: number) => n.toFixed(2);
 const thousands = (n: number) => n.toLocaleString('en-US');
 

@@ -46,7 +46,18 @@ const taskOf = (id: string, state: TaskState): Task =>
       id,
       contextId: 'c',
       status: { state, message: undefined, timestamp: new Date().toISOString() },
-      history: [{ messageId: `${id}-m`, taskId: id, contextId: 'c', role: Role.ROLE_USER, parts: [{ content: { $case: 'raw', value: raw }, metadata: {}, filename: 'm.eml', mediaType: 'message/rfc822' }], metadata: {}, extensions: [], referenceTaskIds: [] }],
+      history: [
+        {
+          messageId: `${id}-m`,
+          taskId: id,
+          contextId: 'c',
+          role: Role.ROLE_USER,
+          parts: [{ content: { $case: 'raw', value: raw }, metadata: {}, filename: 'm.eml', mediaType: 'message/rfc822' }],
+          metadata: {},
+          extensions: [],
+          referenceTaskIds: [],
+        },
+      ],
       artifacts: [],
       metadata: {},
     } as unknown as Task),
@@ -104,12 +115,20 @@ try {
   for (let r = 0; r < ROUNDS; r += 1) rounds.push({ unnamed: await round('unnamed', TASKS), prepared: await round('prepared', TASKS) });
   const median = (of: (r: (typeof rounds)[number]) => number) => medianOf(rounds.map(of));
   const fixed = (n: number, digits = 2) => n.toFixed(digits);
-  console.log(`\n### A task's four writes on PostgreSQL: prepared statements against unnamed ones (${TASKS.toLocaleString('en')} tasks a round, ${IN_FLIGHT} at a time, ${ROUNDS} interleaved rounds)\n`);
-  console.log(`Machine: ${cpus().length} × ${cpus()[0]?.model.trim()}, Node ${process.version}; the local PostgreSQL server over loopback. Load average at the end ${loadavg().map((n) => n.toFixed(1)).join(', ')}.\n`);
+  console.log(
+    `\n### A task's four writes on PostgreSQL: prepared statements against unnamed ones (${TASKS.toLocaleString('en')} tasks a round, ${IN_FLIGHT} at a time, ${ROUNDS} interleaved rounds)\n`,
+  );
+  console.log(
+    `Machine: ${cpus().length} × ${cpus()[0]?.model.trim()}, Node ${process.version}; the local PostgreSQL server over loopback. Load average at the end ${loadavg()
+      .map((n) => n.toFixed(1))
+      .join(', ')}.\n`,
+  );
   console.log('| round | unnamed: tasks/s | agent CPU ms a task | server CPU ms a task | prepared: tasks/s | agent CPU ms a task | server CPU ms a task |');
   console.log('| --- | ---: | ---: | ---: | ---: | ---: | ---: |');
   for (const [i, r] of rounds.entries()) {
-    console.log(`| ${i + 1} | ${Math.round(r.unnamed.perSecond)} | ${fixed(r.unnamed.agentMs)} | ${fixed(r.unnamed.serverMs)} | ${Math.round(r.prepared.perSecond)} | ${fixed(r.prepared.agentMs)} | ${fixed(r.prepared.serverMs)} |`);
+    console.log(
+      `| ${i + 1} | ${Math.round(r.unnamed.perSecond)} | ${fixed(r.unnamed.agentMs)} | ${fixed(r.unnamed.serverMs)} | ${Math.round(r.prepared.perSecond)} | ${fixed(r.prepared.agentMs)} | ${fixed(r.prepared.serverMs)} |`,
+    );
   }
   console.log(
     `\nPrepared / unnamed, medians of the rounds' ratios: CPU a task, agent **${fixed(median((r) => r.prepared.agentMs / r.unnamed.agentMs))}×**, server **${fixed(median((r) => r.prepared.serverMs / r.unnamed.serverMs))}×**; tasks a second ${fixed(median((r) => r.prepared.perSecond / r.unnamed.perSecond))}×.`,
@@ -119,18 +138,38 @@ try {
   // may name (500 here, about 23 kB), in the task's status, its history and the journal's read step.
   // PostgreSQL compresses such values; the runtime has it use lz4 (open-database.ts), against its
   // default, pglz: the same writes on a second database whose large columns are set to pglz.
-  const teach = { collection: 'customers', question: 'Which customer is this for?', entries: Array.from({ length: 500 }, (_, i) => ({ key: `customer-${i}`, label: `Customer ${i} Ltd` })), version: 7 };
+  const teach = {
+    collection: 'customers',
+    question: 'Which customer is this for?',
+    entries: Array.from({ length: 500 }, (_, i) => ({ key: `customer-${i}`, label: `Customer ${i} Ltd` })),
+    version: 7,
+  };
   const asking = { settled: false, question: teach };
   const restingTask = (id: string): Task => {
     const task = taskOf(id, TaskState.TASK_STATE_INPUT_REQUIRED);
-    const message = { messageId: `${id}-q`, taskId: id, contextId: 'c', role: Role.ROLE_AGENT, parts: [{ content: { $case: 'text', value: teach.question }, metadata: {}, filename: '', mediaType: 'text/plain' }], metadata: { [LEARNABLES_URI]: teach }, extensions: [], referenceTaskIds: [] };
+    const message = {
+      messageId: `${id}-q`,
+      taskId: id,
+      contextId: 'c',
+      role: Role.ROLE_AGENT,
+      parts: [{ content: { $case: 'text', value: teach.question }, metadata: {}, filename: '', mediaType: 'text/plain' }],
+      metadata: { [LEARNABLES_URI]: teach },
+      extensions: [],
+      referenceTaskIds: [],
+    };
     return Task.fromJSON(Task.toJSON({ ...task, status: { ...task.status!, message }, history: [...task.history, message] } as unknown as Task));
   };
   const pglzScratch = await scratchPostgres('bench_pg_pglz');
   const pglz = await openRuntimeDatabase(pglzScratch.url);
   try {
-    const { rows: columns } = await sql<{ table_name: string; column_name: string }>`select table_name, column_name from information_schema.columns where table_schema = current_schema() and data_type in ('text', 'json', 'jsonb', 'bytea')`.execute(pglz.db);
-    for (const { table_name, column_name } of columns) await sql`alter table ${sql.id(table_name)} alter column ${sql.id(column_name)} set compression pglz`.execute(pglz.db);
+    const { rows: columns } = await sql<{
+      table_name: string;
+      column_name: string;
+    }>`select table_name, column_name from information_schema.columns where table_schema = current_schema() and data_type in ('text', 'json', 'jsonb', 'bytea')`.execute(
+      pglz.db,
+    );
+    for (const { table_name, column_name } of columns)
+      await sql`alter table ${sql.id(table_name)} alter column ${sql.id(column_name)} set compression pglz`.execute(pglz.db);
     const questions = { lz4: writerOn(database, asking, restingTask), pglz: writerOn(pglz, asking, restingTask) };
     const pglzMeter = cpuMeter({ server: () => backendsOf(pglzScratch.url) }, 'agent');
     const questionRound = (side: keyof typeof questions, tasks: number) => timed(questions[side], side === 'lz4' ? meter : pglzMeter, `${side}-q`, tasks);
@@ -138,11 +177,15 @@ try {
     const compared: { lz4: Round; pglz: Round }[] = [];
     for (let r = 0; r < ROUNDS; r += 1) compared.push({ pglz: await questionRound('pglz', TASKS), lz4: await questionRound('lz4', TASKS) });
     const middle = (of: (r: (typeof compared)[number]) => number) => medianOf(compared.map(of));
-    console.log(`\n### A question's writes (a teach block of 500 customers, about 23 kB) on PostgreSQL: large values compressed with lz4 against pglz (${TASKS.toLocaleString('en')} tasks a round, ${IN_FLIGHT} at a time, ${ROUNDS} interleaved rounds)\n`);
+    console.log(
+      `\n### A question's writes (a teach block of 500 customers, about 23 kB) on PostgreSQL: large values compressed with lz4 against pglz (${TASKS.toLocaleString('en')} tasks a round, ${IN_FLIGHT} at a time, ${ROUNDS} interleaved rounds)\n`,
+    );
     console.log('| round | pglz: tasks/s | agent CPU ms a task | server CPU ms a task | lz4: tasks/s | agent CPU ms a task | server CPU ms a task |');
     console.log('| --- | ---: | ---: | ---: | ---: | ---: | ---: |');
     for (const [i, r] of compared.entries()) {
-      console.log(`| ${i + 1} | ${Math.round(r.pglz.perSecond)} | ${r.pglz.agentMs.toFixed(2)} | ${r.pglz.serverMs.toFixed(2)} | ${Math.round(r.lz4.perSecond)} | ${r.lz4.agentMs.toFixed(2)} | ${r.lz4.serverMs.toFixed(2)} |`);
+      console.log(
+        `| ${i + 1} | ${Math.round(r.pglz.perSecond)} | ${r.pglz.agentMs.toFixed(2)} | ${r.pglz.serverMs.toFixed(2)} | ${Math.round(r.lz4.perSecond)} | ${r.lz4.agentMs.toFixed(2)} | ${r.lz4.serverMs.toFixed(2)} |`,
+      );
     }
     console.log(
       `\nlz4 / pglz, medians of the rounds' ratios: server CPU a task **${middle((r) => r.lz4.serverMs / r.pglz.serverMs).toFixed(2)}×**, agent CPU ${middle((r) => r.lz4.agentMs / r.pglz.agentMs).toFixed(2)}×; tasks a second ${middle((r) => r.lz4.perSecond / r.pglz.perSecond).toFixed(2)}×.`,

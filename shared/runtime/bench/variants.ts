@@ -44,7 +44,13 @@ async function start(script: string, args: readonly string[], env: Record<string
   return { url: url!, pid: service.pid! };
 }
 
-const body = () => JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'SendMessage', params: { message: { messageId: randomUUID(), role: 'ROLE_USER', parts: [{ text: 'banana bread' }] } } });
+const body = () =>
+  JSON.stringify({
+    jsonrpc: '2.0',
+    id: 1,
+    method: 'SendMessage',
+    params: { message: { messageId: randomUUID(), role: 'ROLE_USER', parts: [{ text: 'banana bread' }] } },
+  });
 /** `messages` messages, CONCURRENCY at a time: messages a second, and the CPU a message of the agent and the authority. */
 async function batch(agent: { url: string; pid: number }, authority: number, messages: number) {
   const [agentBefore, authorityBefore] = [cpuMs(agent.pid), cpuMs(authority)];
@@ -63,7 +69,8 @@ try {
   const here = new URL('./overhead-service.ts', import.meta.url).pathname;
   const authority = await start(here, ['authority', `${dir.path}/authority`]);
   const sides = new Map([['bare', await start(here, ['bare', `sqlite:${dir.path}/bare.db`])]]);
-  for (const variant of variants) sides.set(variant.name, await start(variant.script, ['runtime', `sqlite:${dir.path}/${variant.name}.db`, authority.url], variant.env));
+  for (const variant of variants)
+    sides.set(variant.name, await start(variant.script, ['runtime', `sqlite:${dir.path}/${variant.name}.db`, authority.url], variant.env));
   for (const side of sides.values()) await batch(side, authority.pid, WARM);
   const results = new Map([...sides.keys()].map((name) => [name, [] as Awaited<ReturnType<typeof batch>>[]]));
   for (let round = 0; round < ROUNDS; round += 1) {

@@ -47,7 +47,11 @@ export function foregroundUntil(): () => void {
  * its client listens, and what it waits for meanwhile, the task, is counted on its own. /healthz
  * is not counted: a prober asking every few milliseconds would keep the background waiting.
  */
-export function foregroundRequests(req: { readonly path: string }, res: { once(event: 'finish' | 'close', listener: () => void): unknown }, next: () => void): void {
+export function foregroundRequests(
+  req: { readonly path: string },
+  res: { once(event: 'finish' | 'close', listener: () => void): unknown },
+  next: () => void,
+): void {
   if (req.path === '/healthz') {
     next();
     return;

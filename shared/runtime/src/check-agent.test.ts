@@ -97,12 +97,25 @@ describe('checkAgent: the card against its kinds, at start-up', () => {
     [{ entry: 'bays' }, 'its declaration\'s entry is "bays", the name of a collection'],
     [{ entry: 'height' }, 'its declaration\'s entry is "height", the name of a lesson field'],
     [
-      { lessonFields: [{ name: 'height', label: 'Height', kind: 'number' }, { name: 'colour', label: 'Colour', kind: 'text' }] },
+      {
+        lessonFields: [
+          { name: 'height', label: 'Height', kind: 'number' },
+          { name: 'colour', label: 'Colour', kind: 'text' },
+        ],
+      },
       'its lesson field "colour" is not a key its learnable takes (it takes "height", "side"): every lesson the form sends would be refused',
     ],
-    [{ lessonFields: [{ name: 'side', label: 'Side', kind: 'text' }] }, 'its learnable needs "height" in every lesson, and the card has no lesson field for it'],
     [
-      { lessonFields: [{ name: 'height', label: 'Height', kind: 'number' }, { name: 'side', label: 'Side', kind: 'choice', choices: ['north', 'east'] }] },
+      { lessonFields: [{ name: 'side', label: 'Side', kind: 'text' }] },
+      'its learnable needs "height" in every lesson, and the card has no lesson field for it',
+    ],
+    [
+      {
+        lessonFields: [
+          { name: 'height', label: 'Height', kind: 'number' },
+          { name: 'side', label: 'Side', kind: 'choice', choices: ['north', 'east'] },
+        ],
+      },
       'its lesson field "side" offers "east", which its learnable refuses ("east" is not a side.)',
     ],
     [
@@ -115,9 +128,23 @@ describe('checkAgent: the card against its kinds, at start-up', () => {
   });
 
   it.each([
-    [{ admitsNone: true }, 'its declaration says admitsNone: true, and it has no answerNone: every "none of these" answer would be refused; add answerNone or drop admitsNone'],
-    [{ lessonFields: [{ name: 'height', label: 'Height', kind: 'number' }, { name: 'height', label: 'Height again', kind: 'text' }] }, 'two of its lesson fields are named "height"'],
-    [{ lessonFields: [{ name: 'height', label: 'Height', kind: 'choice' }] }, "its declaration is not one the protocol accepts (lessonFields.0.choices: a field of kind 'choice' needs at least one choice)"],
+    [
+      { admitsNone: true },
+      'its declaration says admitsNone: true, and it has no answerNone: every "none of these" answer would be refused; add answerNone or drop admitsNone',
+    ],
+    [
+      {
+        lessonFields: [
+          { name: 'height', label: 'Height', kind: 'number' },
+          { name: 'height', label: 'Height again', kind: 'text' },
+        ],
+      },
+      'two of its lesson fields are named "height"',
+    ],
+    [
+      { lessonFields: [{ name: 'height', label: 'Height', kind: 'choice' }] },
+      "its declaration is not one the protocol accepts (lessonFields.0.choices: a field of kind 'choice' needs at least one choice)",
+    ],
     [{ how: '  ' }, 'its declaration is not one the protocol accepts (how: how must not be empty)'],
   ] as const)('refuses a declaration promising what the agent cannot keep: %j', (declaration, problem) => {
     expect(() => checkAgent(bayAgent(declaration as Partial<BayAgent['declaration']>))).toThrow(problem);
@@ -129,9 +156,25 @@ describe('checkAgent: the card against its kinds, at start-up', () => {
   });
 
   it.each([
-    ['whose create makes another key', { create: (_key: string, label: string) => new Bay('b1', label) }, 'made the entry "b1" labelled "Learnables start-up check"; a new entry keeps the key and label it is given'],
-    ['whose create makes an entry its state schema refuses', { create: (key: string, label: string) => new Bay(key, label, '3' as unknown as number) }, 'a new entry cannot be rebuilt from the state it stores'],
-    ['whose create fails', { create: () => { throw new Error('no room'); } }, 'failed: no room'],
+    [
+      'whose create makes another key',
+      { create: (_key: string, label: string) => new Bay('b1', label) },
+      'made the entry "b1" labelled "Learnables start-up check"; a new entry keeps the key and label it is given',
+    ],
+    [
+      'whose create makes an entry its state schema refuses',
+      { create: (key: string, label: string) => new Bay(key, label, '3' as unknown as number) },
+      'a new entry cannot be rebuilt from the state it stores',
+    ],
+    [
+      'whose create fails',
+      {
+        create: () => {
+          throw new Error('no room');
+        },
+      },
+      'failed: no room',
+    ],
   ])('refuses addsEntries: true with a kind %s', (_name, change, problem) => {
     const kind = { ...bayKind, ...change };
     expect(() => checkAgent(bayAgent({ addsEntries: true }, [kind]))).toThrow(`its declaration says addsEntries: true, and its kind's`.slice(0, 40));
@@ -140,8 +183,13 @@ describe('checkAgent: the card against its kinds, at start-up', () => {
     expect(() => checkAgent(bayAgent({}, [kind]))).not.toThrow();
   });
 
-  it('takes a create that refuses a name in the learnable\'s words: that is no broken promise', () => {
-    const kind = { ...bayKind, create: () => { throw new UnlearnableValue('Bays are numbered, not named.'); } };
+  it("takes a create that refuses a name in the learnable's words: that is no broken promise", () => {
+    const kind = {
+      ...bayKind,
+      create: () => {
+        throw new UnlearnableValue('Bays are numbered, not named.');
+      },
+    };
     expect(() => checkAgent(bayAgent({ addsEntries: true }, [kind]))).not.toThrow();
   });
 
@@ -183,12 +231,16 @@ describe('checkReading: a reading against the rules, when the agent reads', () =
     logged.length = 0;
     const served = checkReading(asking({ suggested: { height: 40, side: 'north' } }), pinned(), lenient);
     expect(served).toEqual(asking());
-    expect(logged).toEqual([expect.stringContaining('task t1: The agent\'s reading breaks the rules of the runtime (task t1): it suggests {"height":40,"side":"north"}')]);
+    expect(logged).toEqual([
+      expect.stringContaining('task t1: The agent\'s reading breaks the rules of the runtime (task t1): it suggests {"height":40,"side":"north"}'),
+    ]);
     expect(logged[0]).toMatch(/The suggestion was left out of the question\.$/);
   });
 
   it('finds a question entry that is not in the collection, and a finding or question naming a collection not pinned', () => {
-    expect(() => checkReading(asking({ entry: 'b9' }), pinned(), strict)).toThrow('its question\'s entry is "b9", which is not in bays: a lesson to it would be refused');
+    expect(() => checkReading(asking({ entry: 'b9' }), pinned(), strict)).toThrow(
+      'its question\'s entry is "b9", which is not in bays: a lesson to it would be refused',
+    );
     expect(() => checkReading(asking({ collection: 'racks' }), pinned(), strict)).toThrow('its question is about "racks", and the task is pinned to "bays"');
     const settled: Reading<string> = { settled: true, findings: { bay: { settled: true, winner: 'b1', reads: 'b1', collection: 'racks' } }, result: 'b1' };
     expect(() => checkReading(settled, pinned(), strict)).toThrow('finding "bay" says "racks" decided it, and the task is pinned to "bays"');
@@ -198,9 +250,11 @@ describe('checkReading: a reading against the rules, when the agent reads', () =
     expect(logged).toHaveLength(1);
   });
 
-  it('finds an answer whose findings are not named as the question\'s were', () => {
+  it("finds an answer whose findings are not named as the question's were", () => {
     const answered: Reading<string> = { settled: true, findings: { bays: { settled: true, winner: 'b1', reads: 'b1', collection: 'bays' } }, result: 'b1' };
-    expect(() => checkReading(answered, pinned(), strict, asking())).toThrow('the answer\'s findings are "bays", and the question\'s were "bay"; name them alike');
+    expect(() => checkReading(answered, pinned(), strict, asking())).toThrow(
+      'the answer\'s findings are "bays", and the question\'s were "bay"; name them alike',
+    );
   });
 });
 

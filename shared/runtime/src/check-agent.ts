@@ -39,7 +39,9 @@ export function checkAgent(agent: LearnableAgent<any, any, any>): void {
     if (names.indexOf(name) !== index) problems.push(`two of its lesson fields are named "${name}"; a form sends one value per name`);
   }
   if (declaration.admitsNone === true && typeof agent.answerNone !== 'function') {
-    problems.push('its declaration says admitsNone: true, and it has no answerNone: every "none of these" answer would be refused; add answerNone or drop admitsNone');
+    problems.push(
+      'its declaration says admitsNone: true, and it has no answerNone: every "none of these" answer would be refused; add answerNone or drop admitsNone',
+    );
   }
   const collections = kinds.map((kind) => kind.collection);
   for (const [index, collection] of collections.entries()) {
@@ -47,12 +49,16 @@ export function checkAgent(agent: LearnableAgent<any, any, any>): void {
   }
   const kind = kinds.find((k) => k.collection === declaration.collection);
   if (kind === undefined) {
-    problems.push(`its card declares the collection "${declaration.collection}", and its kinds are for ${listed(collections)}; list that collection's kind in kinds`);
+    problems.push(
+      `its card declares the collection "${declaration.collection}", and its kinds are for ${listed(collections)}; list that collection's kind in kinds`,
+    );
   }
   const fields = declaration.lessonFields.map((field) => field.name);
   const entry = declaration.entry.trim();
   if (entry === declaration.collection || collections.includes(entry)) {
-    problems.push(`its declaration's entry is "${entry}", the name of a collection; it says what one entry of ${declaration.collection} is called, a singular noun`);
+    problems.push(
+      `its declaration's entry is "${entry}", the name of a collection; it says what one entry of ${declaration.collection} is called, a singular noun`,
+    );
   }
   if (fields.includes(entry)) {
     problems.push(`its declaration's entry is "${entry}", the name of a lesson field; it says what one entry of ${declaration.collection} is called`);
@@ -63,7 +69,9 @@ export function checkAgent(agent: LearnableAgent<any, any, any>): void {
     for (const field of declaration.lessonFields) {
       const schema = takes.get(field.name);
       if (schema === undefined) {
-        problems.push(`its lesson field "${field.name}" is not a key its learnable takes (it takes ${listed(takes.keys())}): every lesson the form sends would be refused`);
+        problems.push(
+          `its lesson field "${field.name}" is not a key its learnable takes (it takes ${listed(takes.keys())}): every lesson the form sends would be refused`,
+        );
         continue;
       }
       for (const offered of [...(field.choices ?? []), ...(field.default === undefined ? [] : [field.default])]) {
@@ -99,7 +107,8 @@ function createRefusal(kind: LearnableKind<any>): string | undefined {
     if (error instanceof LessonRefused) return undefined;
     return `its kind's create("${key}", "${label}") failed: ${error instanceof Error ? error.message : String(error)}`;
   }
-  if (created?.key !== key || created.label !== label) return `its kind's create("${key}", "${label}") made the entry "${String(created?.key)}" labelled "${String(created?.label)}"; a new entry keeps the key and label it is given`;
+  if (created?.key !== key || created.label !== label)
+    return `its kind's create("${key}", "${label}") made the entry "${String(created?.key)}" labelled "${String(created?.label)}"; a new entry keeps the key and label it is given`;
   if (kind.owns !== undefined && !kind.owns(created)) return `its kind's create makes an entry its kind does not own (another class than its learnable)`;
   try {
     kind.fromState(key, JSON.parse(JSON.stringify(created.toState())));
@@ -153,7 +162,9 @@ export function checkReading<R, V extends object>(
   if (answered !== undefined) {
     const before = Object.keys(answered.findings).sort().join('\n');
     if (Object.keys(reading.findings).sort().join('\n') !== before) {
-      mistakes.push(`the answer's findings are ${listed(Object.keys(reading.findings))}, and the question's were ${listed(Object.keys(answered.findings))}; name them alike`);
+      mistakes.push(
+        `the answer's findings are ${listed(Object.keys(reading.findings))}, and the question's were ${listed(Object.keys(answered.findings))}; name them alike`,
+      );
     }
   }
   let checked = reading;
@@ -190,7 +201,10 @@ function suggestionRefusal(entries: readonly Learnable<any>[], question: Questio
   const entry = entries[index];
   if (entry === undefined) return undefined;
   try {
-    entry.learn(entry.readValue(question.suggested as LessonValue), entries.filter((_, i) => i !== index));
+    entry.learn(
+      entry.readValue(question.suggested as LessonValue),
+      entries.filter((_, i) => i !== index),
+    );
     return undefined;
   } catch (error) {
     // A refusal in the learnable's words; anything else thrown is as much the agent's mistake.

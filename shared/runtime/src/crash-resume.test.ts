@@ -39,7 +39,11 @@ describe('a task resumed after its agent was killed', () => {
     it(`continues from the journal on its pinned version when killed right after "${boundary}", running no recorded step twice`, async () => {
       const dir = scratchDir('crash-');
       const authority = await startAuthority();
-      cleanup.push(() => dir.remove(), () => authority.dir.remove(), () => authority.close());
+      cleanup.push(
+        () => dir.remove(),
+        () => authority.dir.remove(),
+        () => authority.close(),
+      );
       const log = `${dir.path}/steps.log`;
       const env = { AGENT_STORE: `sqlite:${dir.path}/agent.db`, AUTHORITY_URL: authority.url, WORD_AGENT_LOG: log };
       const pinnedAtStart = (await authority.client.active('lists')).version;
@@ -86,7 +90,11 @@ describe('a task resumed after its agent was killed', () => {
   it('continues a task killed right after its answer was recorded, on its pinned version, answering once', async () => {
     const dir = scratchDir('crash-answer-');
     const authority = await startAuthority();
-    cleanup.push(() => dir.remove(), () => authority.dir.remove(), () => authority.close());
+    cleanup.push(
+      () => dir.remove(),
+      () => authority.dir.remove(),
+      () => authority.close(),
+    );
     const log = `${dir.path}/steps.log`;
     const env = { AGENT_STORE: `sqlite:${dir.path}/agent.db`, AUTHORITY_URL: authority.url, WORD_AGENT_LOG: log };
     const first = await startAgentProcess(env);
@@ -111,7 +119,11 @@ describe('a task resumed after its agent was killed', () => {
     expect(task.status?.state).toBe(TaskState.TASK_STATE_COMPLETED);
     expect(said(task).extension).toMatchObject({ versions: { lists: 1 }, decidedBy: 'operator' });
     const ran = readFileSync(log, 'utf8').trim().split('\n');
-    expect({ parse: ran.filter((s) => s === 'parse').length, read: ran.filter((s) => s === 'read').length, answer: ran.filter((s) => s === 'answer').length }).toEqual({ parse: 1, read: 1, answer: 1 });
+    expect({
+      parse: ran.filter((s) => s === 'parse').length,
+      read: ran.filter((s) => s === 'read').length,
+      answer: ran.filter((s) => s === 'answer').length,
+    }).toEqual({ parse: 1, read: 1, answer: 1 });
   }, 120_000);
 
   // The window between deciding and the task store holding the decision: the ledger must not call
@@ -120,7 +132,11 @@ describe('a task resumed after its agent was killed', () => {
   it('finishes on restart a task killed after it was decided but before its resting state was stored, deciding nothing twice', async () => {
     const dir = scratchDir('crash-decided-');
     const authority = await startAuthority();
-    cleanup.push(() => dir.remove(), () => authority.dir.remove(), () => authority.close());
+    cleanup.push(
+      () => dir.remove(),
+      () => authority.dir.remove(),
+      () => authority.close(),
+    );
     const log = `${dir.path}/steps.log`;
     const env = { AGENT_STORE: `sqlite:${dir.path}/agent.db`, AUTHORITY_URL: authority.url, WORD_AGENT_LOG: log };
 

@@ -33,7 +33,13 @@ export async function startAuthority(dir: ScratchDir = scratchDir('runtime-autho
 
 /** How most tests start an agent: its SQLite file in `dir`, the harness authority, alice's token, no log; `more` on top. */
 export function agentOptions(authority: { readonly url: string }, dir: ScratchDir, more: Partial<AgentServerOptions> = {}): AgentServerOptions {
-  return { store: `sqlite:${dir.path}/agent.db`, authority: { url: authority.url, token: 'agent-token' }, users: { 'alice-token': 'alice' }, logger: silentLogger(), ...more };
+  return {
+    store: `sqlite:${dir.path}/agent.db`,
+    authority: { url: authority.url, token: 'agent-token' },
+    users: { 'alice-token': 'alice' },
+    logger: silentLogger(),
+    ...more,
+  };
 }
 
 /** The SDK's own client, recording each response's headers (the Client API does not expose them). */
@@ -86,5 +92,9 @@ export async function rpc(url: string, method: string, params: unknown, headers:
     headers: { 'content-type': 'application/json', 'A2A-Version': '1.0', ...headers },
     body: JSON.stringify({ jsonrpc: '2.0', id: 1, method, params }),
   });
-  return { status: response.status, headers: response.headers, body: (await response.json()) as { result?: unknown; error?: { code: number; message: string; data?: unknown } } };
+  return {
+    status: response.status,
+    headers: response.headers,
+    body: (await response.json()) as { result?: unknown; error?: { code: number; message: string; data?: unknown } },
+  };
 }

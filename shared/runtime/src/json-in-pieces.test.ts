@@ -14,7 +14,26 @@ function generator(seed: number) {
   };
 }
 
-const STRINGS = ['', 'a', 'r1c2', 'quote " inside', 'back\\slash', 'end\\', '\\"', 'line\nbreak', 'tab\t', 'ünï©ødé ✓', '\u0000\u001f', '𝒳 astral', '\u2028', '__proto__', 'constructor', '1', '01', '-0'];
+const STRINGS = [
+  '',
+  'a',
+  'r1c2',
+  'quote " inside',
+  'back\\slash',
+  'end\\',
+  '\\"',
+  'line\nbreak',
+  'tab\t',
+  'ünï©ødé ✓',
+  '\u0000\u001f',
+  '𝒳 astral',
+  '\u2028',
+  '__proto__',
+  'constructor',
+  '1',
+  '01',
+  '-0',
+];
 const KEYS = ['a', 'b', '__proto__', 'constructor', '1', '0', '10', '-1', 'toString', 'x y', '"', '\\', 'é'];
 
 function value(next: () => number, depth: number): unknown {
@@ -29,24 +48,39 @@ function value(next: () => number, depth: number): unknown {
   }
   const size = Math.floor(next() * (next() < 0.1 ? 40 : 5));
   if (pick < 0.7) return Array.from({ length: size }, () => value(next, depth - 1));
-  return Object.fromEntries(Array.from({ length: size }, () => [KEYS[Math.floor(next() * KEYS.length)]! + (next() < 0.5 ? '' : String(Math.floor(next() * 5))), value(next, depth - 1)]));
+  return Object.fromEntries(
+    Array.from({ length: size }, () => [
+      KEYS[Math.floor(next() * KEYS.length)]! + (next() < 0.5 ? '' : String(Math.floor(next() * 5))),
+      value(next, depth - 1),
+    ]),
+  );
 }
 
 /** JSON text with whitespace of every kind between tokens (JSON.stringify's indent gives newlines and spaces). */
-const spaced = (text: string, next: () => number): string => (next() < 0.5 ? text : text.replace(/([,:[{])/g, (c) => `${c}${[' ', '\t', '\r\n', ''][Math.floor(next() * 4)]}`));
+const spaced = (text: string, next: () => number): string =>
+  next() < 0.5 ? text : text.replace(/([,:[{])/g, (c) => `${c}${[' ', '\t', '\r\n', ''][Math.floor(next() * 4)]}`);
 
 /** What each parse makes, compared by their JSON and by their own keys in order (a prototype set by `__proto__` would show). */
 function same(text: string, made: unknown): void {
   const expected = JSON.parse(text) as unknown;
   expect(JSON.stringify(made)).toBe(JSON.stringify(expected));
   const shape = (v: unknown): unknown =>
-    Array.isArray(v) ? v.map(shape) : typeof v === 'object' && v !== null ? [Object.getPrototypeOf(v) === Object.prototype, Reflect.ownKeys(v), Object.values(v).map(shape)] : v;
+    Array.isArray(v)
+      ? v.map(shape)
+      : typeof v === 'object' && v !== null
+        ? [Object.getPrototypeOf(v) === Object.prototype, Reflect.ownKeys(v), Object.values(v).map(shape)]
+        : v;
   expect(shape(made)).toEqual(shape(expected));
 }
 
 const pauses = () => {
   let count = 0;
-  return { pause: async () => void count++, get count() { return count; } };
+  return {
+    pause: async () => void count++,
+    get count() {
+      return count;
+    },
+  };
 };
 
 describe('parseInPieces', () => {
@@ -76,17 +110,49 @@ describe('parseInPieces', () => {
   });
 
   it('refuses what JSON.parse refuses', async () => {
-    const bad = ['[1,]', '[1 2]', '{"a" 1}', '{"a":1,}', '{a:1}', '[1', '{"a":[1,2}', '["open', '[1]]', '[] []', '[nul]', '[01]', '{"a":1 "b":2}', '', ' ', '[,1]', '{,}', "['x']"];
+    const bad = [
+      '[1,]',
+      '[1 2]',
+      '{"a" 1}',
+      '{"a":1,}',
+      '{a:1}',
+      '[1',
+      '{"a":[1,2}',
+      '["open',
+      '[1]]',
+      '[] []',
+      '[nul]',
+      '[01]',
+      '{"a":1 "b":2}',
+      '',
+      ' ',
+      '[,1]',
+      '{,}',
+      "['x']",
+    ];
     for (const text of bad) {
       expect(() => JSON.parse(text), text).toThrow(SyntaxError);
-      for (const piece of [1, 3, 64]) await expect(parseInPieces(text, async () => undefined, piece), `${text} in pieces of ${piece}`).rejects.toThrow(SyntaxError);
+      for (const piece of [1, 3, 64])
+        await expect(
+          parseInPieces(text, async () => undefined, piece),
+          `${text} in pieces of ${piece}`,
+        ).rejects.toThrow(SyntaxError);
     }
   });
 
   it('gives the loop a turn between pieces of a journaled sheet: no JSON.parse of more than a piece', async () => {
     // A 1.46 MB sheet as the manifest agent journals it (the worst-input bench's heavy sheet).
     const rows = Array.from({ length: 550 }, (_, row) => ['176-12345675', '12.5', '3', ...Array.from({ length: 253 }, (_, at) => `r${row}c${at}`)]);
-    const sheet = { filename: 'heavy.csv', format: 'csv', sheet: null, headings: ['Waybill', 'Weight (kg)', 'Pieces', ...Array.from({ length: 253 }, (_, at) => `Heading ${at + 4}`)], headerRow: 1, rows, rowCount: 550, truncated: false };
+    const sheet = {
+      filename: 'heavy.csv',
+      format: 'csv',
+      sheet: null,
+      headings: ['Waybill', 'Weight (kg)', 'Pieces', ...Array.from({ length: 253 }, (_, at) => `Heading ${at + 4}`)],
+      headerRow: 1,
+      rows,
+      rowCount: 550,
+      truncated: false,
+    };
     const text = JSON.stringify(sheet);
     const longest = { chars: 0 };
     const parse = JSON.parse;

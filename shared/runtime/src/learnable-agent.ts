@@ -77,7 +77,13 @@ export interface LearnableAgent<Input, Result, L extends Learnable<any> = Learna
   readonly name: string;
   readonly description: string;
   readonly version: string;
-  readonly skill: { readonly id: string; readonly name: string; readonly description: string; readonly examples?: readonly string[]; readonly inputModes?: readonly string[] };
+  readonly skill: {
+    readonly id: string;
+    readonly name: string;
+    readonly description: string;
+    readonly examples?: readonly string[];
+    readonly inputModes?: readonly string[];
+  };
   /** The declaration published on the card (the runtime adds `methods`). */
   readonly declaration: Omit<Declaration, 'methods'>;
   /** The collections `read` needs, with their kinds (`definitions.of(kind)` finds each). */

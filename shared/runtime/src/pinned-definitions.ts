@@ -18,7 +18,9 @@ class Pinned extends Map<string, PinnedDefinition> implements PinnedDefinitions 
   of<L extends Learnable<any>>(kind: LearnableKind<L>): PinnedDefinition<L> {
     const definition = this.get(kind.collection);
     if (definition === undefined) {
-      throw new Error(`This task is not pinned to "${kind.collection}" (it reads ${[...this.keys()].join(', ') || 'nothing'}); list its kind in the agent's kinds.`);
+      throw new Error(
+        `This task is not pinned to "${kind.collection}" (it reads ${[...this.keys()].join(', ') || 'nothing'}); list its kind in the agent's kinds.`,
+      );
     }
     return ofKind(definition, kind);
   }

@@ -16,7 +16,11 @@ let held: (() => void) | undefined;
 const holding: LearnableAgent<WordInput, { list: string }> = {
   ...wordAgent,
   declaration: { ...wordAgent.declaration, admitsNone: true },
-  answerNone: () => ({ settled: true, findings: { list: { settled: true, reads: 'Belongs to no list, as the operator answered', collection: 'lists' } }, result: { list: '' } }),
+  answerNone: () => ({
+    settled: true,
+    findings: { list: { settled: true, reads: 'Belongs to no list, as the operator answered', collection: 'lists' } },
+    result: { list: '' },
+  }),
   async prepare() {
     if (hold === undefined) return;
     held?.();
@@ -61,8 +65,15 @@ describe('preview within a budget', () => {
 
   it('refuses a caller without a token in a sentence, as teach does, reading nothing', async () => {
     const answer = await preview(agent, banana, {});
-    expect(answer.body.error?.data).toEqual({ error: 'unauthorized', message: 'Previewing a lesson on this agent needs a bearer token it accepts, as teaching does; nothing was read.' });
-    const rest = await fetch(`${agent.url}/a2a/rest/learnables:preview`, { method: 'POST', headers: { 'content-type': 'application/json', 'A2A-Version': '1.0' }, body: JSON.stringify(banana) });
+    expect(answer.body.error?.data).toEqual({
+      error: 'unauthorized',
+      message: 'Previewing a lesson on this agent needs a bearer token it accepts, as teaching does; nothing was read.',
+    });
+    const rest = await fetch(`${agent.url}/a2a/rest/learnables:preview`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', 'A2A-Version': '1.0' },
+      body: JSON.stringify(banana),
+    });
     expect(rest.status).toBe(401);
   });
 
@@ -93,12 +104,18 @@ describe('preview within a budget', () => {
       const alice = preview(agent, banana, as('alice'));
       await inside;
       const again = await preview(agent, banana, as('alice'));
-      expect(again.body.error?.data).toEqual({ error: 'busy', message: 'Another preview of yours is still running on this agent; wait for it to answer, then try again.' });
+      expect(again.body.error?.data).toEqual({
+        error: 'busy',
+        message: 'Another preview of yours is still running on this agent; wait for it to answer, then try again.',
+      });
       inside = entered();
       const bob = preview(agent, banana, as('bob'));
       await inside;
       const carol = await preview(agent, banana, as('carol'));
-      expect(carol.body.error?.data).toEqual({ error: 'busy', message: 'This agent is running as many previews as it takes at once; try again in a few seconds.' });
+      expect(carol.body.error?.data).toEqual({
+        error: 'busy',
+        message: 'This agent is running as many previews as it takes at once; try again in a few seconds.',
+      });
       hold = undefined;
       release();
       expect(resultOf(await alice).tried).toBe(60);

@@ -92,7 +92,13 @@ describe('a learnable agent on the runtime, over real HTTP', () => {
     const { client } = await sdkClient(agent.url, { activate: true });
     const asked = await send(client, userText('mango chutney'));
     const pinned = said(asked).extension!.version as number;
-    const outcome = await authority.client.postLesson({ collection: 'lists', entry: 'alpha', value: { word: 'mango' }, taughtBy: 'dana', reason: 'mangoes are alpha' });
+    const outcome = await authority.client.postLesson({
+      collection: 'lists',
+      entry: 'alpha',
+      value: { word: 'mango' },
+      taughtBy: 'dana',
+      reason: 'mangoes are alpha',
+    });
     expect(outcome).toMatchObject({ changed: true, version: pinned + 1 });
 
     const answered = await send(client, userData({ entry: 'beta' }, asked));
@@ -141,7 +147,13 @@ describe('a learnable agent on the runtime, over real HTTP', () => {
         const holding = new Promise<void>((resolve) => (held = resolve));
         const earlier = send(client, userText('banana split'));
         await holding;
-        const outcome = await authority.client.postLesson({ collection: 'lists', entry: 'alpha', value: { word }, taughtBy: 'dana', reason: `${word} is alpha` });
+        const outcome = await authority.client.postLesson({
+          collection: 'lists',
+          entry: 'alpha',
+          value: { word },
+          taughtBy: 'dana',
+          reason: `${word} is alpha`,
+        });
         const task = await send(client, userText(`a ${word} here`));
         expect(said(task).extension).toMatchObject({ versions: { lists: outcome.version } });
         expect(said(task).text).toBe('Belongs to List alpha');
@@ -267,11 +279,25 @@ describe('a learnable agent on the runtime, over real HTTP', () => {
   });
 
   it('relays refusals from teach word for word, and refuses to teach without a token', async () => {
-    const refused = await rpc(agent.url, 'learnables/teach', { collection: 'lists', entry: 'alpha', value: { word: '' }, taughtBy: 'alice', reason: 'r' }, { authorization: 'Bearer alice-token' });
-    expect(refused.body.error).toEqual({ code: -32602, message: 'a word list needs a word', data: { error: 'unlearnable', message: 'a word list needs a word', field: 'word' } });
+    const refused = await rpc(
+      agent.url,
+      'learnables/teach',
+      { collection: 'lists', entry: 'alpha', value: { word: '' }, taughtBy: 'alice', reason: 'r' },
+      { authorization: 'Bearer alice-token' },
+    );
+    expect(refused.body.error).toEqual({
+      code: -32602,
+      message: 'a word list needs a word',
+      data: { error: 'unlearnable', message: 'a word list needs a word', field: 'word' },
+    });
     const anonymous = await rpc(agent.url, 'learnables/teach', { collection: 'lists', entry: 'alpha', value: { word: 'x' }, taughtBy: 'a', reason: 'r' });
     expect(anonymous.body.error).toMatchObject({ code: -31401, data: { error: 'unauthorized' } });
-    const unknown = await rpc(agent.url, 'learnables/teach', { collection: 'lists', entry: 'gamma', value: { word: 'x' }, taughtBy: 'a', reason: 'r' }, { authorization: 'Bearer alice-token' });
+    const unknown = await rpc(
+      agent.url,
+      'learnables/teach',
+      { collection: 'lists', entry: 'gamma', value: { word: 'x' }, taughtBy: 'a', reason: 'r' },
+      { authorization: 'Bearer alice-token' },
+    );
     expect(unknown.body.error?.message).toBe('"gamma" is not in lists; the entries are: alpha, beta.');
   });
 
@@ -298,7 +324,12 @@ describe('a learnable agent on the runtime, over real HTTP', () => {
     const raw = await fetch(`${agent.url}/a2a/jsonrpc`, {
       method: 'POST',
       headers: { 'content-type': 'application/json' },
-      body: JSON.stringify({ jsonrpc: '2.0', id: 7, method: 'message/send', params: { message: { kind: 'message', messageId: 'v03', role: 'user', parts: [{ kind: 'text', text: 'durian' }] } } }),
+      body: JSON.stringify({
+        jsonrpc: '2.0',
+        id: 7,
+        method: 'message/send',
+        params: { message: { kind: 'message', messageId: 'v03', role: 'user', parts: [{ kind: 'text', text: 'durian' }] } },
+      }),
     });
     const body = (await raw.json()) as { result: { kind: string; status: { state: string; message: { metadata: Record<string, unknown> } } } };
     expect(body.result.kind).toBe('task');
@@ -358,7 +389,9 @@ describe('a learnable agent on the runtime, over real HTTP', () => {
     await send(client, userText('date:2026-10-05 banana'));
     await send(client, userText('date:2026-10-06 durian'));
     await send(client, userText('date:2026-10-13 banana'));
-    const stats = (await (await fetch(`${agent.url}/learnables/stats?by=week`)).json()) as { periods: { period: string; messages: number; questions: number; questionsPer100: number }[] };
+    const stats = (await (await fetch(`${agent.url}/learnables/stats?by=week`)).json()) as {
+      periods: { period: string; messages: number; questions: number; questionsPer100: number }[];
+    };
     expect(stats.periods.filter((p) => p.period.startsWith('2026-10'))).toEqual([
       { period: '2026-10-05', messages: 2, questions: 1, questionsPer100: 50, corrected: 0, correctedUnasked: 0 },
       { period: '2026-10-12', messages: 1, questions: 0, questionsPer100: 0, corrected: 0, correctedUnasked: 0 },
@@ -374,6 +407,9 @@ describe('a learnable agent on the runtime, over real HTTP', () => {
 
 async function countTasks(agent: RunningAgent): Promise<number> {
   const db = agent.database.db as unknown as import('kysely').Kysely<{ tasks: { id: string } }>;
-  const row = await db.selectFrom('tasks').select((eb) => eb.fn.countAll().as('n')).executeTakeFirst();
+  const row = await db
+    .selectFrom('tasks')
+    .select((eb) => eb.fn.countAll().as('n'))
+    .executeTakeFirst();
   return Number(row?.n ?? 0);
 }

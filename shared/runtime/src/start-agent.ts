@@ -9,7 +9,19 @@ import { DefaultRequestHandler, UnauthenticatedUser, defaultServerCallContextBui
 import { agentCardHandler, jsonRpcHandler, restHandler } from '@a2a-js/sdk/server/express';
 import { sql } from 'kysely';
 import type { Logger, ReadinessCheck, TokenNames } from '@learnables/authority';
-import { AuthorityClient, BearerTokens, allowedHosts, bearerChallenge, bearerTokenOf, cached, createLogger, observeHttp, readinessHandler, requestLogger, requireAllowedHost } from '@learnables/authority';
+import {
+  AuthorityClient,
+  BearerTokens,
+  allowedHosts,
+  bearerChallenge,
+  bearerTokenOf,
+  cached,
+  createLogger,
+  observeHttp,
+  readinessHandler,
+  requestLogger,
+  requireAllowedHost,
+} from '@learnables/authority';
 import { LEARNABLES_URI, UNAUTHORIZED_CODE } from '@learnables/protocol';
 import { JSONRPC_PATH, REST_PATH, agentCardFor } from './a2a/agent-card.ts';
 import type { AgentProvider } from './a2a/agent-card.ts';
@@ -154,10 +166,7 @@ export interface RunningAgent {
  * and v0.3), its database task store, plus pinning, the journal, questions with teach blocks,
  * reread and teach, and the questions-per-100-messages numbers.
  */
-export async function startLearnableAgent<Input, Result>(
-  agent: LearnableAgent<Input, Result>,
-  options: AgentServerOptions,
-): Promise<RunningAgent> {
+export async function startLearnableAgent<Input, Result>(agent: LearnableAgent<Input, Result>, options: AgentServerOptions): Promise<RunningAgent> {
   // The card against the kinds, before anything is opened: a mistake there is the agent's to fix.
   checkAgent(agent);
   const logger = options.logger ?? createLogger({ service: agent.name });
@@ -168,7 +177,8 @@ export async function startLearnableAgent<Input, Result>(
   const database = await openRuntimeDatabase(options.store);
   const kept: KeptInput = { ...DEFAULT_KEPT_INPUT, ...options.keptInput };
   for (const [what, bytes] of Object.entries(kept)) {
-    if (!Number.isInteger(bytes) || bytes < 1024) throw new RangeError(`The input a task keeps (${what}) must be a whole number of bytes, at least 1024, and ${bytes} is not.`);
+    if (!Number.isInteger(bytes) || bytes < 1024)
+      throw new RangeError(`The input a task keeps (${what}) must be a whole number of bytes, at least 1024, and ${bytes} is not.`);
   }
   const authority = new AuthorityClient({ url: options.authority.url, token: options.authority.token, kinds: agent.kinds });
   // Steps are written without waiting for the disk; a task's opening and its resting state wait
@@ -179,13 +189,21 @@ export async function startLearnableAgent<Input, Result>(
   // The SDK's store (for reads) shares our connection and database; LedgerTaskStore writes a task's
   // opening and resting rows with the ledger's in one transaction, and KeepingTaskStore keeps at
   // most `kept.message` of a task's messages.
-  const taskStore = new KeepingTaskStore(
-    new LedgerTaskStore(database, ledger),
-    kept.message,
-  );
+  const taskStore = new KeepingTaskStore(new LedgerTaskStore(database, ledger), kept.message);
   const reader = new InputReader(agent, options.parsing);
   const retryAfter = options.parsing?.retryAfterSeconds ?? 10;
-  const deps: ExecutorDeps<Input, Result> = { agent, journal, ledger, taskStore, authority, reader, kept, logger, metrics, strict: options.strict ?? process.env.NODE_ENV === 'test' };
+  const deps: ExecutorDeps<Input, Result> = {
+    agent,
+    journal,
+    ledger,
+    taskStore,
+    authority,
+    reader,
+    kept,
+    logger,
+    metrics,
+    strict: options.strict ?? process.env.NODE_ENV === 'test',
+  };
 
   const app = express();
   app.disable('x-powered-by');
@@ -223,7 +241,9 @@ export async function startLearnableAgent<Input, Result>(
 
   const users = options.users instanceof BearerTokens ? options.users : new BearerTokens(options.users ?? new Map());
   if (users.names().includes(ANONYMOUS_OWNER)) {
-    throw new Error(`A user named "${ANONYMOUS_OWNER}" would share the tasks of anonymous callers (the task store's name for them); give that token another name.`);
+    throw new Error(
+      `A user named "${ANONYMOUS_OWNER}" would share the tasks of anonymous callers (the task store's name for them); give that token another name.`,
+    );
   }
   // The name a request's token acts as, looked up once a request: the refusal below and the SDK's
   // user both ask, and each lookup hashes the token (compared in constant time, BearerTokens).
@@ -316,7 +336,13 @@ export async function startLearnableAgent<Input, Result>(
     res.json({ ok: true, agent: agent.name, engine: database.engine, reading: reader.load });
   });
   // Readiness: it can do its work (a balancer takes it out of rotation when this fails).
-  app.get('/readyz', readinessHandler(agentCalled(agent.name), agentReadiness({ database, authorityUrl: options.authority.url, reader, cacheMs: options.readinessCacheMs ?? 2_000 })));
+  app.get(
+    '/readyz',
+    readinessHandler(
+      agentCalled(agent.name),
+      agentReadiness({ database, authorityUrl: options.authority.url, reader, cacheMs: options.readinessCacheMs ?? 2_000 }),
+    ),
+  );
   app.get('/metrics', metrics.service.handler());
   const counts = new AgentCounts(ledger, corrections);
   app.get('/learnables/stats', statsHandler(counts, agent.skill.id));
@@ -339,8 +365,10 @@ export async function startLearnableAgent<Input, Result>(
     refuseUnknownToken('rest'),
     express.json({ limit: bodyLimit, type: ['application/json', 'application/a2a+json'], strict: false, verify: verifyBody }),
     (error: { type?: string; message?: string }, _req: Request, res: Response, next: NextFunction) => {
-      if (error.type === 'entity.too.large') res.status(413).json({ error: 'too-large', message: `The request is larger than this agent accepts (${bodyLimit}).` });
-      else if (error.type === 'entity.parse.failed') res.status(400).json({ error: 'malformed', message: `The body is not valid JSON: ${error.message ?? 'parse error'}.` });
+      if (error.type === 'entity.too.large')
+        res.status(413).json({ error: 'too-large', message: `The request is larger than this agent accepts (${bodyLimit}).` });
+      else if (error.type === 'entity.parse.failed')
+        res.status(400).json({ error: 'malformed', message: `The body is not valid JSON: ${error.message ?? 'parse error'}.` });
       else if (error.type === 'entity.too.deep') res.status(400).json({ error: 'malformed', message: error.message });
       else next(error);
     },
@@ -376,12 +404,17 @@ export async function startLearnableAgent<Input, Result>(
 
   const recovered = await recoverTasks(deps, taskStore);
   // Preview's memory filled ahead of the first preview (in batches, off the request path).
-  const warming = agent.decider === undefined || options.warmPreview === false
-    ? Promise.resolve(0)
-    : warmPreview({ agent, authority, journal, ledger, memory: methodDeps.previewMemory, ...(options.previewWindow && { window: options.previewWindow }) }, Date.now(), watching.signal).catch((error: unknown) => {
-        logger.warn({ err: error }, "Preview's memory was not filled ahead of time (the first preview will read the recent tasks itself)");
-        return 0;
-      });
+  const warming =
+    agent.decider === undefined || options.warmPreview === false
+      ? Promise.resolve(0)
+      : warmPreview(
+          { agent, authority, journal, ledger, memory: methodDeps.previewMemory, ...(options.previewWindow && { window: options.previewWindow }) },
+          Date.now(),
+          watching.signal,
+        ).catch((error: unknown) => {
+          logger.warn({ err: error }, "Preview's memory was not filled ahead of time (the first preview will read the recent tasks itself)");
+          return 0;
+        });
   return {
     url,
     card,

@@ -40,7 +40,10 @@ export const wordAgent: LearnableAgent<WordInput, { list: string }> = {
   kinds: [wordListKind()],
   parse(parts: readonly InputPart[]): WordInput {
     note('parse');
-    const text = parts.map((part) => (part.kind === 'text' ? part.text : '')).join(' ').trim();
+    const text = parts
+      .map((part) => (part.kind === 'text' ? part.text : ''))
+      .join(' ')
+      .trim();
     if (text === '') throw new InputRefused('There is no text to read in this message.');
     if (text === 'explode') throw new Error('the reading function blew up');
     const date = /^date:(\d{4}-\d{2}-\d{2})/.exec(text)?.[1];

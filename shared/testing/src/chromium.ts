@@ -37,7 +37,7 @@ export function findChromium(overrides: Partial<ProgramSearch> = {}): Promise<Fo
     setting: process.env.CHROMIUM_PATH,
     paths: USUAL_CHROMIUM_PATHS,
     packaged: packagedChromium,
-    debian: { package: 'chromium', path: '/usr/bin/chromium', why: 'for the console\'s browser tests' },
+    debian: { package: 'chromium', path: '/usr/bin/chromium', why: "for the console's browser tests" },
     ...overrides,
   });
 }

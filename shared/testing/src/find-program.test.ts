@@ -33,7 +33,13 @@ describe('finding a program the tests drive', () => {
     const broken = fakeProgram(dir.path, 'broken', false);
     const good = fakeProgram(dir.path, 'good', true);
     const later = fakeProgram(dir.path, 'later', true);
-    const found = await findProgram({ name: 'Tool', settingName: 'TOOL_PATH', setting: undefined, paths: [join(dir.path, 'missing'), broken, good, later], mayInstall: false });
+    const found = await findProgram({
+      name: 'Tool',
+      settingName: 'TOOL_PATH',
+      setting: undefined,
+      paths: [join(dir.path, 'missing'), broken, good, later],
+      mayInstall: false,
+    });
     expect(found.path).toBe(good);
     expect(found.source).toBe('usual path');
     expect(found.tried.join('\n')).toMatch(/missing \(usual path: not there\)/);
@@ -43,8 +49,17 @@ describe('finding a program the tests drive', () => {
 
   it('says everywhere it looked and what to do when nothing is found and it may not install', async () => {
     await expect(
-      findProgram({ name: 'Tool', settingName: 'TOOL_PATH', setting: undefined, paths: ['/nowhere/tool'], debian: { package: 'tool', path: '/usr/bin/tool', why: '' }, mayInstall: false }),
-    ).rejects.toThrow('The tests need Tool, and none was found: /nowhere/tool (usual path: not there). Install it (on Debian: apt-get install tool) or set TOOL_PATH to its path.');
+      findProgram({
+        name: 'Tool',
+        settingName: 'TOOL_PATH',
+        setting: undefined,
+        paths: ['/nowhere/tool'],
+        debian: { package: 'tool', path: '/usr/bin/tool', why: '' },
+        mayInstall: false,
+      }),
+    ).rejects.toThrow(
+      'The tests need Tool, and none was found: /nowhere/tool (usual path: not there). Install it (on Debian: apt-get install tool) or set TOOL_PATH to its path.',
+    );
   });
 
   it('finds HAProxy where Debian puts it', async () => {
@@ -54,16 +69,20 @@ describe('finding a program the tests drive', () => {
 
   // The fallback a machine without an installed browser takes: the Chromium inside the
   // @sparticuz/chromium npm package, unpacked from the package itself (no network), driven for real.
-  it.runIf(process.platform === 'linux' && process.arch === 'x64')('falls back to the Chromium shipped in an npm package, and it drives a page', async () => {
-    const found = await findChromium({ setting: undefined, paths: ['/nowhere/chromium'], mayInstall: false });
-    expect(found.source).toBe('npm package');
-    const browser = await chromium.launch({ executablePath: found.path, args: CHROMIUM_ARGS });
-    try {
-      const page = await browser.newPage();
-      await page.setContent('<p id="p">learnables</p>');
-      expect(await page.textContent('#p')).toBe('learnables');
-    } finally {
-      await browser.close();
-    }
-  }, 120_000);
+  it.runIf(process.platform === 'linux' && process.arch === 'x64')(
+    'falls back to the Chromium shipped in an npm package, and it drives a page',
+    async () => {
+      const found = await findChromium({ setting: undefined, paths: ['/nowhere/chromium'], mayInstall: false });
+      expect(found.source).toBe('npm package');
+      const browser = await chromium.launch({ executablePath: found.path, args: CHROMIUM_ARGS });
+      try {
+        const page = await browser.newPage();
+        await page.setContent('<p id="p">learnables</p>');
+        expect(await page.textContent('#p')).toBe('learnables');
+      } finally {
+        await browser.close();
+      }
+    },
+    120_000,
+  );
 });

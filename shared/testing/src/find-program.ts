@@ -108,7 +108,9 @@ export async function findProgram(search: ProgramSearch): Promise<FoundProgram> 
   }
   const mayInstall = search.mayInstall ?? (process.getuid?.() === 0 && existsSync('/usr/bin/apt-get'));
   if (search.debian && mayInstall) {
-    log(`${search.name} was not found (${tried.join('; ')}). Installing Debian's ${search.debian.package} package as root (apt-get update && apt-get install -y ${search.debian.package}) ${search.debian.why}; this happens once.`);
+    log(
+      `${search.name} was not found (${tried.join('; ')}). Installing Debian's ${search.debian.package} package as root (apt-get update && apt-get install -y ${search.debian.package}) ${search.debian.why}; this happens once.`,
+    );
     await aptInstall(search.debian.package);
     const found = await consider(search.debian.path, 'Debian package');
     if (found) return found;

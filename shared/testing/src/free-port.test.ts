@@ -6,7 +6,7 @@ import { freePort } from './free-port.ts';
 describe('freePort', () => {
   const RANGE = '/proc/sys/net/ipv4/ip_local_port_range';
   // Linux says where its ephemeral range is; elsewhere the default is assumed and not checked here.
-  it.runIf(existsSync(RANGE))('gives a port outside the kernel\'s ephemeral range that can be listened on', async () => {
+  it.runIf(existsSync(RANGE))("gives a port outside the kernel's ephemeral range that can be listened on", async () => {
     const [low, high] = readFileSync(RANGE, 'utf8').trim().split(/\s+/).map(Number) as [number, number];
     for (let i = 0; i < 20; i += 1) {
       const port = await freePort();

@@ -3,7 +3,13 @@
 import { answersVersion, findProgram } from './find-program.ts';
 import type { FoundProgram, ProgramSearch } from './find-program.ts';
 
-export const USUAL_HAPROXY_PATHS: readonly string[] = ['/usr/sbin/haproxy', '/usr/bin/haproxy', '/usr/local/sbin/haproxy', '/usr/local/bin/haproxy', '/opt/homebrew/bin/haproxy'];
+export const USUAL_HAPROXY_PATHS: readonly string[] = [
+  '/usr/sbin/haproxy',
+  '/usr/bin/haproxy',
+  '/usr/local/sbin/haproxy',
+  '/usr/local/bin/haproxy',
+  '/opt/homebrew/bin/haproxy',
+];
 
 export function findHaproxy(overrides: Partial<ProgramSearch> = {}): Promise<FoundProgram> {
   return findProgram({

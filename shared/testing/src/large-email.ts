@@ -18,7 +18,9 @@ export interface LargeEmailOptions {
  * with `csvRows: 40_000` (the worst-input benchmark's largest email).
  */
 export function largeEmail(options: LargeEmailOptions = {}): Buffer {
-  const attachment = Buffer.alloc(options.attachmentBytes ?? 25 * 1024 * 1024, 7).toString('base64').replace(/.{76}/g, '$&\r\n');
+  const attachment = Buffer.alloc(options.attachmentBytes ?? 25 * 1024 * 1024, 7)
+    .toString('base64')
+    .replace(/.{76}/g, '$&\r\n');
   const csv =
     options.csvRows === undefined
       ? []

@@ -20,9 +20,7 @@ export async function scratchPostgres(prefix = 'learnables_test'): Promise<Scrat
   try {
     await admin.connect();
   } catch (error) {
-    throw new Error(
-      `The PostgreSQL tests need a server at ${TEST_PG_URL} (set LEARNABLES_TEST_PG_URL to use another): ${(error as Error).message}`,
-    );
+    throw new Error(`The PostgreSQL tests need a server at ${TEST_PG_URL} (set LEARNABLES_TEST_PG_URL to use another): ${(error as Error).message}`);
   }
   await admin.query(`CREATE DATABASE ${name}`);
   await admin.end();

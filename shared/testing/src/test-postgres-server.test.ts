@@ -34,7 +34,9 @@ describe('the PostgreSQL server the tests use', () => {
       expect(server.embedded).toBe(true);
       expect(server.url).not.toBe(nowhere);
       expect(lines[0]).toMatch(/^No PostgreSQL server answers at .*; the PostgreSQL tests start their own\.$/);
-      expect(lines[1]).toMatch(/^Started an embedded PostgreSQL server for the tests at postgres:\/\/postgres@127\.0\.0\.1:\d+\/postgres \(data in (.*), removed when the tests end\)\.$/);
+      expect(lines[1]).toMatch(
+        /^Started an embedded PostgreSQL server for the tests at postgres:\/\/postgres@127\.0\.0\.1:\d+\/postgres \(data in (.*), removed when the tests end\)\.$/,
+      );
       const client = new pg.Client({ connectionString: server.url });
       await client.connect();
       await client.query('CREATE DATABASE learnables_embedded_check');

@@ -52,7 +52,20 @@ export async function startEmbeddedPostgres(log: (line: string) => void = () => 
     initdbFlags: ['--auth=trust', '--encoding=UTF8', '--no-sync'],
     // No Unix socket (nothing to collide with a system server's), TCP on loopback only, and the
     // durability a throwaway test server does not need turned off.
-    postgresFlags: ['-c', 'listen_addresses=127.0.0.1', '-c', 'unix_socket_directories=', '-c', 'fsync=off', '-c', 'synchronous_commit=off', '-c', 'full_page_writes=off', '-c', 'max_connections=300'],
+    postgresFlags: [
+      '-c',
+      'listen_addresses=127.0.0.1',
+      '-c',
+      'unix_socket_directories=',
+      '-c',
+      'fsync=off',
+      '-c',
+      'synchronous_commit=off',
+      '-c',
+      'full_page_writes=off',
+      '-c',
+      'max_connections=300',
+    ],
     onLog: (message: unknown) => void output.push(String(message)),
     onError: (message: unknown) => void output.push(String(message)),
   });

@@ -24,7 +24,14 @@ export class WordList extends Learnable {
     const word = value.word;
     if (typeof word !== 'string' || word.trim() === '') throw new UnlearnableValue('a word list needs a word', { field: 'word' });
     if (!this.words.includes(word)) return { next: this, changed: false };
-    return { next: new WordList(this.key, this.words.filter((known) => known !== word), this.name), changed: true };
+    return {
+      next: new WordList(
+        this.key,
+        this.words.filter((known) => known !== word),
+        this.name,
+      ),
+      changed: true,
+    };
   }
   describesRetraction(value: LessonValue): string {
     return `${this.key} no longer knows the word '${String(value.word)}'`;

@@ -117,7 +117,11 @@ function insertGap(zip: Buffer, gap: Buffer): Buffer {
   const records = directoryOf(zip);
   const end = zip.length - 22;
   const directory = zip.readUInt32LE(end + 16);
-  const at = records.map((record) => record.local).filter((local) => local > 0).sort((a, b) => a - b)[0] ?? directory;
+  const at =
+    records
+      .map((record) => record.local)
+      .filter((local) => local > 0)
+      .sort((a, b) => a - b)[0] ?? directory;
   for (const record of records) if (record.local >= at) zip.writeUInt32LE(record.local + gap.length, record.at + 42);
   zip.writeUInt32LE(directory + gap.length, end + 16);
   return Buffer.concat([zip.subarray(0, at), gap, zip.subarray(at)]);

@@ -6,4 +6,10 @@ import { loadResults, resultsDir, writeChart } from './report.ts';
 
 const dir = resultsDir({ updateDocs: process.argv.includes('--update-docs') });
 const path = writeChart(dir);
-console.log(`Drew ${loadResults(dir).map((r) => `learning ${r.learning}`).join(' and ') || 'no results'} into ${relative(repoRoot, path)}.`);
+console.log(
+  `Drew ${
+    loadResults(dir)
+      .map((r) => `learning ${r.learning}`)
+      .join(' and ') || 'no results'
+  } into ${relative(repoRoot, path)}.`,
+);

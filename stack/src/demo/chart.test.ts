@@ -13,7 +13,7 @@ const wrongCounts = (svg: string) => [...svg.matchAll(/<text class="wrong"[^>]*>
 const correctedCounts = (svg: string) => [...svg.matchAll(/<text class="corrected"[^>]*>(\d+)<\/text>/g)].map((match) => Number(match[1]));
 
 describe('the questions-per-100 chart', () => {
-  it('draws each run\'s wrong-without-asking count under every week, in red when it is not zero', () => {
+  it("draws each run's wrong-without-asking count under every week, in red when it is not zero", () => {
     const [on, off] = loadResults(DOCS_DIR) as [ScenarioResult, ScenarioResult];
     const wrongOn = on.weeks.map((week, i) => ({ ...week, misreads: i === 1 ? 3 : 0, corrected: i === 1 ? 4 : 0 }));
     const svg = drawChart([{ ...on, weeks: wrongOn }, off]);

@@ -30,7 +30,10 @@ export function drawChart(results: readonly ScenarioResult[]): string {
   );
   out.push(`<title id="title">Questions per 100 messages, week by week</title>`);
   const described = results
-    .map((r) => `learning ${r.learning}: ${r.weeks.map((w) => fixed(w.all.per100)).join(', ')} (decided without asking and wrong: ${wrongOf(r).join(', ')}; corrected later: ${correctedOf(r).join(', ')})`)
+    .map(
+      (r) =>
+        `learning ${r.learning}: ${r.weeks.map((w) => fixed(w.all.per100)).join(', ')} (decided without asking and wrong: ${wrongOf(r).join(', ')}; corrected later: ${correctedOf(r).join(', ')})`,
+    )
     .join('; ');
   out.push(`<desc id="desc">${escapeXml(described || 'No results yet.')}</desc>`);
   out.push(`<rect width="${WIDTH}" height="${height}" fill="#ffffff"/>`);
@@ -53,19 +56,25 @@ export function drawChart(results: readonly ScenarioResult[]): string {
     out.push(`<line x1="${PLOT.left}" x2="${PLOT.right}" y1="${y(value)}" y2="${y(value)}" stroke="${value === 0 ? '#888' : '#e3e3e3'}" stroke-width="1"/>`);
     out.push(`<text x="${PLOT.left - 8}" y="${y(value) + 4}" font-size="11" fill="#666" text-anchor="end">${value}</text>`);
   }
-  out.push(`<text transform="translate(18 ${(PLOT.top + PLOT.bottom) / 2}) rotate(-90)" font-size="12" fill="#444" text-anchor="middle">questions per 100 messages</text>`);
+  out.push(
+    `<text transform="translate(18 ${(PLOT.top + PLOT.bottom) / 2}) rotate(-90)" font-size="12" fill="#444" text-anchor="middle">questions per 100 messages</text>`,
+  );
   const weekStarts = first?.weeks.map((w) => w.start) ?? [];
   for (let week = 1; week <= weeks; week++) {
     out.push(`<text x="${x(week)}" y="${PLOT.bottom + 18}" font-size="12" fill="#444" text-anchor="middle">week ${week}</text>`);
     const start = weekStarts[week - 1];
     if (start) {
       const [, month, day] = start.split('-');
-      out.push(`<text x="${x(week)}" y="${PLOT.bottom + 33}" font-size="10" fill="#888" text-anchor="middle">${Number(day)} ${SHORT_MONTHS[Number(month) - 1]}</text>`);
+      out.push(
+        `<text x="${x(week)}" y="${PLOT.bottom + 33}" font-size="10" fill="#888" text-anchor="middle">${Number(day)} ${SHORT_MONTHS[Number(month) - 1]}</text>`,
+      );
     }
   }
 
   if (results.length) {
-    out.push(`<text x="${PLOT.left}" y="${WRONG_TOP}" font-size="11" fill="#444">Decided without asking, and wrong (the line counts only while these stay at 0):</text>`);
+    out.push(
+      `<text x="${PLOT.left}" y="${WRONG_TOP}" font-size="11" fill="#444">Decided without asking, and wrong (the line counts only while these stay at 0):</text>`,
+    );
     out.push(`<text x="${PLOT.left}" y="${correctedTop}" font-size="11" fill="#444">Decisions corrected later, as the agents count them:</text>`);
   }
   results.forEach((result, index) => {
@@ -73,12 +82,16 @@ export function drawChart(results: readonly ScenarioResult[]): string {
     const rowY = WRONG_TOP + WRONG_ROW * (index + 1);
     out.push(`<text x="${PLOT.left - 8}" y="${rowY}" font-size="10" fill="${colour}" text-anchor="end">${escapeXml(result.learning)}</text>`);
     wrongOf(result).forEach((wrong, i) => {
-      out.push(`<text class="wrong" x="${fixed(x(i + 1))}" y="${rowY}" font-size="11" font-weight="bold" fill="${wrong ? '#b00020' : colour}" text-anchor="middle">${wrong}</text>`);
+      out.push(
+        `<text class="wrong" x="${fixed(x(i + 1))}" y="${rowY}" font-size="11" font-weight="bold" fill="${wrong ? '#b00020' : colour}" text-anchor="middle">${wrong}</text>`,
+      );
     });
     const correctedY = correctedTop + WRONG_ROW * (index + 1);
     out.push(`<text x="${PLOT.left - 8}" y="${correctedY}" font-size="10" fill="${colour}" text-anchor="end">${escapeXml(result.learning)}</text>`);
     correctedOf(result).forEach((corrected, i) => {
-      out.push(`<text class="corrected" x="${fixed(x(i + 1))}" y="${correctedY}" font-size="11" font-weight="bold" fill="${corrected ? '#b00020' : colour}" text-anchor="middle">${corrected}</text>`);
+      out.push(
+        `<text class="corrected" x="${fixed(x(i + 1))}" y="${correctedY}" font-size="11" font-weight="bold" fill="${corrected ? '#b00020' : colour}" text-anchor="middle">${corrected}</text>`,
+      );
     });
   });
 
@@ -90,16 +103,39 @@ export function drawChart(results: readonly ScenarioResult[]): string {
       return `<polyline points="${points}" fill="none" stroke="${colour}" stroke-width="${width}" stroke-opacity="${opacity}" stroke-linejoin="round" stroke-linecap="round"${dash ? ` stroke-dasharray="${dash}"` : ''}/>`;
     };
     out.push(`<g class="learning-${escapeXml(result.learning)}">`);
-    out.push(line(result.weeks.map((w) => w.email.per100), '7 4', 1.5, 0.65));
-    out.push(line(result.weeks.map((w) => w.manifest.per100), '2 3', 1.5, 0.65));
-    out.push(line(result.weeks.map((w) => w.all.per100), '', 3, 1));
+    out.push(
+      line(
+        result.weeks.map((w) => w.email.per100),
+        '7 4',
+        1.5,
+        0.65,
+      ),
+    );
+    out.push(
+      line(
+        result.weeks.map((w) => w.manifest.per100),
+        '2 3',
+        1.5,
+        0.65,
+      ),
+    );
+    out.push(
+      line(
+        result.weeks.map((w) => w.all.per100),
+        '',
+        3,
+        1,
+      ),
+    );
     result.weeks.forEach((w, i) => {
       out.push(`<circle cx="${fixed(x(i + 1))}" cy="${fixed(y(w.all.per100))}" r="4" fill="${colour}"/>`);
       // The highest line of the week is labelled above its point, the others below theirs.
       const others = results.filter((r) => r !== result).map((r) => r.weeks[i]?.all.per100 ?? -1);
       const above = others.every((value) => w.all.per100 >= value);
       const labelY = above ? y(w.all.per100) - 9 : y(w.all.per100) + 17;
-      out.push(`<text x="${fixed(x(i + 1))}" y="${fixed(labelY)}" font-size="11" font-weight="bold" fill="${colour}" text-anchor="middle">${w.all.per100.toFixed(1)}</text>`);
+      out.push(
+        `<text x="${fixed(x(i + 1))}" y="${fixed(labelY)}" font-size="11" font-weight="bold" fill="${colour}" text-anchor="middle">${w.all.per100.toFixed(1)}</text>`,
+      );
     });
     out.push('</g>');
 
@@ -112,15 +148,12 @@ export function drawChart(results: readonly ScenarioResult[]): string {
     ];
     entries.forEach(([label, dash, width], row) => {
       const ly = legendY + 18 + row * 17;
-      out.push(`<line x1="${lx}" x2="${lx + 28}" y1="${ly - 4}" y2="${ly - 4}" stroke="${colour}" stroke-width="${width}"${dash ? ` stroke-dasharray="${dash}"` : ''}/>`);
+      out.push(
+        `<line x1="${lx}" x2="${lx + 28}" y1="${ly - 4}" y2="${ly - 4}" stroke="${colour}" stroke-width="${width}"${dash ? ` stroke-dasharray="${dash}"` : ''}/>`,
+      );
       out.push(`<text x="${lx + 36}" y="${ly}" font-size="11" fill="#444">${label}</text>`);
     });
-    const note =
-      result.learning === 'on'
-        ? 'answers remembered'
-        : result.learning === 'off'
-          ? 'answered, nothing remembered'
-          : '';
+    const note = result.learning === 'on' ? 'answers remembered' : result.learning === 'off' ? 'answered, nothing remembered' : '';
     if (note) out.push(`<text x="${lx}" y="${legendY + 18 + 3 * 17}" font-size="10" fill="#777">${note}</text>`);
     legendY += 100;
   });

@@ -35,7 +35,8 @@ export async function replayOnFreshStack(learning: 'on' | 'off', options: Compar
       ...(options.correctWrong !== undefined && { correctWrong: options.correctWrong }),
       ...(options.signal !== undefined && { signal: options.signal }),
       ...(options.onProgress && { onProgress: (event) => options.onProgress?.(learning, event) }),
-      stack: 'a fresh in-process stack (authority seeded from fixtures/seeds, both agents, SQLite in a temporary folder); the manifest agent dated by its file names',
+      stack:
+        'a fresh in-process stack (authority seeded from fixtures/seeds, both agents, SQLite in a temporary folder); the manifest agent dated by its file names',
     });
     // The stack's ports were temporary; say so rather than keep numbers that meant nothing.
     const agents = result.check.agents.map((check) => ({ ...check, url: `in-process ${check.agent} agent` }));

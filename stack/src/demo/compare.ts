@@ -16,14 +16,26 @@ import type { DemoArgs } from './args.ts';
 import { compareScenario } from './compare-scenario.ts';
 import { progressPrinter } from './progress.ts';
 import { writeMixedStream } from './make-mixed-stream.ts';
-import { formatComparison, formatEvidenceQuestions, formatSummary, formatTable, formatWrongDecisions, mixedResultsDir, resultsDir, trapResultsDir, writeResults } from './report.ts';
+import {
+  formatComparison,
+  formatEvidenceQuestions,
+  formatSummary,
+  formatTable,
+  formatWrongDecisions,
+  mixedResultsDir,
+  resultsDir,
+  trapResultsDir,
+  writeResults,
+} from './report.ts';
 import { mixedReplay, trapReplay } from './trap-replay.ts';
 import { repoRoot } from '../config.ts';
 
 let args: DemoArgs;
 try {
-  if (process.argv.some((arg) => arg.startsWith('--learning'))) throw new Error('pnpm demo:compare runs learning on and then off by itself; --learning is an option of pnpm demo.');
-  if (process.argv.includes('--trap')) throw new Error('pnpm demo:compare replays the trap scenario after the six-week one by itself; --trap is an option of pnpm demo.');
+  if (process.argv.some((arg) => arg.startsWith('--learning')))
+    throw new Error('pnpm demo:compare runs learning on and then off by itself; --learning is an option of pnpm demo.');
+  if (process.argv.includes('--trap'))
+    throw new Error('pnpm demo:compare replays the trap scenario after the six-week one by itself; --trap is an option of pnpm demo.');
   args = parseArgs(process.argv.slice(2));
 } catch (error) {
   console.error((error as Error).message);

@@ -43,11 +43,16 @@ try {
     process.exit(1);
   }
   if (!result.check.agrees) {
-    console.warn('\nThe totals agree, but an agent counted its messages under the week they arrived rather than their own dates, so its chart in the console will not show the scenario week by week.');
+    console.warn(
+      '\nThe totals agree, but an agent counted its messages under the week they arrived rather than their own dates, so its chart in the console will not show the scenario week by week.',
+    );
   }
 } catch (error) {
   const cause = error as Error;
-  const unreachable = error instanceof AuthorityUnavailable || (cause.message ?? '').includes('fetch failed') || (cause.cause as { code?: string } | undefined)?.code === 'ECONNREFUSED';
+  const unreachable =
+    error instanceof AuthorityUnavailable ||
+    (cause.message ?? '').includes('fetch failed') ||
+    (cause.cause as { code?: string } | undefined)?.code === 'ECONNREFUSED';
   console.error(
     unreachable
       ? `Cannot reach the stack (${env.emailAgentUrl}, ${env.manifestAgentUrl}, ${env.authorityUrl}): start it with \`pnpm start\`, or run \`pnpm demo:compare\`, which starts its own. (${cause.message})`

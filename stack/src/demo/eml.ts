@@ -70,9 +70,15 @@ export function quotedPrintable(text: string): string {
     .map((line) => {
       let encoded = '';
       for (const byte of Buffer.from(line, 'utf8')) {
-        encoded += byte === 0x3d || byte > 0x7e || (byte < 0x20 && byte !== 0x09) ? `=${byte.toString(16).toUpperCase().padStart(2, '0')}` : String.fromCharCode(byte);
+        encoded +=
+          byte === 0x3d || byte > 0x7e || (byte < 0x20 && byte !== 0x09) ? `=${byte.toString(16).toUpperCase().padStart(2, '0')}` : String.fromCharCode(byte);
       }
-      if (/[ \t]$/.test(encoded)) encoded = `${encoded.slice(0, -1)}=${encoded.charCodeAt(encoded.length - 1).toString(16).toUpperCase().padStart(2, '0')}`;
+      if (/[ \t]$/.test(encoded))
+        encoded = `${encoded.slice(0, -1)}=${encoded
+          .charCodeAt(encoded.length - 1)
+          .toString(16)
+          .toUpperCase()
+          .padStart(2, '0')}`;
       const wrapped: string[] = [];
       while (encoded.length > 76) {
         let cut = 75;

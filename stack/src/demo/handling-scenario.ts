@@ -84,7 +84,12 @@ function readingOf(task: Task): unknown {
 }
 
 /** Replay the six weeks through a running handling agent. */
-export async function runHandlingScenario(options: { agentUrl: string; authorityUrl: string; token: string; learning: Learning }): Promise<HandlingScenarioResult> {
+export async function runHandlingScenario(options: {
+  agentUrl: string;
+  authorityUrl: string;
+  token: string;
+  learning: Learning;
+}): Promise<HandlingScenarioResult> {
   const { messages } = load<{ messages: ScenarioMessage[] }>('scenario.json');
   const probeSet = load<Labelled[]>('held-out.json').slice(0, 20);
   const client = await connectAgent(options.agentUrl, options.token);
@@ -139,7 +144,11 @@ export async function runHandlingScenario(options: { agentUrl: string; authority
   let rollback: HandlingScenarioResult['rollback'];
   if (probed !== undefined) {
     const fromVersion = (await authority.active('handling')).version;
-    await authority.rollback('handling', { version: probed.version, author: SIMULATED_OPERATOR_EMAIL, reason: 'The scenario checks that a rollback brings back the earlier model.' });
+    await authority.rollback('handling', {
+      version: probed.version,
+      author: SIMULATED_OPERATOR_EMAIL,
+      reason: 'The scenario checks that a rollback brings back the earlier model.',
+    });
     const again = await probe();
     rollback = { toVersion: probed.version, fromVersion, probes: probeSet.length, same: JSON.stringify(again) === JSON.stringify(probed.readings) };
   }

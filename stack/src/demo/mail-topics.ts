@@ -31,9 +31,12 @@ export interface TopicContext {
 
 function signature(context: TopicContext): string {
   const { sender, customer } = context;
-  const person = /\b(Desk|Ops|Orders|Accounts|Billing|Planning|Logistics|Dispatch|Claims|Stock|Supply|QA|Returns|Entries|Purchasing|Yard|Shipping|Roastery|Goods-In|Bonded|Chain)\b/.test(sender.name)
-    ? sender.name
-    : firstName(sender.name);
+  const person =
+    /\b(Desk|Ops|Orders|Accounts|Billing|Planning|Logistics|Dispatch|Claims|Stock|Supply|QA|Returns|Entries|Purchasing|Yard|Shipping|Roastery|Goods-In|Bonded|Chain)\b/.test(
+      sender.name,
+    )
+      ? sender.name
+      : firstName(sender.name);
   return `${pick(context.random, ['Kind regards', 'Best regards', 'Thanks', 'Regards', 'Many thanks'])},\n${person}\n${sender.company ?? customer.name}`;
 }
 
@@ -58,7 +61,11 @@ export function writeTopic(topic: Topic, context: TopicContext): Written {
 
   switch (topic) {
     case 'booking':
-      subject = pick(random, [`Booking${subjectRef}: ${pallets} pallets ${goods}`, `Inbound booking request${subjectRef}`, `New delivery${subjectRef} - ${goods}`]);
+      subject = pick(random, [
+        `Booking${subjectRef}: ${pallets} pallets ${goods}`,
+        `Inbound booking request${subjectRef}`,
+        `New delivery${subjectRef} - ${goods}`,
+      ]);
       text = `${greeting(random)}\n\nPlease book in ${pallets} pallets of ${goods} for ${longDate(arrival)}, arriving on our own transport in the morning.\n${refWhere === 'body' ? `${bodyRef}\n` : ''}\nCould you confirm a bay and a time slot?\n\n${sign}\n`;
       break;
     case 'prealert':
@@ -87,14 +94,22 @@ export function writeTopic(topic: Topic, context: TopicContext): Written {
       subject = `Weekly stock report - week ${41 + context.week - 1}`;
       const rows = Array.from({ length: 4 }, () => `${customer.ref(random)},${pick(random, customer.goods)},${between(random, 10, 400)}`);
       text = `${greeting(random)}\n\nOur stock report for this week is attached.\n\n${sign}\n`;
-      attachments.push({ filename: `stock-report-w${41 + context.week - 1}.csv`, mediaType: 'text/csv', content: Buffer.from(`reference,item,quantity\n${rows.join('\n')}\n`) });
+      attachments.push({
+        filename: `stock-report-w${41 + context.week - 1}.csv`,
+        mediaType: 'text/csv',
+        content: Buffer.from(`reference,item,quantity\n${rows.join('\n')}\n`),
+      });
       break;
     }
     case 'forecast': {
       subject = `Weekly inbound forecast w/c ${longDate(date)}`;
       const rows = Array.from({ length: 5 }, () => `${customer.ref(random)},${pick(random, customer.goods)},${between(random, 2, 30)}`);
       text = `Hi all,\n\nForecast for the coming week attached; chilled volumes are in the second column.\n\n${sign}\n`;
-      attachments.push({ filename: `forecast-${date.toISOString().slice(0, 10)}.csv`, mediaType: 'text/csv', content: Buffer.from(`order,product,pallets\n${rows.join('\n')}\n`) });
+      attachments.push({
+        filename: `forecast-${date.toISOString().slice(0, 10)}.csv`,
+        mediaType: 'text/csv',
+        content: Buffer.from(`order,product,pallets\n${rows.join('\n')}\n`),
+      });
       break;
     }
     case 'remittance':

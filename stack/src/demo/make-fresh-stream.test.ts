@@ -33,7 +33,15 @@ describe('the fresh stream', () => {
       expect(emails.filter((m) => m.trap?.startsWith(label)).length, label).toBeGreaterThanOrEqual(3);
     }
     // Class 6: shapes shared with a seed mark (KP/, BW-) or between two new customers (SAP 45…); class 7: long prefixed references.
-    for (const key of ['krakowskie-przetwory', 'bjorkwall-tra', 'ferretti-alimentari', 'conservas-atlantico', 'tessitura-brembo', 'mazur-kosmetyki', 'ostra-hamnen']) {
+    for (const key of [
+      'krakowskie-przetwory',
+      'bjorkwall-tra',
+      'ferretti-alimentari',
+      'conservas-atlantico',
+      'tessitura-brembo',
+      'mazur-kosmetyki',
+      'ostra-hamnen',
+    ]) {
       expect(emails.filter((m) => m.truth.entry === key).length, key).toBeGreaterThanOrEqual(3);
     }
   });

@@ -24,7 +24,22 @@ import { between, mulberry32, pick } from '@learnables/testing';
 import type { Mailbox } from './eml.ts';
 import { encodeWord, htmlOf, quotedPrintable, rfc822Date, tinyPdf } from './eml.ts';
 import type { Client, Customer, Lang, Person } from './fresh-cast.ts';
-import { CUSTOMERS, FIRST_MONDAY, FREELANCER, FREEMAIL, FRESH_SEED, GROUP, HAULIERS, LOOKALIKES, MOVER, PORTAL, STAFF, WAREHOUSE, WEEKS, customer } from './fresh-cast.ts';
+import {
+  CUSTOMERS,
+  FIRST_MONDAY,
+  FREELANCER,
+  FREEMAIL,
+  FRESH_SEED,
+  GROUP,
+  HAULIERS,
+  LOOKALIKES,
+  MOVER,
+  PORTAL,
+  STAFF,
+  WAREHOUSE,
+  WEEKS,
+  customer,
+} from './fresh-cast.ts';
 import type { EmailTruth, Stream, WrittenEmail } from './stream.ts';
 import { DAY_MS, writeEmailStream } from './stream.ts';
 
@@ -65,9 +80,13 @@ interface Mail {
 }
 
 const isAscii = (s: string) => /^[\x20-\x7e\t\n]*$/.test(s);
-const box = (b: Mailbox) => (b.name === '' ? `<${b.address}>` : `${isAscii(b.name) ? (/[(),.:;<>@[\]"]/.test(b.name) ? `"${b.name.replace(/"/g, '\\"')}"` : b.name) : encodeWord(b.name)} <${b.address}>`);
+const box = (b: Mailbox) =>
+  b.name === ''
+    ? `<${b.address}>`
+    : `${isAscii(b.name) ? (/[(),.:;<>@[\]"]/.test(b.name) ? `"${b.name.replace(/"/g, '\\"')}"` : b.name) : encodeWord(b.name)} <${b.address}>`;
 const hex = (random: Random, n: number) => Array.from({ length: n }, () => '0123456789abcdef'[Math.floor(random() * 16)]).join('');
-const b64ish = (random: Random, n: number) => Array.from({ length: n }, () => 'ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789'[Math.floor(random() * 62)]).join('');
+const b64ish = (random: Random, n: number) =>
+  Array.from({ length: n }, () => 'ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789'[Math.floor(random() * 62)]).join('');
 const domainOf = (address: string) => address.split('@')[1] ?? 'example';
 
 function messageIdFor(client: Client | 'system', address: string, random: Random): string {
@@ -99,7 +118,14 @@ function clientHeaders(client: Client | 'system', lang: Lang, random: Random): s
   const language = { en: 'en-GB', de: 'de-DE', it: 'it-IT', pl: 'pl-PL', sv: 'sv-SE', pt: 'pt-PT' }[lang];
   switch (client) {
     case 'outlook':
-      return [`Thread-Topic: x`, `Thread-Index: A${b64ish(random, 22)}==`, `Accept-Language: ${language}, en-US`, `Content-Language: ${language}`, 'X-MS-Has-Attach: ', 'X-MS-TNEF-Correlator: '];
+      return [
+        `Thread-Topic: x`,
+        `Thread-Index: A${b64ish(random, 22)}==`,
+        `Accept-Language: ${language}, en-US`,
+        `Content-Language: ${language}`,
+        'X-MS-Has-Attach: ',
+        'X-MS-TNEF-Correlator: ',
+      ];
     case 'outlook-mobile':
       return [`Thread-Index: A${b64ish(random, 22)}==`, `Content-Language: ${language}`, 'X-MS-Has-Attach: '];
     case 'gmail':
@@ -112,7 +138,10 @@ function clientHeaders(client: Client | 'system', lang: Lang, random: Random): s
     case 'thunderbird':
       return ['User-Agent: Mozilla Thunderbird', `Content-Language: ${language}`];
     case 'notes':
-      return ['X-Mailer: HCL Notes Release 12.0.2 FP2 October 02, 2023', `X-MIMETrack: Serialize by Router on MAIL01/ACME(Release 12.0.2FP2|October 02, 2023) at ${between(random, 1, 28)}.04.2027 ${between(random, 10, 17)}:${between(random, 10, 59)}:00`];
+      return [
+        'X-Mailer: HCL Notes Release 12.0.2 FP2 October 02, 2023',
+        `X-MIMETrack: Serialize by Router on MAIL01/ACME(Release 12.0.2FP2|October 02, 2023) at ${between(random, 1, 28)}.04.2027 ${between(random, 10, 17)}:${between(random, 10, 59)}:00`,
+      ];
     case 'roundcube':
       return ['User-Agent: Roundcube Webmail/1.6.7'];
     case 'zimbra':
@@ -145,7 +174,9 @@ function assemble(mail: Mail, lang: Lang, random: Random): Buffer {
     `Date: ${rfc822Date(mail.at, mail.zone)}`,
     `Message-ID: <${mail.messageId}>`,
     ...(mail.inReplyTo ? [`In-Reply-To: <${mail.inReplyTo}>`, `References: <${mail.inReplyTo}>`] : []),
-    ...clientHeaders(mail.client, lang, random).map((h) => (h === 'Thread-Topic: x' ? `Thread-Topic: ${encodeWord(mail.subject.replace(/^(?:(?:RE|AW|SV|R|FW|WG|VS|Fwd|Odp|PD|ENC|RES|I):\s*)+/i, ''))}` : h)),
+    ...clientHeaders(mail.client, lang, random).map((h) =>
+      h === 'Thread-Topic: x' ? `Thread-Topic: ${encodeWord(mail.subject.replace(/^(?:(?:RE|AW|SV|R|FW|WG|VS|Fwd|Odp|PD|ENC|RES|I):\s*)+/i, ''))}` : h,
+    ),
     'MIME-Version: 1.0',
   ];
   let body: string;
@@ -154,15 +185,26 @@ function assemble(mail: Mail, lang: Lang, random: Random): Buffer {
     body = multipart(
       'report',
       `=_report_${tag}`,
-      [textPart('text/plain', mail.text), `Content-Type: message/delivery-status\n\n${r.status}`, r.headersOnly ? `Content-Type: text/rfc822-headers\n\n${r.original.toString('utf8').split('\n\n')[0]}\n` : `Content-Type: message/rfc822\n\n${r.original.toString('utf8')}`],
+      [
+        textPart('text/plain', mail.text),
+        `Content-Type: message/delivery-status\n\n${r.status}`,
+        r.headersOnly
+          ? `Content-Type: text/rfc822-headers\n\n${r.original.toString('utf8').split('\n\n')[0]}\n`
+          : `Content-Type: message/rfc822\n\n${r.original.toString('utf8')}`,
+      ],
       ' report-type=delivery-status;',
     );
   } else {
     const plain = textPart('text/plain', mail.text);
     const alt = mail.html ? multipart('alternative', `=_alt_${tag}`, [plain, textPart('text/html', htmlOf(mail.text))]) : plain;
     const parts = [
-      ...(mail.attachments ?? []).map((a) => `Content-Type: ${a.mediaType}; name="${a.filename}"\nContent-Description: ${a.filename}\nContent-Disposition: attachment; filename="${a.filename}"; size=${a.content.length}\nContent-Transfer-Encoding: base64\n\n${base64(a.content)}`),
-      ...(mail.attachedMessage ? [`Content-Type: message/rfc822\nContent-Disposition: attachment; filename="original.eml"\n\n${mail.attachedMessage.toString('utf8')}`] : []),
+      ...(mail.attachments ?? []).map(
+        (a) =>
+          `Content-Type: ${a.mediaType}; name="${a.filename}"\nContent-Description: ${a.filename}\nContent-Disposition: attachment; filename="${a.filename}"; size=${a.content.length}\nContent-Transfer-Encoding: base64\n\n${base64(a.content)}`,
+      ),
+      ...(mail.attachedMessage
+        ? [`Content-Type: message/rfc822\nContent-Disposition: attachment; filename="original.eml"\n\n${mail.attachedMessage.toString('utf8')}`]
+        : []),
     ];
     body = parts.length === 0 ? alt : multipart('mixed', `=_mixed_${tag}`, [alt, ...parts]);
   }
@@ -198,26 +240,59 @@ const CLOSE: Record<Lang, readonly string[]> = {
   pt: ['Cumprimentos,', 'Com os melhores cumprimentos,', 'Obrigada,'],
 };
 const MOBILE: Partial<Record<Client, Record<Lang, string>>> = {
-  iphone: { en: 'Sent from my iPhone', de: 'Von meinem iPhone gesendet', it: 'Inviato da iPhone', pl: 'Wysłane z iPhone’a', sv: 'Skickat från min iPhone', pt: 'Enviado do meu iPhone' },
-  'outlook-mobile': { en: 'Get Outlook for iOS', de: 'Outlook für iOS herunterladen', it: 'Scarica Outlook per iOS', pl: 'Pobierz program Outlook dla systemu iOS', sv: 'Hämta Outlook för iOS', pt: 'Obter o Outlook para iOS' },
-  'gmail-android': { en: 'Sent from my Galaxy', de: 'Von meinem Galaxy gesendet', it: 'Inviato dal mio Galaxy', pl: 'Wysłane z mojego Galaxy', sv: 'Skickat från min Galaxy', pt: 'Enviado do meu Galaxy' },
+  iphone: {
+    en: 'Sent from my iPhone',
+    de: 'Von meinem iPhone gesendet',
+    it: 'Inviato da iPhone',
+    pl: 'Wysłane z iPhone’a',
+    sv: 'Skickat från min iPhone',
+    pt: 'Enviado do meu iPhone',
+  },
+  'outlook-mobile': {
+    en: 'Get Outlook for iOS',
+    de: 'Outlook für iOS herunterladen',
+    it: 'Scarica Outlook per iOS',
+    pl: 'Pobierz program Outlook dla systemu iOS',
+    sv: 'Hämta Outlook för iOS',
+    pt: 'Obter o Outlook para iOS',
+  },
+  'gmail-android': {
+    en: 'Sent from my Galaxy',
+    de: 'Von meinem Galaxy gesendet',
+    it: 'Inviato dal mio Galaxy',
+    pl: 'Wysłane z mojego Galaxy',
+    sv: 'Skickat från min Galaxy',
+    pt: 'Enviado do meu Galaxy',
+  },
 };
 
 function bookingText(lang: Lang, pallets: number, goods: string, day: string, ref: string | undefined): string {
   const r = ref ?? '';
   switch (lang) {
     case 'de':
-      return ref ? `bitte ${pallets} Paletten ${goods} für ${day} einplanen. Unsere Bestellnummer: ${r}.` : `bitte ${pallets} Paletten ${goods} für ${day} einplanen, Details im Anhang.`;
+      return ref
+        ? `bitte ${pallets} Paletten ${goods} für ${day} einplanen. Unsere Bestellnummer: ${r}.`
+        : `bitte ${pallets} Paletten ${goods} für ${day} einplanen, Details im Anhang.`;
     case 'it':
-      return ref ? `vi chiediamo di prenotare lo scarico di ${pallets} pallet di ${goods} per ${day}. Nostro ordine n. ${r}.` : `vi chiediamo di prenotare lo scarico di ${pallets} pallet di ${goods} per ${day}; documenti in allegato.`;
+      return ref
+        ? `vi chiediamo di prenotare lo scarico di ${pallets} pallet di ${goods} per ${day}. Nostro ordine n. ${r}.`
+        : `vi chiediamo di prenotare lo scarico di ${pallets} pallet di ${goods} per ${day}; documenti in allegato.`;
     case 'pl':
-      return ref ? `proszę o awizację ${pallets} palet (${goods}) na ${day}. Nasze zlecenie: ${r}.` : `proszę o awizację ${pallets} palet (${goods}) na ${day}, specyfikacja w załączniku.`;
+      return ref
+        ? `proszę o awizację ${pallets} palet (${goods}) na ${day}. Nasze zlecenie: ${r}.`
+        : `proszę o awizację ${pallets} palet (${goods}) na ${day}, specyfikacja w załączniku.`;
     case 'sv':
-      return ref ? `vi vill boka in ${pallets} pallar ${goods} till ${day}. Vårt ordernummer är ${r}.` : `vi vill boka in ${pallets} pallar ${goods} till ${day}, se bifogad följesedel.`;
+      return ref
+        ? `vi vill boka in ${pallets} pallar ${goods} till ${day}. Vårt ordernummer är ${r}.`
+        : `vi vill boka in ${pallets} pallar ${goods} till ${day}, se bifogad följesedel.`;
     case 'pt':
-      return ref ? `pedimos a marcação de descarga de ${pallets} paletes de ${goods} para ${day}. A nossa referência: ${r}.` : `pedimos a marcação de descarga de ${pallets} paletes de ${goods} para ${day}; guia em anexo.`;
+      return ref
+        ? `pedimos a marcação de descarga de ${pallets} paletes de ${goods} para ${day}. A nossa referência: ${r}.`
+        : `pedimos a marcação de descarga de ${pallets} paletes de ${goods} para ${day}; guia em anexo.`;
     default:
-      return ref ? `please book in ${pallets} pallets of ${goods} for ${day}, our ref ${r}.` : `please book in ${pallets} pallets of ${goods} for ${day}; the packing list is attached.`;
+      return ref
+        ? `please book in ${pallets} pallets of ${goods} for ${day}, our ref ${r}.`
+        : `please book in ${pallets} pallets of ${goods} for ${day}; the packing list is attached.`;
   }
 }
 const BOOKING_SUBJECT: Record<Lang, (ref: string) => string> = {
@@ -228,7 +303,14 @@ const BOOKING_SUBJECT: Record<Lang, (ref: string) => string> = {
   sv: (r) => `Bokning inleverans ${r}`,
   pt: (r) => `Marcação de descarga ${r}`,
 };
-const BOOKING_SUBJECT_PLAIN: Record<Lang, string> = { en: 'Delivery next week', de: 'Anlieferung nächste Woche', it: 'Scarico settimana prossima', pl: 'Dostawa w przyszłym tygodniu', sv: 'Leverans nästa vecka', pt: 'Entrega na próxima semana' };
+const BOOKING_SUBJECT_PLAIN: Record<Lang, string> = {
+  en: 'Delivery next week',
+  de: 'Anlieferung nächste Woche',
+  it: 'Scarico settimana prossima',
+  pl: 'Dostawa w przyszłym tygodniu',
+  sv: 'Leverans nästa vecka',
+  pt: 'Entrega na próxima semana',
+};
 const CONFIRM_REPLY: Record<Lang, (ref: string) => string> = {
   en: (r) => `Thanks, that works. Driver will bring the CMR for ${r}.`,
   de: (r) => `Danke, passt so. Der Fahrer bringt den Lieferschein zu ${r} mit.`,
@@ -245,7 +327,18 @@ const REPLY_PREFIX: Record<Lang, Partial<Record<Client, string>> & { default: st
   sv: { default: 'Re: ', outlook: 'SV: ', iphone: 'Sv: ' },
   pt: { default: 'Re: ', outlook: 'RE: ', gmail: 'Re: ' },
 };
-const FORWARD_PREFIX: Record<Client, string> = { outlook: 'FW: ', 'outlook-mobile': 'FW: ', gmail: 'Fwd: ', 'gmail-android': 'Fwd: ', 'apple-mail': 'Fwd: ', iphone: 'Fwd: ', thunderbird: 'Fwd: ', notes: 'Fw: ', roundcube: 'Fwd: ', zimbra: 'Fwd: ' };
+const FORWARD_PREFIX: Record<Client, string> = {
+  outlook: 'FW: ',
+  'outlook-mobile': 'FW: ',
+  gmail: 'Fwd: ',
+  'gmail-android': 'Fwd: ',
+  'apple-mail': 'Fwd: ',
+  iphone: 'Fwd: ',
+  thunderbird: 'Fwd: ',
+  notes: 'Fw: ',
+  roundcube: 'Fwd: ',
+  zimbra: 'Fwd: ',
+};
 
 const two = (n: number) => String(n).padStart(2, '0');
 /** The sender's local time of an instant. */
@@ -256,7 +349,10 @@ function attribution(client: Client, lang: Lang, who: Mailbox, at: Date, zone: n
   const t = local(at, zone);
   const [d, m, y, hh, mm] = [t.getUTCDate(), t.getUTCMonth(), t.getUTCFullYear(), two(t.getUTCHours()), two(t.getUTCMinutes())];
   const addr = `${who.name} <${who.address}>`;
-  if (client === 'thunderbird') return lang === 'pl' ? `W dniu ${d}.${two(m + 1)}.${y} o ${hh}:${mm}, ${who.name} pisze:` : `On ${two(d)}/${two(m + 1)}/${y} ${hh}:${mm}, ${who.name} wrote:`;
+  if (client === 'thunderbird')
+    return lang === 'pl'
+      ? `W dniu ${d}.${two(m + 1)}.${y} o ${hh}:${mm}, ${who.name} pisze:`
+      : `On ${two(d)}/${two(m + 1)}/${y} ${hh}:${mm}, ${who.name} wrote:`;
   if (client === 'roundcube') return `On ${y}-${two(m + 1)}-${two(d)} ${hh}:${mm}, ${who.name} wrote:`;
   if (client === 'apple-mail' || client === 'iphone') {
     if (lang === 'sv') return `${d} apr. ${y} kl. ${hh}:${mm} skrev ${addr}:`;
@@ -287,8 +383,10 @@ function headerBlock(client: Client, lang: Lang, q: Quoted): string {
   const when = `${DAYS.en[t.getUTCDay()]}, ${MONTHS_EN[t.getUTCMonth()]} ${t.getUTCDate()}, ${t.getUTCFullYear()} ${two(t.getUTCHours())}:${two(t.getUTCMinutes())}`;
   const from = `${q.from.name} <${q.from.address}>`;
   const to = q.to.map((b) => `${b.name} <${b.address}>`).join('; ');
-  if (client === 'notes') return `From:\t${from}\nTo:\t${to}\nDate:\t${two(t.getUTCDate())}.${two(t.getUTCMonth() + 1)}.${t.getUTCFullYear()} ${two(t.getUTCHours())}:${two(t.getUTCMinutes())}\nSubject:\t${q.subject}`;
-  if (client === 'zimbra') return `----- ${lang === 'it' ? 'Messaggio originale' : lang === 'sv' ? 'Ursprungligt meddelande' : 'Original Message'} -----\nFrom: "${q.from.name}" <${q.from.address}>\nTo: ${to}\nSent: ${when}:00\nSubject: ${q.subject}`;
+  if (client === 'notes')
+    return `From:\t${from}\nTo:\t${to}\nDate:\t${two(t.getUTCDate())}.${two(t.getUTCMonth() + 1)}.${t.getUTCFullYear()} ${two(t.getUTCHours())}:${two(t.getUTCMinutes())}\nSubject:\t${q.subject}`;
+  if (client === 'zimbra')
+    return `----- ${lang === 'it' ? 'Messaggio originale' : lang === 'sv' ? 'Ursprungligt meddelande' : 'Original Message'} -----\nFrom: "${q.from.name}" <${q.from.address}>\nTo: ${to}\nSent: ${when}:00\nSubject: ${q.subject}`;
   const words: Record<Lang, readonly [string, string, string, string]> = {
     en: ['From', 'Sent', 'To', 'Subject'],
     de: ['Von', 'Gesendet', 'An', 'Betreff'],
@@ -315,7 +413,10 @@ function reply(client: Client, lang: Lang, fresh: string, q: Quoted, zone: numbe
   const top = footer ? `${fresh}\n\n${footer}` : fresh;
   if (client === 'outlook' || client === 'outlook-mobile' || client === 'zimbra') return `${top}\n\n${headerBlock(client, lang, q)}\n\n${q.text}`;
   if (client === 'notes') return `${top}\n\n\n\n${headerBlock(client, lang, q)}\n\n\n${q.text}`;
-  const quoted = q.text.split('\n').map((l) => (l === '' ? '>' : `> ${l}`)).join('\n');
+  const quoted = q.text
+    .split('\n')
+    .map((l) => (l === '' ? '>' : `> ${l}`))
+    .join('\n');
   return `${top}\n\n${attribution(client, lang, q.from, q.at, zone)}\n\n${quoted}`;
 }
 
@@ -386,19 +487,52 @@ function makeBooking(c: Customer, p: Person, at: Date, random: Random): Booking 
     at: confirmationAt,
     text: `Dear ${p.name.split(' ')[0]},\n\nConfirmed: ${pallets} pallets on ${day}, dock ${between(random, 1, 12)}, your reference ${ref}.\n\nIntake desk\n${WAREHOUSE.signature}`,
   };
-  return { customer: c, person: p, ref, subject, at, text, messageId: messageIdFor(p.client, p.address, random), confirmation, confirmationId: `${hex(random, 20)}@warehouse.example` };
+  return {
+    customer: c,
+    person: p,
+    ref,
+    subject,
+    at,
+    text,
+    messageId: messageIdFor(p.client, p.address, random),
+    confirmation,
+    confirmationId: `${hex(random, 20)}@warehouse.example`,
+  };
 }
 
 function bookingMail(b: Booking, random: Random, first: boolean): Written {
   const p = b.person;
   const refInSubjectOnly = !b.text.includes(b.ref);
   // One in four carries its paperwork, named for the reference.
-  const attach = random() < 0.25 || refInSubjectOnly === false && random() < 0.1;
+  const attach = random() < 0.25 || (refInSubjectOnly === false && random() < 0.1);
   const mobile = MOBILE[p.client]?.[p.lang];
   const text = mobile ? `${b.text}\n\n${mobile}` : b.text;
-  const attachments: Attachment[] = attach ? [{ filename: `${b.ref.replace(/[^\w-]+/g, '_')}.pdf`, mediaType: 'application/pdf', content: tinyPdf(`${b.customer.label} ${b.ref}`) }] : [];
-  const mail: Mail = { from: p, to: [INTAKE], subject: b.subject, at: b.at, zone: p.zone, client: p.client, messageId: b.messageId, text, html: p.client === 'outlook' || p.client === 'gmail', attachments };
-  return { bytes: assemble(mail, p.lang, random), truth: truthOf(b.customer), trap: first ? 'a new customer’s first message' : attach ? 'ordinary booking with its paperwork attached' : `ordinary booking (reference in the ${refInSubjectOnly ? 'subject' : 'body'})`, source: p.address, tag: p.id };
+  const attachments: Attachment[] = attach
+    ? [{ filename: `${b.ref.replace(/[^\w-]+/g, '_')}.pdf`, mediaType: 'application/pdf', content: tinyPdf(`${b.customer.label} ${b.ref}`) }]
+    : [];
+  const mail: Mail = {
+    from: p,
+    to: [INTAKE],
+    subject: b.subject,
+    at: b.at,
+    zone: p.zone,
+    client: p.client,
+    messageId: b.messageId,
+    text,
+    html: p.client === 'outlook' || p.client === 'gmail',
+    attachments,
+  };
+  return {
+    bytes: assemble(mail, p.lang, random),
+    truth: truthOf(b.customer),
+    trap: first
+      ? 'a new customer’s first message'
+      : attach
+        ? 'ordinary booking with its paperwork attached'
+        : `ordinary booking (reference in the ${refInSubjectOnly ? 'subject' : 'body'})`,
+    source: p.address,
+    tag: p.id,
+  };
 }
 
 /** The customer answers the warehouse's confirmation, quoting it. */
@@ -407,8 +541,24 @@ function confirmationReply(b: Booking, random: Random): Written {
   const at = new Date(b.confirmation.at.getTime() + between(random, 1, 20) * HOUR);
   const prefix = REPLY_PREFIX[p.lang][p.client] ?? REPLY_PREFIX[p.lang].default;
   const text = reply(p.client, p.lang, `${CONFIRM_REPLY[p.lang](b.ref)}\n\n${p.name.split(' ')[0]}`, b.confirmation, p.zone);
-  const mail: Mail = { from: p, to: [INTAKE], subject: `${prefix}${b.confirmation.subject}`, at, zone: p.zone, client: p.client, messageId: messageIdFor(p.client, p.address, random), inReplyTo: b.confirmationId, text };
-  return { bytes: assemble(mail, p.lang, random), truth: truthOf(b.customer), trap: `ordinary reply quoting the confirmation (${p.client})`, source: p.address, tag: `${p.id}-re` };
+  const mail: Mail = {
+    from: p,
+    to: [INTAKE],
+    subject: `${prefix}${b.confirmation.subject}`,
+    at,
+    zone: p.zone,
+    client: p.client,
+    messageId: messageIdFor(p.client, p.address, random),
+    inReplyTo: b.confirmationId,
+    text,
+  };
+  return {
+    bytes: assemble(mail, p.lang, random),
+    truth: truthOf(b.customer),
+    trap: `ordinary reply quoting the confirmation (${p.client})`,
+    source: p.address,
+    tag: `${p.id}-re`,
+  };
 }
 
 /** The booking reached a colleague of the warehouse, who forwards it to intake from their own program. */
@@ -419,12 +569,51 @@ function staffForward(b: Booking, staff: Person, random: Random, asAttachment: b
   const prefix = FORWARD_PREFIX[staff.client];
   let mail: Mail;
   if (asAttachment) {
-    const attached = assemble({ from: b.person, to: [{ name: staff.name, address: staff.address }], subject: b.subject, at: b.at, zone: b.person.zone, client: b.person.client, messageId: b.messageId, text: b.text }, b.person.lang, random);
-    mail = { from: staff, to: [INTAKE], subject: `${prefix}${b.subject}`, at, zone: staff.zone, client: staff.client, messageId: messageIdFor(staff.client, staff.address, random), text: `${note}\n\n${staff.name}`, attachedMessage: attached };
+    const attached = assemble(
+      {
+        from: b.person,
+        to: [{ name: staff.name, address: staff.address }],
+        subject: b.subject,
+        at: b.at,
+        zone: b.person.zone,
+        client: b.person.client,
+        messageId: b.messageId,
+        text: b.text,
+      },
+      b.person.lang,
+      random,
+    );
+    mail = {
+      from: staff,
+      to: [INTAKE],
+      subject: `${prefix}${b.subject}`,
+      at,
+      zone: staff.zone,
+      client: staff.client,
+      messageId: messageIdFor(staff.client, staff.address, random),
+      text: `${note}\n\n${staff.name}`,
+      attachedMessage: attached,
+    };
   } else {
-    mail = { from: staff, to: [INTAKE], subject: `${prefix}${b.subject}`, at, zone: staff.zone, client: staff.client, messageId: messageIdFor(staff.client, staff.address, random), text: forward(staff.client, `${note}\n\n${staff.name}`, original, staff.name), html: staff.client === 'outlook' };
+    mail = {
+      from: staff,
+      to: [INTAKE],
+      subject: `${prefix}${b.subject}`,
+      at,
+      zone: staff.zone,
+      client: staff.client,
+      messageId: messageIdFor(staff.client, staff.address, random),
+      text: forward(staff.client, `${note}\n\n${staff.name}`, original, staff.name),
+      html: staff.client === 'outlook',
+    };
   }
-  return { bytes: assemble(mail, staff.lang, random), truth: truthOf(b.customer), trap: `forward by the warehouse's own staff (${asAttachment ? 'as an attachment' : staff.client})`, source: `${staff.address} forwarding ${b.person.address}`, tag: `fw-${staff.id}` };
+  return {
+    bytes: assemble(mail, staff.lang, random),
+    truth: truthOf(b.customer),
+    trap: `forward by the warehouse's own staff (${asAttachment ? 'as an attachment' : staff.client})`,
+    source: `${staff.address} forwarding ${b.person.address}`,
+    tag: `fw-${staff.id}`,
+  };
 }
 
 /** Class 2: an out-of-office or vacation reply to the warehouse's confirmation, from the customer's own address. */
@@ -441,7 +630,14 @@ function outOfOffice(b: Booking, random: Random): Written {
     sv: `Jag är tjänstledig till ${back}. Vid brådskande ärenden, kontakta logistikavdelningen.`,
     pt: `Estou ausente do escritório até ${back}. Para assuntos urgentes contacte a logística.`,
   };
-  const subjectWord: Record<Lang, string> = { en: 'Automatic reply', de: 'Automatische Antwort', it: 'Risposta automatica', pl: 'Odpowiedź automatyczna', sv: 'Automatiskt svar', pt: 'Resposta automática' };
+  const subjectWord: Record<Lang, string> = {
+    en: 'Automatic reply',
+    de: 'Automatische Antwort',
+    it: 'Risposta automatica',
+    pl: 'Odpowiedź automatyczna',
+    sv: 'Automatiskt svar',
+    pt: 'Resposta automática',
+  };
   let headers: string[];
   let subject: string;
   let text = away[p.lang];
@@ -465,7 +661,19 @@ function outOfOffice(b: Booking, random: Random): Written {
     text = `${away[p.lang]}\n\n${p.name}\n${b.customer.label}\n\n\n${headerBlock('notes', p.lang, b.confirmation)}\n\n${b.confirmation.text}`;
     trap = 'class 2: out-of-office quoting the original (Notes)';
   }
-  const mail: Mail = { from: p, to: [INTAKE], subject, at, zone: p.zone, client: 'system', messageId: messageIdFor(p.client, p.address, random), inReplyTo: b.confirmationId, returnPath: '', headers, text };
+  const mail: Mail = {
+    from: p,
+    to: [INTAKE],
+    subject,
+    at,
+    zone: p.zone,
+    client: 'system',
+    messageId: messageIdFor(p.client, p.address, random),
+    inReplyTo: b.confirmationId,
+    returnPath: '',
+    headers,
+    text,
+  };
   return { bytes: assemble(mail, p.lang, random), truth: NOBODY, trap, source: p.address, tag: 'ooo' };
 }
 
@@ -474,7 +682,20 @@ function bounce(b: Booking, random: Random): Written {
   const rcpt = b.person.address.replace(/^[^@]+/, (local) => `${local}${pick(random, ['x', '.old', '1'])}`);
   const kind = pick(random, ['exchange', 'postfix', 'gmail', 'qmail', 'delayed'] as const);
   const at = new Date(b.confirmation.at.getTime() + between(random, 1, 30) * 60_000);
-  const original = assemble({ from: INTAKE, to: [{ name: b.person.name, address: rcpt }], subject: b.confirmation.subject, at: b.confirmation.at, zone: 120, client: 'outlook', messageId: b.confirmationId, text: b.confirmation.text }, 'en', random);
+  const original = assemble(
+    {
+      from: INTAKE,
+      to: [{ name: b.person.name, address: rcpt }],
+      subject: b.confirmation.subject,
+      at: b.confirmation.at,
+      zone: 120,
+      client: 'outlook',
+      messageId: b.confirmationId,
+      text: b.confirmation.text,
+    },
+    'en',
+    random,
+  );
   const status = (action: string, code: string, diag: string) =>
     `Reporting-MTA: dns; ${kind === 'exchange' ? 'AM9PR07MB7777.eurprd07.prod.outlook.com' : kind === 'gmail' ? 'googlemail.com' : 'mx1.warehouse.example'}\nArrival-Date: ${rfc822Date(b.confirmation.at, 120)}\n\nFinal-Recipient: rfc822; ${rcpt}\nAction: ${action}\nStatus: ${code}\nDiagnostic-Code: smtp; ${diag}\n`;
   let from: Mailbox;
@@ -521,7 +742,16 @@ function bounce(b: Booking, random: Random): Written {
       trap = 'class 2: qmail failure notice (no multipart/report, the original inline)';
   }
   const mail: Mail = {
-    from, to: [INTAKE], subject, at, zone: 120, client: 'system', messageId: messageIdFor('system', from.address, random), returnPath: '', headers: ['Auto-Submitted: auto-replied'], text,
+    from,
+    to: [INTAKE],
+    subject,
+    at,
+    zone: 120,
+    client: 'system',
+    messageId: messageIdFor('system', from.address, random),
+    returnPath: '',
+    headers: ['Auto-Submitted: auto-replied'],
+    text,
     ...(report && { report: { status: st, original, headersOnly: kind === 'delayed' } }),
   };
   return { bytes: assemble(mail, 'en', random), truth: NOBODY, trap, source: from.address, tag: 'dsn' };
@@ -560,7 +790,10 @@ function sharedTruckReply(b: Booking, other: Booking, random: Random): Written {
   const at = new Date(Math.max(b.at.getTime(), other.at.getTime()) + between(random, 4, 20) * HOUR);
   const proposal: Quoted = {
     from: { name: 'Ingrid Bakker', address: 'ingrid.bakker@warehouse.example' },
-    to: [{ name: p.name, address: p.address }, { name: other.person.name, address: other.person.address }],
+    to: [
+      { name: p.name, address: p.address },
+      { name: other.person.name, address: other.person.address },
+    ],
     subject: `Shared truck ${other.ref} / ${b.ref}`,
     at: new Date(at.getTime() - 3 * HOUR),
     text: `Hello both,\n\n${other.customer.label} (${other.ref}, ${other.person.address}) and ${b.customer.label} (${b.ref}) both go to the same region on ${dayAfter('en', at, 2)}. Could you share one truck?\n\nIngrid Bakker\nwarehouse.example`,
@@ -574,29 +807,84 @@ function sharedTruckReply(b: Booking, other: Booking, random: Random): Written {
     pt: `Por nós está bem – coloquem a ${b.ref} no camião partilhado.`,
   };
   const text = reply(p.client, p.lang, `${yes[p.lang]}\n\n${signature(p, b.customer)}`, proposal, p.zone);
-  const mail: Mail = { from: p, to: [INTAKE], cc: [{ name: 'Ingrid Bakker', address: 'ingrid.bakker@warehouse.example' }], subject: `${REPLY_PREFIX[p.lang][p.client] ?? 'Re: '}${proposal.subject}`, at, zone: p.zone, client: p.client, messageId: messageIdFor(p.client, p.address, random), text };
-  return { bytes: assemble(mail, p.lang, random), truth: truthOf(b.customer), trap: `class 8: ${b.customer.key}'s reply quoting ${other.customer.key}'s reference and address`, source: p.address, tag: `${p.id}-shared` };
+  const mail: Mail = {
+    from: p,
+    to: [INTAKE],
+    cc: [{ name: 'Ingrid Bakker', address: 'ingrid.bakker@warehouse.example' }],
+    subject: `${REPLY_PREFIX[p.lang][p.client] ?? 'Re: '}${proposal.subject}`,
+    at,
+    zone: p.zone,
+    client: p.client,
+    messageId: messageIdFor(p.client, p.address, random),
+    text,
+  };
+  return {
+    bytes: assemble(mail, p.lang, random),
+    truth: truthOf(b.customer),
+    trap: `class 8: ${b.customer.key}'s reply quoting ${other.customer.key}'s reference and address`,
+    source: p.address,
+    tag: `${p.id}-shared`,
+  };
 }
 
 /** Class 3: a look-alike domain forwards a "customer's" mail, with a forged header block of the real one. */
 function forgedForward(victim: Booking, lookalike: string, random: Random): Written {
   const at = new Date(victim.at.getTime() + between(random, 20, 60) * HOUR);
   const sender: Mailbox = { name: victim.person.name, address: `${victim.person.address.split('@')[0]}@${lookalike}` };
-  const q: Quoted = { from: victim.person, to: [INTAKE], subject: `Invoice ${victim.ref}`, at: new Date(at.getTime() - DAY_MS), text: `Please note our new bank details for all invoices from now on, including ${victim.ref}:\nIBAN GB12 NWBK 6016 1331 9268 19\n\n${victim.person.name}` };
+  const q: Quoted = {
+    from: victim.person,
+    to: [INTAKE],
+    subject: `Invoice ${victim.ref}`,
+    at: new Date(at.getTime() - DAY_MS),
+    text: `Please note our new bank details for all invoices from now on, including ${victim.ref}:\nIBAN GB12 NWBK 6016 1331 9268 19\n\n${victim.person.name}`,
+  };
   const client = pick(random, ['outlook', 'gmail'] as const);
   const text = forward(client, `Forwarding as discussed – please update before paying ${victim.ref}.`, q, sender.name);
-  const mail: Mail = { from: sender, to: [INTAKE], subject: `${FORWARD_PREFIX[client]}Invoice ${victim.ref}`, at, zone: victim.person.zone, client, messageId: messageIdFor(client, sender.address, random), text };
-  return { bytes: assemble(mail, victim.person.lang, random), truth: NOBODY, trap: `class 3: forged forward from ${lookalike} quoting ${victim.customer.key}`, source: sender.address, tag: 'lookalike' };
+  const mail: Mail = {
+    from: sender,
+    to: [INTAKE],
+    subject: `${FORWARD_PREFIX[client]}Invoice ${victim.ref}`,
+    at,
+    zone: victim.person.zone,
+    client,
+    messageId: messageIdFor(client, sender.address, random),
+    text,
+  };
+  return {
+    bytes: assemble(mail, victim.person.lang, random),
+    truth: NOBODY,
+    trap: `class 3: forged forward from ${lookalike} quoting ${victim.customer.key}`,
+    source: sender.address,
+    tag: 'lookalike',
+  };
 }
 
 /** Class 4: free mail under a customer's name, quoting its real reference. */
 function nameSpoof(victim: Booking, random: Random): Written {
   const at = new Date(victim.at.getTime() + between(random, 10, 50) * HOUR);
   const domain = pick(random, FREEMAIL);
-  const sender: Mailbox = { name: pick(random, [victim.person.name, `${victim.customer.label}`, `${victim.person.name} (${victim.customer.label})`]), address: `${victim.customer.domain.split('.')[0]!.replace(/-/g, '')}.${pick(random, ['accounts', 'logistics', 'office'])}@${domain}` };
+  const sender: Mailbox = {
+    name: pick(random, [victim.person.name, `${victim.customer.label}`, `${victim.person.name} (${victim.customer.label})`]),
+    address: `${victim.customer.domain.split('.')[0]!.replace(/-/g, '')}.${pick(random, ['accounts', 'logistics', 'office'])}@${domain}`,
+  };
   const text = `Hello,\n\nregarding ${victim.ref}: please release the goods to our new collection agent, who will call you today. Reply only to this address, my office mail is down.\n\n${victim.person.name}\n${victim.customer.label}\n\nSent from my phone`;
-  const mail: Mail = { from: sender, to: [INTAKE], subject: `URGENT ${victim.ref} release`, at, zone: victim.person.zone, client: 'gmail-android', messageId: messageIdFor('gmail-android', sender.address, random), text };
-  return { bytes: assemble(mail, 'en', random), truth: NOBODY, trap: `class 4: display-name spoof on ${domain} quoting ${victim.customer.key}'s reference`, source: sender.address, tag: 'spoof' };
+  const mail: Mail = {
+    from: sender,
+    to: [INTAKE],
+    subject: `URGENT ${victim.ref} release`,
+    at,
+    zone: victim.person.zone,
+    client: 'gmail-android',
+    messageId: messageIdFor('gmail-android', sender.address, random),
+    text,
+  };
+  return {
+    bytes: assemble(mail, 'en', random),
+    truth: NOBODY,
+    trap: `class 4: display-name spoof on ${domain} quoting ${victim.customer.key}'s reference`,
+    source: sender.address,
+    tag: 'spoof',
+  };
 }
 
 /** Class 4 (authentication): the customer's own domain in From, failing SPF, DKIM and DMARC. */
@@ -604,18 +892,42 @@ function dmarcFail(victim: Booking, random: Random): Written {
   const at = new Date(victim.at.getTime() + between(random, 10, 50) * HOUR);
   const domain = victim.customer.domain;
   const mail: Mail = {
-    from: { name: victim.person.name, address: victim.person.address }, to: [INTAKE], subject: `Change of delivery address ${victim.ref}`, at, zone: victim.person.zone, client: 'system', messageId: messageIdFor('system', 'x@mailer.example', random), returnPath: `bounce-${hex(random, 6)}@mailer.example`,
-    headers: [`Authentication-Results: mx1.warehouse.example; spf=fail (domain of ${domain} does not designate 203.0.113.${between(random, 2, 250)} as permitted sender) smtp.mailfrom=${domain}; dkim=none; dmarc=fail (p=reject) header.from=${domain}`],
+    from: { name: victim.person.name, address: victim.person.address },
+    to: [INTAKE],
+    subject: `Change of delivery address ${victim.ref}`,
+    at,
+    zone: victim.person.zone,
+    client: 'system',
+    messageId: messageIdFor('system', 'x@mailer.example', random),
+    returnPath: `bounce-${hex(random, 6)}@mailer.example`,
+    headers: [
+      `Authentication-Results: mx1.warehouse.example; spf=fail (domain of ${domain} does not designate 203.0.113.${between(random, 2, 250)} as permitted sender) smtp.mailfrom=${domain}; dkim=none; dmarc=fail (p=reject) header.from=${domain}`,
+    ],
     text: `Hi,\n\nplease deliver ${victim.ref} to our new site instead (address to follow). Don't call the office, they don't know yet.\n\n${victim.person.name}`,
   };
-  return { bytes: assemble(mail, 'en', random), truth: NOBODY, trap: `class 4: DMARC failure in the name of ${victim.customer.key}`, source: victim.person.address, tag: 'dmarc-fail' };
+  return {
+    bytes: assemble(mail, 'en', random),
+    truth: NOBODY,
+    trap: `class 4: DMARC failure in the name of ${victim.customer.key}`,
+    source: victim.person.address,
+    tag: 'dmarc-fail',
+  };
 }
 
 /** Class 5: a free-mail person who books for two customers, or who has moved from one to another. */
 function freeMailBooking(who: Person, c: Customer, at: Date, random: Random, trap: string, note = ''): Written {
   const ref = c.ref(between(random, 0, 9_999_999));
   const text = `${pick(random, GREET[who.lang])}\n\n${note}${bookingText(who.lang, between(random, 3, 20), pick(random, c.goods), dayAfter(who.lang, at, 3), `${ref} (${c.label})`)}\n\n${pick(random, CLOSE[who.lang])}\n${who.name}${MOBILE[who.client]?.[who.lang] ? `\n\n${MOBILE[who.client]![who.lang]}` : ''}`;
-  const mail: Mail = { from: who, to: [INTAKE], subject: `${c.label.split(' ')[0]} – ${BOOKING_SUBJECT[who.lang](ref)}`, at, zone: who.zone, client: who.client, messageId: messageIdFor(who.client, who.address, random), text };
+  const mail: Mail = {
+    from: who,
+    to: [INTAKE],
+    subject: `${c.label.split(' ')[0]} – ${BOOKING_SUBJECT[who.lang](ref)}`,
+    at,
+    zone: who.zone,
+    client: who.client,
+    messageId: messageIdFor(who.client, who.address, random),
+    text,
+  };
   return { bytes: assemble(mail, who.lang, random), truth: truthOf(c), trap, source: who.address, tag: who.id };
 }
 
@@ -624,52 +936,165 @@ function groupPost(b: Booking, random: Random): Written {
   const p = b.person;
   const at = new Date(b.at.getTime() + between(random, 2, 30) * HOUR);
   const mail: Mail = {
-    from: { name: `'${p.name}' via ${GROUP.name}`, address: GROUP.address }, to: [{ name: GROUP.name, address: GROUP.address }], cc: [INTAKE], replyTo: { name: p.name, address: p.address },
-    subject: `[${GROUP.name}] Cold store space week ${Math.floor((at.getTime() - FIRST_MONDAY) / (7 * DAY_MS)) + 15} – ${b.ref}`, at, zone: p.zone, client: 'gmail', messageId: messageIdFor(p.client, p.address, random), returnPath: `${GROUP.id.split('.')[0]}+bncBC${b64ish(random, 20)}@googlegroups.com`,
-    headers: [`X-Original-Sender: ${p.address}`, `X-Original-Authentication-Results: mx.google.com; spf=pass smtp.mailfrom=${p.address}`, 'Precedence: list', 'Mailing-list: list nordic-coldchain-ops@googlegroups.com; contact nordic-coldchain-ops+owners@googlegroups.com', `List-ID: <${GROUP.id}>`, `List-Post: <https://groups.google.com/group/nordic-coldchain-ops/post>, <mailto:${GROUP.address}>`, `List-Help: <https://groups.google.com/support/>, <mailto:nordic-coldchain-ops+help@googlegroups.com>`, `List-Unsubscribe: <mailto:googlegroups-manage+1234567890+unsubscribe@googlegroups.com>, <https://groups.google.com/group/nordic-coldchain-ops/subscribe>`],
+    from: { name: `'${p.name}' via ${GROUP.name}`, address: GROUP.address },
+    to: [{ name: GROUP.name, address: GROUP.address }],
+    cc: [INTAKE],
+    replyTo: { name: p.name, address: p.address },
+    subject: `[${GROUP.name}] Cold store space week ${Math.floor((at.getTime() - FIRST_MONDAY) / (7 * DAY_MS)) + 15} – ${b.ref}`,
+    at,
+    zone: p.zone,
+    client: 'gmail',
+    messageId: messageIdFor(p.client, p.address, random),
+    returnPath: `${GROUP.id.split('.')[0]}+bncBC${b64ish(random, 20)}@googlegroups.com`,
+    headers: [
+      `X-Original-Sender: ${p.address}`,
+      `X-Original-Authentication-Results: mx.google.com; spf=pass smtp.mailfrom=${p.address}`,
+      'Precedence: list',
+      'Mailing-list: list nordic-coldchain-ops@googlegroups.com; contact nordic-coldchain-ops+owners@googlegroups.com',
+      `List-ID: <${GROUP.id}>`,
+      `List-Post: <https://groups.google.com/group/nordic-coldchain-ops/post>, <mailto:${GROUP.address}>`,
+      `List-Help: <https://groups.google.com/support/>, <mailto:nordic-coldchain-ops+help@googlegroups.com>`,
+      `List-Unsubscribe: <mailto:googlegroups-manage+1234567890+unsubscribe@googlegroups.com>, <https://groups.google.com/group/nordic-coldchain-ops/subscribe>`,
+    ],
     text: `Hi all (and intake in cc),\n\nfor ${b.customer.label} we need frozen space for ${b.ref} next week – ${between(random, 4, 20)} pallets at -18 °C. Intake, please book it for us.\n\n${signature(p, b.customer)}\n\n--\nYou received this message because you are subscribed to the Google Groups "${GROUP.name}" group.\nTo unsubscribe from this group and stop receiving emails from it, send an email to nordic-coldchain-ops+unsubscribe@googlegroups.com.`,
   };
-  return { bytes: assemble(mail, 'en', random), truth: truthOf(b.customer), trap: `class 5: list post via the Google Group for ${b.customer.key}`, source: p.address, tag: 'group' };
+  return {
+    bytes: assemble(mail, 'en', random),
+    truth: truthOf(b.customer),
+    trap: `class 5: list post via the Google Group for ${b.customer.key}`,
+    source: p.address,
+    tag: 'group',
+  };
 }
 
 /** Class 5: a customer's mail relayed by a forwarding service: the envelope sender SRS-rewritten, new each time. */
 function srsBooking(b: Booking, random: Random): Written {
   const p = b.person;
   const srs = `SRS0=${b64ish(random, 4)}=${b64ish(random, 2).toUpperCase()}=${domainOf(p.address)}=${p.address.split('@')[0]}@relay.mailforward.example`;
-  const mail: Mail = { from: p, to: [INTAKE], subject: b.subject, at: b.at, zone: p.zone, client: p.client, messageId: b.messageId, returnPath: srs, headers: [`X-Forwarded-For: ${p.address} ${INTAKE.address}`, `X-Original-To: booking@warehouse-forward.example`], text: b.text };
-  return { bytes: assemble(mail, p.lang, random), truth: truthOf(b.customer), trap: 'class 5: SRS-rewritten envelope sender (forwarding service)', source: p.address, tag: `${p.id}-srs` };
+  const mail: Mail = {
+    from: p,
+    to: [INTAKE],
+    subject: b.subject,
+    at: b.at,
+    zone: p.zone,
+    client: p.client,
+    messageId: b.messageId,
+    returnPath: srs,
+    headers: [`X-Forwarded-For: ${p.address} ${INTAKE.address}`, `X-Original-To: booking@warehouse-forward.example`],
+    text: b.text,
+  };
+  return {
+    bytes: assemble(mail, p.lang, random),
+    truth: truthOf(b.customer),
+    trap: 'class 5: SRS-rewritten envelope sender (forwarding service)',
+    source: p.address,
+    tag: `${p.id}-srs`,
+  };
 }
 
 /** The group's own mail, and other nobody's mail: newsletters, a ticket acknowledgement, notices. */
-function nobodysMail(kind: 'group-digest' | 'newsletter' | 'ticket' | 'it-notice' | 'portal-news' | 'linkedin', at: Date, random: Random, about?: Booking): Written {
+function nobodysMail(
+  kind: 'group-digest' | 'newsletter' | 'ticket' | 'it-notice' | 'portal-news' | 'linkedin',
+  at: Date,
+  random: Random,
+  about?: Booking,
+): Written {
   let mail: Mail;
   let trap: string;
   switch (kind) {
     case 'group-digest':
-      mail = { from: { name: GROUP.name, address: 'noreply-apps-scripts-notifications@google.com' }, to: [INTAKE], subject: `Abridged summary of nordic-coldchain-ops@googlegroups.com - ${between(random, 2, 9)} updates in ${between(random, 1, 4)} topics`, at, zone: 0, client: 'system', messageId: messageIdFor('system', 'x@google.com', random), headers: ['Precedence: bulk', `List-ID: <${GROUP.id}>`, 'Auto-Submitted: auto-generated'], text: `nordic-coldchain-ops@googlegroups.com\n\nTopic digest\n- Cold store space week ${between(random, 14, 20)}\n- Driver waiting times at Rotterdam\n\nYou received this digest because you're subscribed to updates for this group.` };
+      mail = {
+        from: { name: GROUP.name, address: 'noreply-apps-scripts-notifications@google.com' },
+        to: [INTAKE],
+        subject: `Abridged summary of nordic-coldchain-ops@googlegroups.com - ${between(random, 2, 9)} updates in ${between(random, 1, 4)} topics`,
+        at,
+        zone: 0,
+        client: 'system',
+        messageId: messageIdFor('system', 'x@google.com', random),
+        headers: ['Precedence: bulk', `List-ID: <${GROUP.id}>`, 'Auto-Submitted: auto-generated'],
+        text: `nordic-coldchain-ops@googlegroups.com\n\nTopic digest\n- Cold store space week ${between(random, 14, 20)}\n- Driver waiting times at Rotterdam\n\nYou received this digest because you're subscribed to updates for this group.`,
+      };
       trap = "class 5: the Google Group's own digest";
       break;
     case 'newsletter':
-      mail = { from: { name: 'Baltic Road Newsletter', address: 'news@mail.balticroad.example' }, to: [INTAKE], subject: pick(random, ['Nowe połączenia Gdańsk–Rotterdam / New Gdańsk–Rotterdam lanes', 'Baltic Road: fuel surcharge May 2027']), at, zone: 120, client: 'system', messageId: messageIdFor('system', 'x@mail.balticroad.example', random), headers: ['Precedence: bulk', 'List-Unsubscribe: <https://mail.balticroad.example/u/abc>', 'List-Unsubscribe-Post: List-Unsubscribe=One-Click', 'X-Mailer: MailChimp Mailer - **CID123abc**'], text: 'Dear partner,\n\nfrom 1 May our fuel surcharge changes. Read more on our website.\n\nUnsubscribe | Update preferences', html: true };
+      mail = {
+        from: { name: 'Baltic Road Newsletter', address: 'news@mail.balticroad.example' },
+        to: [INTAKE],
+        subject: pick(random, ['Nowe połączenia Gdańsk–Rotterdam / New Gdańsk–Rotterdam lanes', 'Baltic Road: fuel surcharge May 2027']),
+        at,
+        zone: 120,
+        client: 'system',
+        messageId: messageIdFor('system', 'x@mail.balticroad.example', random),
+        headers: [
+          'Precedence: bulk',
+          'List-Unsubscribe: <https://mail.balticroad.example/u/abc>',
+          'List-Unsubscribe-Post: List-Unsubscribe=One-Click',
+          'X-Mailer: MailChimp Mailer - **CID123abc**',
+        ],
+        text: 'Dear partner,\n\nfrom 1 May our fuel surcharge changes. Read more on our website.\n\nUnsubscribe | Update preferences',
+        html: true,
+      };
       trap = "a haulier's newsletter";
       break;
     case 'ticket': {
       const ticket = between(random, 100000, 999999);
       const c = about?.customer;
-      mail = { from: { name: `${c ? c.label : 'Support'} Service Desk`, address: `support@${c ? c.domain : 'dockslot.example'}` }, to: [INTAKE], subject: `[Ticket #${ticket}] Received: ${about ? about.confirmation.subject : 'your request'}`, at, zone: 120, client: 'system', messageId: messageIdFor('system', `x@${c ? c.domain : 'dockslot.example'}`, random), returnPath: '', headers: ['Auto-Submitted: auto-generated', 'X-Auto-Response-Suppress: All', 'X-Mailer: Zendesk Mailer'], text: `##- Please type your reply above this line -##\n\nYour request (#${ticket}) has been received and is being reviewed by our support staff.\n\nTo add additional comments, reply to this email.\n\n${about ? `Subject: ${about.confirmation.subject}` : ''}\n\nThis email is a service from ${c ? c.label : 'DockSlot'} Support.` };
+      mail = {
+        from: { name: `${c ? c.label : 'Support'} Service Desk`, address: `support@${c ? c.domain : 'dockslot.example'}` },
+        to: [INTAKE],
+        subject: `[Ticket #${ticket}] Received: ${about ? about.confirmation.subject : 'your request'}`,
+        at,
+        zone: 120,
+        client: 'system',
+        messageId: messageIdFor('system', `x@${c ? c.domain : 'dockslot.example'}`, random),
+        returnPath: '',
+        headers: ['Auto-Submitted: auto-generated', 'X-Auto-Response-Suppress: All', 'X-Mailer: Zendesk Mailer'],
+        text: `##- Please type your reply above this line -##\n\nYour request (#${ticket}) has been received and is being reviewed by our support staff.\n\nTo add additional comments, reply to this email.\n\n${about ? `Subject: ${about.confirmation.subject}` : ''}\n\nThis email is a service from ${c ? c.label : 'DockSlot'} Support.`,
+      };
       trap = `class 2: ticket-system acknowledgement${c ? ` from ${c.key}'s service desk` : ''}`;
       break;
     }
     case 'it-notice':
-      mail = { from: { name: 'IT Service Desk', address: 'servicedesk@warehouse.example' }, to: [INTAKE], subject: 'Your mailbox intake@ is almost full', at, zone: 120, client: 'system', messageId: messageIdFor('system', 'x@warehouse.example', random), headers: ['Auto-Submitted: auto-generated'], text: 'Your mailbox has reached 92% of its quota. Please archive old messages.\n\nIT Service Desk' };
+      mail = {
+        from: { name: 'IT Service Desk', address: 'servicedesk@warehouse.example' },
+        to: [INTAKE],
+        subject: 'Your mailbox intake@ is almost full',
+        at,
+        zone: 120,
+        client: 'system',
+        messageId: messageIdFor('system', 'x@warehouse.example', random),
+        headers: ['Auto-Submitted: auto-generated'],
+        text: 'Your mailbox has reached 92% of its quota. Please archive old messages.\n\nIT Service Desk',
+      };
       trap = "the warehouse's own IT notice";
       break;
     case 'portal-news':
-      mail = { from: PORTAL, to: [INTAKE], subject: 'DockSlot: planned maintenance Sunday 02:00–04:00', at, zone: 120, client: 'system', messageId: messageIdFor('system', PORTAL.address, random), headers: ['Auto-Submitted: auto-generated', 'Precedence: bulk'], text: 'Dear DockSlot user,\n\nDockSlot will be unavailable on Sunday from 02:00 to 04:00 CEST for maintenance.\n\nThe DockSlot team' };
+      mail = {
+        from: PORTAL,
+        to: [INTAKE],
+        subject: 'DockSlot: planned maintenance Sunday 02:00–04:00',
+        at,
+        zone: 120,
+        client: 'system',
+        messageId: messageIdFor('system', PORTAL.address, random),
+        headers: ['Auto-Submitted: auto-generated', 'Precedence: bulk'],
+        text: 'Dear DockSlot user,\n\nDockSlot will be unavailable on Sunday from 02:00 to 04:00 CEST for maintenance.\n\nThe DockSlot team',
+      };
       trap = "the portal's own maintenance notice";
       break;
     default:
-      mail = { from: { name: 'LinkedIn', address: 'messages-noreply@linkedin.com' }, to: [INTAKE], subject: `${pick(random, ['Elin', 'Marco', 'Rita'])}, you appeared in 9 searches this week`, at, zone: 0, client: 'system', messageId: messageIdFor('system', 'x@linkedin.com', random), headers: ['Precedence: bulk', 'List-Unsubscribe: <https://www.linkedin.com/e/v2?e=abc>'], text: 'See who is looking at your profile.\n\nUnsubscribe', html: true };
+      mail = {
+        from: { name: 'LinkedIn', address: 'messages-noreply@linkedin.com' },
+        to: [INTAKE],
+        subject: `${pick(random, ['Elin', 'Marco', 'Rita'])}, you appeared in 9 searches this week`,
+        at,
+        zone: 0,
+        client: 'system',
+        messageId: messageIdFor('system', 'x@linkedin.com', random),
+        headers: ['Precedence: bulk', 'List-Unsubscribe: <https://www.linkedin.com/e/v2?e=abc>'],
+        text: 'See who is looking at your profile.\n\nUnsubscribe',
+        html: true,
+      };
       trap = 'a social network notification';
   }
   return { bytes: assemble(mail, 'en', random), truth: NOBODY, trap, source: mail.from.address, tag: kind };
@@ -679,8 +1104,24 @@ function nobodysMail(kind: 'group-digest' | 'newsletter' | 'ticket' | 'it-notice
 function portalBooking(b: Booking, random: Random): Written {
   const at = new Date(b.at.getTime() + between(random, 1, 12) * HOUR);
   const slot = `${dayAfter('en', at, 2)} ${between(random, 6, 16)}:${pick(random, ['00', '30'])}`;
-  const mail: Mail = { from: PORTAL, to: [INTAKE], subject: `New slot booked: ${b.customer.label} – ${b.ref}`, at, zone: 120, client: 'system', messageId: messageIdFor('system', PORTAL.address, random), text: `A new unloading slot was booked on DockSlot.\n\nCompany: ${b.customer.label}\nBooked by: ${b.person.name}\nReference: ${b.ref}\nSlot: ${slot}\n\nThis message was sent by DockSlot on behalf of ${b.customer.label}.`, html: true };
-  return { bytes: assemble(mail, 'en', random), truth: truthOf(b.customer), trap: 'portal writing for several customers, naming the customer', source: PORTAL.address, tag: 'dockslot' };
+  const mail: Mail = {
+    from: PORTAL,
+    to: [INTAKE],
+    subject: `New slot booked: ${b.customer.label} – ${b.ref}`,
+    at,
+    zone: 120,
+    client: 'system',
+    messageId: messageIdFor('system', PORTAL.address, random),
+    text: `A new unloading slot was booked on DockSlot.\n\nCompany: ${b.customer.label}\nBooked by: ${b.person.name}\nReference: ${b.ref}\nSlot: ${slot}\n\nThis message was sent by DockSlot on behalf of ${b.customer.label}.`,
+    html: true,
+  };
+  return {
+    bytes: assemble(mail, 'en', random),
+    truth: truthOf(b.customer),
+    trap: 'portal writing for several customers, naming the customer',
+    source: PORTAL.address,
+    tag: 'dockslot',
+  };
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -724,7 +1165,8 @@ function plan(random: Random): Planned[] {
         if (after < 0.24) add(new Date(b.confirmation.at.getTime() + 3 * HOUR), (r) => confirmationReply(b, r));
         else if (after < 0.4 && !first) add(new Date(b.confirmation.at.getTime() + 120_000), (r) => outOfOffice(b, r));
         else if (after < 0.47 && !first) add(new Date(b.confirmation.at.getTime() + 600_000), (r) => bounce(b, r));
-        else if (after < 0.51 && !first) add(new Date(b.confirmation.at.getTime() + 900_000), (r) => nobodysMail('ticket', new Date(b.confirmation.at.getTime() + 900_000), r, b));
+        else if (after < 0.51 && !first)
+          add(new Date(b.confirmation.at.getTime() + 900_000), (r) => nobodysMail('ticket', new Date(b.confirmation.at.getTime() + 900_000), r, b));
       }
     }
     const week_ = bookings[week]!;
@@ -755,13 +1197,36 @@ function plan(random: Random): Planned[] {
     }
     if (week % 2 === 0) add(workday(week, random), (r) => nobodysMail('group-digest', workday(week, r), r));
     // Class 5: Marta books for Krakowskie Przetwory, and from week 4 for Mazur Kosmetyki too.
-    add(workday(week, random), (r) => freeMailBooking(FREELANCER, customer('krakowskie-przetwory'), workday(week, r), r, 'class 5: free-mail address booking for two customers'));
-    if (week >= 4) add(new Date(FIRST_MONDAY + (week - 1) * 7 * DAY_MS + 3 * DAY_MS + 10 * HOUR), (r) => freeMailBooking(FREELANCER, customer('mazur-kosmetyki'), new Date(FIRST_MONDAY + (week - 1) * 7 * DAY_MS + 3 * DAY_MS + 10 * HOUR), r, 'class 5: free-mail address booking for two customers'));
+    add(workday(week, random), (r) =>
+      freeMailBooking(FREELANCER, customer('krakowskie-przetwory'), workday(week, r), r, 'class 5: free-mail address booking for two customers'),
+    );
+    if (week >= 4)
+      add(new Date(FIRST_MONDAY + (week - 1) * 7 * DAY_MS + 3 * DAY_MS + 10 * HOUR), (r) =>
+        freeMailBooking(
+          FREELANCER,
+          customer('mazur-kosmetyki'),
+          new Date(FIRST_MONDAY + (week - 1) * 7 * DAY_MS + 3 * DAY_MS + 10 * HOUR),
+          r,
+          'class 5: free-mail address booking for two customers',
+        ),
+      );
     // Class 5: Giulia books for Ferretti, then (week 4 on) for Tessitura Brembo, where she moved.
-    if (week <= 3) add(workday(week, random), (r) => freeMailBooking(MOVER, customer('ferretti-alimentari'), workday(week, r), r, 'class 5: free-mail address of a person before her move'));
+    if (week <= 3)
+      add(workday(week, random), (r) =>
+        freeMailBooking(MOVER, customer('ferretti-alimentari'), workday(week, r), r, 'class 5: free-mail address of a person before her move'),
+      );
     else {
       const at = new Date(FIRST_MONDAY + (week - 1) * 7 * DAY_MS + 2 * DAY_MS + 9 * HOUR);
-      add(at, (r) => freeMailBooking(MOVER, customer('tessitura-brembo'), at, r, 'class 5: free-mail address of a person who moved to another customer', week === 4 ? 'da questa settimana lavoro per Tessitura Brembo. ' : ''));
+      add(at, (r) =>
+        freeMailBooking(
+          MOVER,
+          customer('tessitura-brembo'),
+          at,
+          r,
+          'class 5: free-mail address of a person who moved to another customer',
+          week === 4 ? 'da questa settimana lavoro per Tessitura Brembo. ' : '',
+        ),
+      );
     }
     // Classes 3 and 4: impostors, from week 2.
     if (week >= 2) {
@@ -773,7 +1238,10 @@ function plan(random: Random): Planned[] {
       const v2 = pick(random, week_.filter(known));
       if (random() < 0.8) add(new Date(v2.at.getTime() + 20 * HOUR), (r) => nameSpoof(v2, r));
       if (week === 3 || week === 5) {
-        const v3 = pick(random, week_.filter((b) => b.customer.seeded));
+        const v3 = pick(
+          random,
+          week_.filter((b) => b.customer.seeded),
+        );
         add(new Date(v3.at.getTime() + 30 * HOUR), (r) => dmarcFail(v3, r));
       }
     }
@@ -809,7 +1277,12 @@ export function writeFreshStream(dir: string): WrittenFreshStream {
 export function describeFreshStream(stream: Stream): string {
   const rows = new Map<string, number[]>();
   for (const m of stream.messages) {
-    const name = (m.trap ?? '').replace(/ for [\w-]+ on [\w-]+'s thread/, " on another customer's thread").replace(/ (?:from|on) \S+\.\S+ quoting [\w-]+('s reference)?| in the name of [\w-]+| from [\w-]+'s service desk| for [\w-]+$|[\w-]+'s reply quoting [\w-]+'s/g, (s) => (s.includes('reply quoting') ? "a customer's reply quoting another's" : ''));
+    const name = (m.trap ?? '')
+      .replace(/ for [\w-]+ on [\w-]+'s thread/, " on another customer's thread")
+      .replace(
+        / (?:from|on) \S+\.\S+ quoting [\w-]+('s reference)?| in the name of [\w-]+| from [\w-]+'s service desk| for [\w-]+$|[\w-]+'s reply quoting [\w-]+'s/g,
+        (s) => (s.includes('reply quoting') ? "a customer's reply quoting another's" : ''),
+      );
     const row = rows.get(name) ?? Array.from({ length: WEEKS }, () => 0);
     row[m.week - 1]! += 1;
     rows.set(name, row);
@@ -830,7 +1303,9 @@ async function main(argv: readonly string[]): Promise<void> {
   }
   if (out === undefined) throw new Error('The fresh stream is not committed: say where to write it with --out <dir>.');
   const written = writeFreshStream(out);
-  console.log(`wrote ${written.stream.messages.length} messages (${(written.bytes / 1024).toFixed(0)} KiB) and stream.json to ${relative(process.cwd(), written.dir) || '.'}`);
+  console.log(
+    `wrote ${written.stream.messages.length} messages (${(written.bytes / 1024).toFixed(0)} KiB) and stream.json to ${relative(process.cwd(), written.dir) || '.'}`,
+  );
   if (argv.includes('--describe')) console.log(`\n${describeFreshStream(written.stream)}`);
   if (replay) {
     const { replayOnFreshStack } = await import('./compare-scenario.ts');

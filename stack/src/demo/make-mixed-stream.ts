@@ -69,15 +69,25 @@ function bookingLine(lang: Lang, n: number, goods: string, day: string, ref: str
   const r = ref === undefined ? '' : ref;
   switch (lang) {
     case 'de':
-      return ref ? `bitte ${n} Paletten ${goods} für ${day} avisieren, unsere Referenz ${r}.` : `bitte ${n} Paletten ${goods} für ${day} avisieren; die Packliste folgt.`;
+      return ref
+        ? `bitte ${n} Paletten ${goods} für ${day} avisieren, unsere Referenz ${r}.`
+        : `bitte ${n} Paletten ${goods} für ${day} avisieren; die Packliste folgt.`;
     case 'fr':
-      return ref ? `merci de réserver un créneau pour ${n} palettes de ${goods} le ${day}, notre réf. ${r}.` : `merci de réserver un créneau pour ${n} palettes de ${goods} le ${day}.`;
+      return ref
+        ? `merci de réserver un créneau pour ${n} palettes de ${goods} le ${day}, notre réf. ${r}.`
+        : `merci de réserver un créneau pour ${n} palettes de ${goods} le ${day}.`;
     case 'nl':
-      return ref ? `graag ${n} pallets ${goods} inplannen voor ${day}, onze referentie ${r}.` : `graag ${n} pallets ${goods} inplannen voor ${day}; de paklijst volgt.`;
+      return ref
+        ? `graag ${n} pallets ${goods} inplannen voor ${day}, onze referentie ${r}.`
+        : `graag ${n} pallets ${goods} inplannen voor ${day}; de paklijst volgt.`;
     case 'es':
-      return ref ? `os pedimos reservar descarga para ${n} palets de ${goods} el ${day}, nuestra ref. ${r}.` : `os pedimos reservar descarga para ${n} palets de ${goods} el ${day}.`;
+      return ref
+        ? `os pedimos reservar descarga para ${n} palets de ${goods} el ${day}, nuestra ref. ${r}.`
+        : `os pedimos reservar descarga para ${n} palets de ${goods} el ${day}.`;
     default:
-      return ref ? `please book in ${n} pallets of ${goods} for ${day}, our ref ${r}.` : `please book in ${n} pallets of ${goods} for ${day}; packing list to follow.`;
+      return ref
+        ? `please book in ${n} pallets of ${goods} for ${day}, our ref ${r}.`
+        : `please book in ${n} pallets of ${goods} for ${day}; packing list to follow.`;
   }
 }
 const cap = (s: string) => s.charAt(0).toUpperCase() + s.slice(1);
@@ -110,7 +120,8 @@ function bookingSubject(lang: Lang, ref: string | undefined, random: Random): st
   return ref === undefined ? pick(random, without[lang]) : pick(random, withRef[lang])(ref);
 }
 
-const replyPrefix = (lang: Lang, client: MailClient) => (client === 'notes' || client === 'thunderbird' ? 'Re: ' : { en: 'RE: ', de: 'AW: ', fr: 'RE : ', nl: 'RE: ', es: 'RE: ' }[lang]);
+const replyPrefix = (lang: Lang, client: MailClient) =>
+  client === 'notes' || client === 'thunderbird' ? 'Re: ' : { en: 'RE: ', de: 'AW: ', fr: 'RE : ', nl: 'RE: ', es: 'RE: ' }[lang];
 
 /** The warehouse's confirmation of a booking: what replies quote, auto-replies answer and bounces return. */
 function confirmation(customer: MixedCustomer, ref: string, to: Mailbox, at: Date, subject: string, random: Random): Quoted {
@@ -157,7 +168,15 @@ function sentBy(person: MixedPerson, at: Date, random: Random, viaList: boolean)
   const domain = person.address.split('@')[1]!;
   if (person.srs) {
     const rewritten = srsAddress(person.address, person.srs.relay, at, random);
-    return { from: { name: person.name, address: rewritten }, client: person.client, zone: person.zone, extra: [], returnPath: rewritten, relay: person.srs.relay, how: 'class 5: SRS-rewritten sender' };
+    return {
+      from: { name: person.name, address: rewritten },
+      client: person.client,
+      zone: person.zone,
+      extra: [],
+      returnPath: rewritten,
+      relay: person.srs.relay,
+      how: 'class 5: SRS-rewritten sender',
+    };
   }
   if (viaList) {
     return {
@@ -203,7 +222,11 @@ const htmlClient = (client: MailClient) => client === 'outlook' || client === 'g
 
 function packingList(customer: MixedCustomer, ref: string, random: Random): MailAttachment {
   const rows = Array.from({ length: between(random, 2, 5) }, (_, i) => `${i + 1};${pick(random, customer.goods)};${between(random, 1, 26)}`);
-  return { filename: `${ref.replace(/\//g, '-')}_packlist.csv`, mediaType: 'text/csv', content: Buffer.from(`ref;${ref}\nline;goods;pallets\n${rows.join('\n')}\n`, 'utf8') };
+  return {
+    filename: `${ref.replace(/\//g, '-')}_packlist.csv`,
+    mediaType: 'text/csv',
+    content: Buffer.from(`ref;${ref}\nline;goods;pallets\n${rows.join('\n')}\n`, 'utf8'),
+  };
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -234,13 +257,32 @@ function writeBooking(person: MixedPerson, b: Booking, viaList: boolean, random:
   const inBody = first ? false : place === 'subject' ? random() < 0.4 : place === 'body';
   // Free-mail people and list posts name the customer they write for: they write for more than one.
   const names = person.freeMail || viaList || person.srs || random() < 0.3;
-  const forWhom = names ? { en: `For ${b.customer.label}: `, de: `Für ${b.customer.label}: `, fr: `Pour ${b.customer.label} : `, nl: `Voor ${b.customer.label}: `, es: `Para ${b.customer.label}: ` }[lang] : '';
+  const forWhom = names
+    ? {
+        en: `For ${b.customer.label}: `,
+        de: `Für ${b.customer.label}: `,
+        fr: `Pour ${b.customer.label} : `,
+        nl: `Voor ${b.customer.label}: `,
+        es: `Para ${b.customer.label}: `,
+      }[lang]
+    : '';
   const line = `${forWhom}${forWhom ? bookingLine(lang, n, pick(random, b.customer.goods), day, inBody ? b.ref : undefined) : cap(bookingLine(lang, n, pick(random, b.customer.goods), day, inBody ? b.ref : undefined))}`;
   const text = `${pick(random, GREET[lang])}\n\n${line}\n\n${signature(person, lang, random, sent.client)}`;
   const subject = place === 'subject' ? b.subject : bookingSubject(lang, undefined, random);
-  const attachments = place === 'attachment' ? [packingList(b.customer, b.ref, random)] : random() < 0.3 ? [{ filename: `CMR_${between(random, 10000, 99999)}.pdf`, mediaType: 'application/pdf', content: tinyPdf('CMR') }] : [];
+  const attachments =
+    place === 'attachment'
+      ? [packingList(b.customer, b.ref, random)]
+      : random() < 0.3
+        ? [{ filename: `CMR_${between(random, 10000, 99999)}.pdf`, mediaType: 'application/pdf', content: tinyPdf('CMR') }]
+        : [];
   const body: Body = { kind: 'text', text, html: htmlClient(sent.client), flowed: sent.client === 'thunderbird', attachments };
-  return { bytes: assemble(headerLines(sent.client, envelope(sent, subject, b.at, random), random), body, random), truth: truthOf(b.customer), trap: first ? 'a new customer’s first message' : sent.how === 'ordinary mail' ? `booking (reference in the ${place})` : sent.how, source: sent.from.address, tag: person.id };
+  return {
+    bytes: assemble(headerLines(sent.client, envelope(sent, subject, b.at, random), random), body, random),
+    truth: truthOf(b.customer),
+    trap: first ? 'a new customer’s first message' : sent.how === 'ordinary mail' ? `booking (reference in the ${place})` : sent.how,
+    source: sent.from.address,
+    tag: person.id,
+  };
 }
 
 /** The customer answers the warehouse's confirmation: top- or bottom-posted as its program does. */
@@ -258,10 +300,19 @@ function writeFollowUp(person: MixedPerson, b: Booking, confirm: Quoted, random:
   const line = `${pick(random, said[lang])}${mentions ? ` (${b.ref})` : ''}`;
   const text = `${line}\n\n${signature(person, lang, random, sent.client)}`;
   const at = new Date(confirm.at.getTime() + between(random, 1, 20) * HOUR);
-  const body: Body = { kind: 'text', text: replyBody(sent.client, lang, text, confirm, random), html: htmlClient(sent.client), flowed: sent.client === 'thunderbird' };
+  const body: Body = {
+    kind: 'text',
+    text: replyBody(sent.client, lang, text, confirm, random),
+    html: htmlClient(sent.client),
+    flowed: sent.client === 'thunderbird',
+  };
   const subject = `${replyPrefix(lang, sent.client)}${confirm.subject.replace(/^RE: /, '')}`;
   return {
-    bytes: assemble(headerLines(sent.client, envelope(sent, subject, at, random, `${between(random, 100000, 999999)}@warehouse.example`), random), body, random),
+    bytes: assemble(
+      headerLines(sent.client, envelope(sent, subject, at, random, `${between(random, 100000, 999999)}@warehouse.example`), random),
+      body,
+      random,
+    ),
     truth: truthOf(b.customer),
     trap: sent.client === 'thunderbird' ? 'reply, bottom-posted under the quote' : `reply, top-posted (${sent.client})`,
     source: sent.from.address,
@@ -270,10 +321,26 @@ function writeFollowUp(person: MixedPerson, b: Booking, confirm: Quoted, random:
 }
 
 /** An automatic answer to the warehouse's confirmation: out of office, in the person's program. Nobody's. */
-function writeAutoReply(who: { name: string; address: string; client: MailClient; lang: Lang; zone: Zone }, confirm: Quoted, random: Random, style: 'rfc3834' | 'x-autoreply' | 'subject-only'): Written {
+function writeAutoReply(
+  who: { name: string; address: string; client: MailClient; lang: Lang; zone: Zone },
+  confirm: Quoted,
+  random: Random,
+  style: 'rfc3834' | 'x-autoreply' | 'subject-only',
+): Written {
   const lang = who.lang;
-  const prefix = { en: 'Automatic reply: ', de: 'Automatische Antwort: ', fr: 'Réponse automatique : ', nl: 'Automatisch antwoord: ', es: 'Respuesta automática: ' }[lang];
-  const subject = who.client === 'notes' ? `Abwesenheitsnotiz: ${confirm.subject}` : who.client === 'thunderbird' || who.client === 'gmail' ? `Auto: ${confirm.subject}` : `${prefix}${confirm.subject}`;
+  const prefix = {
+    en: 'Automatic reply: ',
+    de: 'Automatische Antwort: ',
+    fr: 'Réponse automatique : ',
+    nl: 'Automatisch antwoord: ',
+    es: 'Respuesta automática: ',
+  }[lang];
+  const subject =
+    who.client === 'notes'
+      ? `Abwesenheitsnotiz: ${confirm.subject}`
+      : who.client === 'thunderbird' || who.client === 'gmail'
+        ? `Auto: ${confirm.subject}`
+        : `${prefix}${confirm.subject}`;
   const back = dayName(new Date(confirm.at.getTime() + between(random, 3, 9) * DAY_MS), lang);
   const words: Record<Lang, string> = {
     en: `I am out of the office until ${back} with limited access to e-mail. For urgent bookings please contact logistics@ our office.`,
@@ -284,7 +351,10 @@ function writeAutoReply(who: { name: string; address: string; client: MailClient
   };
   const extra =
     style === 'rfc3834'
-      ? ['Auto-Submitted: auto-replied', ...(who.client === 'outlook' ? ['X-Auto-Response-Suppress: All', 'X-MS-Exchange-Inbox-Rules-Loop: ' + who.address] : [])]
+      ? [
+          'Auto-Submitted: auto-replied',
+          ...(who.client === 'outlook' ? ['X-Auto-Response-Suppress: All', 'X-MS-Exchange-Inbox-Rules-Loop: ' + who.address] : []),
+        ]
       : style === 'x-autoreply'
         ? ['X-Autoreply: yes', 'Precedence: auto_reply']
         : [];
@@ -292,8 +362,24 @@ function writeAutoReply(who: { name: string; address: string; client: MailClient
   // Some programs quote the message they answer; Exchange does not.
   const quotes = who.client !== 'outlook' && random() < 0.6;
   const text = quotes ? replyBody(who.client, lang, words[lang], confirm, random) : words[lang];
-  const e: Envelope = { from: { name: who.name, address: who.address }, to: INTAKE, subject, at, zone: who.zone, messageId: messageIdFor(who.client, who.address, random), inReplyTo: `${between(random, 100000, 999999)}@warehouse.example`, returnPath: style === 'rfc3834' ? '' : who.address, extra, relay: `mail.${who.address.split('@')[1]}` };
-  const trap = style === 'subject-only' ? 'class 2: out-of-office with no RFC 3834 header, subject only' : style === 'rfc3834' ? 'class 2: out-of-office (Auto-Submitted: auto-replied), the reference in its subject' : 'class 2: out-of-office (X-Autoreply), the reference in its subject';
+  const e: Envelope = {
+    from: { name: who.name, address: who.address },
+    to: INTAKE,
+    subject,
+    at,
+    zone: who.zone,
+    messageId: messageIdFor(who.client, who.address, random),
+    inReplyTo: `${between(random, 100000, 999999)}@warehouse.example`,
+    returnPath: style === 'rfc3834' ? '' : who.address,
+    extra,
+    relay: `mail.${who.address.split('@')[1]}`,
+  };
+  const trap =
+    style === 'subject-only'
+      ? 'class 2: out-of-office with no RFC 3834 header, subject only'
+      : style === 'rfc3834'
+        ? 'class 2: out-of-office (Auto-Submitted: auto-replied), the reference in its subject'
+        : 'class 2: out-of-office (X-Autoreply), the reference in its subject';
   return { bytes: assemble(headerLines(who.client, e, random), { kind: 'text', text }, random), truth: NOBODY, trap, source: who.address, tag: 'auto-reply' };
 }
 
@@ -315,19 +401,46 @@ function writeHaulier(h: MixedHaulier, customer: MixedCustomer, ref: string, old
   let trap: string;
   if (older) {
     // A reply on the thread of another customer's shipment: its subject and its quote are that customer's.
-    const quoted: Quoted = { from: INTAKE, to: { name: h.name, address: h.address }, subject: `Collection ${older.ref} (${plain(older.customer.label)})`, at: new Date(older.at.getTime() + 3 * HOUR), text: `Hello,\n\nplease collect ${older.ref} for ${older.customer.label} from dock ${between(random, 1, 18)}.\n\n${WAREHOUSE.signature}` };
+    const quoted: Quoted = {
+      from: INTAKE,
+      to: { name: h.name, address: h.address },
+      subject: `Collection ${older.ref} (${plain(older.customer.label)})`,
+      at: new Date(older.at.getTime() + 3 * HOUR),
+      text: `Hello,\n\nplease collect ${older.ref} for ${older.customer.label} from dock ${between(random, 1, 18)}.\n\n${WAREHOUSE.signature}`,
+    };
     const keepsSubject = random() < 0.5;
-    subject = keepsSubject ? `${replyPrefix(lang, h.client)}${quoted.subject}` : `${replyPrefix(lang, h.client)}${{ en: 'Collections', de: 'Abholungen', fr: 'Enlèvements', nl: 'Ophalingen', es: 'Recogidas' }[lang]} ${dayName(at, lang)}`;
+    subject = keepsSubject
+      ? `${replyPrefix(lang, h.client)}${quoted.subject}`
+      : `${replyPrefix(lang, h.client)}${{ en: 'Collections', de: 'Abholungen', fr: 'Enlèvements', nl: 'Ophalingen', es: 'Recogidas' }[lang]} ${dayName(at, lang)}`;
     bodyText = replyBody(h.client, lang, text, quoted, random);
-    trap = keepsSubject ? `class 1: haulier's reply for ${customer.key} on ${older.customer.key}'s thread (its reference in the kept subject and the quote)` : `class 1: haulier's reply for ${customer.key} quoting ${older.customer.key}'s reference`;
+    trap = keepsSubject
+      ? `class 1: haulier's reply for ${customer.key} on ${older.customer.key}'s thread (its reference in the kept subject and the quote)`
+      : `class 1: haulier's reply for ${customer.key} quoting ${older.customer.key}'s reference`;
   } else {
     subject = `${{ en: 'Collection', de: 'Abholung', fr: 'Enlèvement', nl: 'Ophaling', es: 'Recogida' }[lang]} ${ref}`;
     bodyText = text;
     trap = 'haulier writing for several customers';
   }
-  const sent: Sent = { from: { name: h.name, address: h.address }, client: h.client, zone: h.zone, extra: [], relay: `mail.${h.address.split('@')[1]}`, how: trap };
+  const sent: Sent = {
+    from: { name: h.name, address: h.address },
+    client: h.client,
+    zone: h.zone,
+    extra: [],
+    relay: `mail.${h.address.split('@')[1]}`,
+    how: trap,
+  };
   const body: Body = { kind: 'text', text: bodyText, html: htmlClient(h.client) };
-  return { bytes: assemble(headerLines(h.client, envelope(sent, subject, at, random, older ? `${between(random, 100000, 999999)}@warehouse.example` : undefined), random), body, random), truth: truthOf(customer), trap, source: h.address, tag: h.id };
+  return {
+    bytes: assemble(
+      headerLines(h.client, envelope(sent, subject, at, random, older ? `${between(random, 100000, 999999)}@warehouse.example` : undefined), random),
+      body,
+      random,
+    ),
+    truth: truthOf(customer),
+    trap,
+    source: h.address,
+    tag: h.id,
+  };
 }
 
 /** The portal's notice: names the customer, or quotes only its reference (an old class). */
@@ -335,8 +448,23 @@ function writePortal(customer: MixedCustomer, ref: string, at: Date, random: Ran
   const named = random() < PORTAL.named;
   const slot = `${dayName(workday(at, 2), 'en')}, ${between(random, 7, 15)}:00`;
   const text = `YardBooker – booking confirmed\n\n${named ? `Client: ${customer.label}\n` : ''}Reference: ${ref}\nSite: Polder Gate Warehousing, Rotterdam\nSlot: ${slot}\nVehicle: ${pick(random, ['curtainsider', 'box trailer', 'reefer'])}\n\nThis message was sent automatically. Manage your bookings at https://yardbooker.example/b/${between(random, 100000, 999999)}`;
-  const e: Envelope = { from: { name: PORTAL.name, address: PORTAL.address }, to: INTAKE, subject: `Booking confirmed: ${ref}`, at, zone: 'uk', messageId: messageIdFor('system', PORTAL.address, random), extra: [], relay: 'out.yardbooker.example' };
-  return { bytes: assemble(headerLines('system', e, random), { kind: 'text', text, html: true }, random), truth: truthOf(customer), trap: named ? 'portal writing for three customers, naming the customer' : 'portal writing for three customers, the reference only', source: PORTAL.address, tag: 'yardbooker' };
+  const e: Envelope = {
+    from: { name: PORTAL.name, address: PORTAL.address },
+    to: INTAKE,
+    subject: `Booking confirmed: ${ref}`,
+    at,
+    zone: 'uk',
+    messageId: messageIdFor('system', PORTAL.address, random),
+    extra: [],
+    relay: 'out.yardbooker.example',
+  };
+  return {
+    bytes: assemble(headerLines('system', e, random), { kind: 'text', text, html: true }, random),
+    truth: truthOf(customer),
+    trap: named ? 'portal writing for three customers, naming the customer' : 'portal writing for three customers, the reference only',
+    source: PORTAL.address,
+    tag: 'yardbooker',
+  };
 }
 
 /** One of the warehouse's own staff forwards a customer's mail that reached them (an old class, in new layouts). */
@@ -348,13 +476,34 @@ function writeStaffForward(staff: Staff, person: MixedPerson, b: Booking, random
     nl: ['Graag inplannen.', 'Kwam bij mij binnen, graag oppakken.'],
     es: ['Para vosotros, gracias.', 'Me ha llegado a mí, ¿lo gestionáis?'],
   };
-  const original: Quoted = { from: { name: person.name, address: person.address }, to: { name: staff.name, address: staff.address }, subject: b.subject, at: b.at, text: b.text };
+  const original: Quoted = {
+    from: { name: person.name, address: person.address },
+    to: { name: staff.name, address: staff.address },
+    subject: b.subject,
+    at: b.at,
+    text: b.text,
+  };
   const at = new Date(b.at.getTime() + between(random, 1, 5) * HOUR);
   const note = `${pick(random, notes[staff.lang])}\n\n${staff.name}\n${WAREHOUSE.signature.replace('intake@warehouse.example', staff.address)}`;
   const prefix = staff.client === 'notes' ? 'WG: ' : staff.client === 'outlook' ? 'FW: ' : 'Fwd: ';
   const text = forwardBody(staff.client, staff.lang, note, original, { name: staff.name, address: staff.address }, at);
-  const e: Envelope = { from: { name: staff.name, address: staff.address }, to: INTAKE, subject: `${prefix}${b.subject}`, at, zone: 'cet', messageId: messageIdFor(staff.client, staff.address, random), extra: [], relay: 'mail.warehouse.example (internal)' };
-  return { bytes: assemble(headerLines(staff.client, e, random), { kind: 'text', text, html: htmlClient(staff.client) }, random), truth: truthOf(b.customer), trap: `forward by the warehouse's own staff (${staff.client})`, source: `${staff.address} forwarding ${person.address}`, tag: `fw-${staff.id}` };
+  const e: Envelope = {
+    from: { name: staff.name, address: staff.address },
+    to: INTAKE,
+    subject: `${prefix}${b.subject}`,
+    at,
+    zone: 'cet',
+    messageId: messageIdFor(staff.client, staff.address, random),
+    extra: [],
+    relay: 'mail.warehouse.example (internal)',
+  };
+  return {
+    bytes: assemble(headerLines(staff.client, e, random), { kind: 'text', text, html: htmlClient(staff.client) }, random),
+    truth: truthOf(b.customer),
+    trap: `forward by the warehouse's own staff (${staff.client})`,
+    source: `${staff.address} forwarding ${person.address}`,
+    tag: `fw-${staff.id}`,
+  };
 }
 
 /** A look-alike domain forwards a forged message "from" a real customer's person, asking for money. Nobody's. */
@@ -370,7 +519,16 @@ function writeForgedForward(victim: MixedPerson, lookalike: Mailbox, ref: string
   // (A look-alike that names the customer in its own words is evidence by the issue's rule, and would
   // need a look-alike-domain rule the issue does not ask for.)
   const note = `Please see the request below and process the payment today, the account is blocked otherwise.\n\nRegards\n${lookalike.name}`;
-  const e: Envelope = { from: lookalike, to: INTAKE, subject: `FW: ${forged.subject}`, at, zone: 'uk', messageId: messageIdFor('outlook', lookalike.address, random), extra: [], relay: `mail.${lookalike.address.split('@')[1]}` };
+  const e: Envelope = {
+    from: lookalike,
+    to: INTAKE,
+    subject: `FW: ${forged.subject}`,
+    at,
+    zone: 'uk',
+    messageId: messageIdFor('outlook', lookalike.address, random),
+    extra: [],
+    relay: `mail.${lookalike.address.split('@')[1]}`,
+  };
   return {
     bytes: assemble(headerLines('outlook', e, random), { kind: 'text', text: forwardBody('outlook', 'en', note, forged, lookalike, at), html: true }, random),
     truth: NOBODY,
@@ -384,7 +542,16 @@ function writeForgedForward(victim: MixedPerson, lookalike: Mailbox, ref: string
 function writeSpoof(victim: MixedPerson, freeMail: string, b: Booking, at: Date, random: Random): Written {
   const confirm = confirmation(b.customer, b.ref, { name: victim.name, address: victim.address }, new Date(b.at.getTime() + 2 * HOUR), b.subject, random);
   const text = `Urgent: please hold this delivery and release it only to our new carrier, who will call you today. I am travelling, reply to this address only.\n\n${victim.name}\nSent from my phone`;
-  const e: Envelope = { from: { name: `${victim.name} (${plain(b.customer.label)})`, address: freeMail }, to: INTAKE, subject: `RE: ${confirm.subject.replace(/^RE: /, '')}`, at, zone: 'uk', messageId: messageIdFor('gmail', freeMail, random), extra: [], relay: 'mail-sor-f41.google.example' };
+  const e: Envelope = {
+    from: { name: `${victim.name} (${plain(b.customer.label)})`, address: freeMail },
+    to: INTAKE,
+    subject: `RE: ${confirm.subject.replace(/^RE: /, '')}`,
+    at,
+    zone: 'uk',
+    messageId: messageIdFor('gmail', freeMail, random),
+    extra: [],
+    relay: 'mail-sor-f41.google.example',
+  };
   return {
     bytes: assemble(headerLines('gmail', e, random), { kind: 'text', text: replyBody('gmail', 'en', text, confirm, random), html: true }, random),
     truth: NOBODY,
@@ -410,7 +577,9 @@ function writeDmarcSpoof(victim: MixedPerson, b: Booking, at: Date, random: Rand
     zone: 'cet',
     messageId: messageIdFor('outlook', `x@vps-${between(random, 100, 999)}.hosting.invalid`, random),
     returnPath: `bounce@vps-${between(random, 100, 999)}.hosting.invalid`,
-    extra: [`Authentication-Results: mx1.warehouse.example; spf=fail (sender IP is 203.0.113.${between(random, 2, 250)}) smtp.mailfrom=${domain}; dkim=none (message not signed) header.d=none; dmarc=fail action=quarantine header.from=${domain}`],
+    extra: [
+      `Authentication-Results: mx1.warehouse.example; spf=fail (sender IP is 203.0.113.${between(random, 2, 250)}) smtp.mailfrom=${domain}; dkim=none (message not signed) header.d=none; dmarc=fail action=quarantine header.from=${domain}`,
+    ],
     relay: `vps-${between(random, 100, 999)}.hosting.invalid`,
   };
   return {
@@ -442,10 +611,29 @@ function writeBounce(kind: 'postfix' | 'exchange' | 'remote', confirm: Quoted, a
     from = { name: 'Mail Delivery System', address: kind === 'remote' ? `MAILER-DAEMON@mx1.${rcpt.split('@')[1]}` : 'MAILER-DAEMON@mx1.warehouse.example' };
     subject = 'Undelivered Mail Returned to Sender';
     text = `This is the mail system at host ${mta}.\n\nI'm sorry to have to inform you that your message could not\nbe delivered to one or more recipients. It's attached below.\n\nFor further assistance, please send mail to postmaster.\n\n                   The mail system\n\n<${rcpt}>: host mail.${rcpt.split('@')[1]} said: 550 5.1.1 User unknown\n    (in reply to RCPT TO command)`;
-    trap = kind === 'remote' ? `class 2: Postfix bounce from the customer's own mail server (${rcpt.split('@')[1]})` : `class 2: Postfix bounce (RFC 3464 multipart/report${headersOnly ? ', headers only' : ''})`;
+    trap =
+      kind === 'remote'
+        ? `class 2: Postfix bounce from the customer's own mail server (${rcpt.split('@')[1]})`
+        : `class 2: Postfix bounce (RFC 3464 multipart/report${headersOnly ? ', headers only' : ''})`;
   }
-  const e: Envelope = { from, to: INTAKE, subject, at, zone: 'cet', messageId: messageIdFor('system', from.address, random), returnPath: '', extra: ['Auto-Submitted: auto-replied'], relay: mta };
-  return { bytes: assemble(headerLines('system', e, random), { kind: 'report', text, status, original, headersOnly }, random), truth: NOBODY, trap, source: from.address, tag: 'bounce' };
+  const e: Envelope = {
+    from,
+    to: INTAKE,
+    subject,
+    at,
+    zone: 'cet',
+    messageId: messageIdFor('system', from.address, random),
+    returnPath: '',
+    extra: ['Auto-Submitted: auto-replied'],
+    relay: mta,
+  };
+  return {
+    bytes: assemble(headerLines('system', e, random), { kind: 'report', text, status, original, headersOnly }, random),
+    truth: NOBODY,
+    trap,
+    source: from.address,
+    tag: 'bounce',
+  };
 }
 
 /** A ticket system's acknowledgement of the warehouse's mail, quoting its subject with the reference. Nobody's. */
@@ -456,8 +644,23 @@ function writeTicketAck(system: { name: string; address: string; lang: Lang }, a
   const text = de
     ? `Sehr geehrte Damen und Herren,\n\nvielen Dank für Ihre Nachricht. Ihre Anfrage wurde unter der Ticketnummer ${number} erfasst und wird schnellstmöglich bearbeitet.\n\nBitte antworten Sie nicht auf diese automatisch erzeugte E-Mail.\n\n${system.name}`
     : `Hello,\n\nthank you for contacting us. Your request has been logged as ticket ${number}; an agent will reply shortly.\n\nThis is an automated message; please do not reply.\n\n${system.name}`;
-  const e: Envelope = { from: { name: system.name, address: system.address }, to: INTAKE, subject, at, zone: 'cet', messageId: messageIdFor('system', system.address, random), extra: ['Auto-Submitted: auto-replied', 'X-OTRS-Loop: yes', 'Precedence: bulk'], relay: `mail.${system.address.split('@')[1]}` };
-  return { bytes: assemble(headerLines('system', e, random), { kind: 'text', text }, random), truth: NOBODY, trap: 'class 2: ticket-system acknowledgement quoting a reference in its subject', source: system.address, tag: 'ticket' };
+  const e: Envelope = {
+    from: { name: system.name, address: system.address },
+    to: INTAKE,
+    subject,
+    at,
+    zone: 'cet',
+    messageId: messageIdFor('system', system.address, random),
+    extra: ['Auto-Submitted: auto-replied', 'X-OTRS-Loop: yes', 'Precedence: bulk'],
+    relay: `mail.${system.address.split('@')[1]}`,
+  };
+  return {
+    bytes: assemble(headerLines('system', e, random), { kind: 'text', text }, random),
+    truth: NOBODY,
+    trap: 'class 2: ticket-system acknowledgement quoting a reference in its subject',
+    source: system.address,
+    tag: 'ticket',
+  };
 }
 
 /** Nobody's mail of the old classes and the list's own notices. */
@@ -472,7 +675,12 @@ function writeNotice(kind: 'newsletter' | 'it' | 'sales' | 'list-welcome' | 'lis
       from = { name: 'Cargo Pulse', address: 'news@cargopulse.example' };
       subject = `Cargo Pulse weekly: ${mention ? `${plain(mention.label)} expands Rotterdam volumes` : 'Red Sea rates ease again'}`;
       text = `This week in Cargo Pulse\n\n- ${mention ? `${mention.label} signs a new warehousing deal` : 'Spot rates fall for the third week'}\n- Rhine water levels: what shippers should plan for\n- Interview: automating the dock office\n\nUnsubscribe: https://cargopulse.example/u/${between(random, 10000, 99999)}`;
-      extra = ['List-Id: Cargo Pulse weekly <weekly.cargopulse.example>', `List-Unsubscribe: <https://cargopulse.example/u/${between(random, 10000, 99999)}>`, 'List-Unsubscribe-Post: List-Unsubscribe=One-Click', 'Precedence: bulk'];
+      extra = [
+        'List-Id: Cargo Pulse weekly <weekly.cargopulse.example>',
+        `List-Unsubscribe: <https://cargopulse.example/u/${between(random, 10000, 99999)}>`,
+        'List-Unsubscribe-Post: List-Unsubscribe=One-Click',
+        'Precedence: bulk',
+      ];
       trap = mention ? 'newsletter naming a customer in a headline' : 'newsletter';
       break;
     case 'it':
@@ -494,11 +702,32 @@ function writeNotice(kind: 'newsletter' | 'it' | 'sales' | 'list-welcome' | 'lis
         kind === 'list-welcome'
           ? `Welcome to the ${LIST.name}@${LIST.address.split('@')[1]} mailing list!\n\nTo post to this list, send your message to:\n\n  ${LIST.address}\n\nMembers include Sint-Baafs Foods, Hendrix Bloembollen and Alder Chemicals planning.`
           : `This is a reminder, sent out once a month, about your ${LIST.address.split('@')[1]} mailing list memberships.\n\nPasswords for intake@warehouse.example:\n\nList                                     Password // URL\n----                                     --------\n${LIST.address}                         ********`;
-      extra = [`List-Id: ${LIST.id}`, `List-Unsubscribe: <mailto:${LIST.name}-request@lists.benelux-inbound.example?subject=unsubscribe>`, 'Precedence: bulk', 'X-Mailman-Version: 2.1.39', 'Auto-Submitted: auto-generated'];
+      extra = [
+        `List-Id: ${LIST.id}`,
+        `List-Unsubscribe: <mailto:${LIST.name}-request@lists.benelux-inbound.example?subject=unsubscribe>`,
+        'Precedence: bulk',
+        'X-Mailman-Version: 2.1.39',
+        'Auto-Submitted: auto-generated',
+      ];
       trap = 'class 5: the mailing list’s own notice';
   }
-  const e: Envelope = { from, to: INTAKE, subject, at, zone: 'cet', messageId: messageIdFor('system', from.address, random), extra, relay: `mail.${from.address.split('@')[1]}` };
-  return { bytes: assemble(headerLines('system', e, random), { kind: 'text', text, html: kind === 'newsletter' }, random), truth: NOBODY, trap, source: from.address, tag: kind };
+  const e: Envelope = {
+    from,
+    to: INTAKE,
+    subject,
+    at,
+    zone: 'cet',
+    messageId: messageIdFor('system', from.address, random),
+    extra,
+    relay: `mail.${from.address.split('@')[1]}`,
+  };
+  return {
+    bytes: assemble(headerLines('system', e, random), { kind: 'text', text, html: kind === 'newsletter' }, random),
+    truth: NOBODY,
+    trap,
+    source: from.address,
+    tag: kind,
+  };
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -543,7 +772,15 @@ function plan(random: Random): Planned[] {
         }
         const person = channel.person;
         const subject = bookingSubject(person.lang, ref, random);
-        const b: Booking = { customer, ref, week, at, subject, author: { name: person.name, address: person.address }, text: `${pick(random, GREET[person.lang])}\n\n${cap(bookingLine(person.lang, between(random, 2, 20), pick(random, customer.goods), dayName(workday(at, 3), person.lang), ref))}\n\n${person.name}\n${person.company}` };
+        const b: Booking = {
+          customer,
+          ref,
+          week,
+          at,
+          subject,
+          author: { name: person.name, address: person.address },
+          text: `${pick(random, GREET[person.lang])}\n\n${cap(bookingLine(person.lang, between(random, 2, 20), pick(random, customer.goods), dayName(workday(at, 3), person.lang), ref))}\n\n${person.name}\n${person.company}`,
+        };
         bookings.push(b);
         // One booking in eight reached a colleague instead, who forwards it to intake.
         if (!person.freeMail && !person.srs && !first && random() < 0.14) {
@@ -595,13 +832,27 @@ function plan(random: Random): Planned[] {
     if (week === 3) {
       const tw = bookings.filter((b) => b.customer.key === 'tidewater-paper').at(-1);
       if (tw) {
-        const q: Quoted = { from: INTAKE, to: { name: 'Planning Van der Linden', address: 'planning@vdlinden-transport.example' }, subject: `Ophalen ${tw.ref}`, at: later(tw.at, 4), text: `Hello,\n\nplease collect ${tw.ref} tomorrow.\n\n${WAREHOUSE.signature}` };
-        add(later(q.at, 0.05), week, (r) => writeAutoReply({ name: 'Planning Van der Linden', address: 'planning@vdlinden-transport.example', client: 'outlook', lang: 'nl', zone: 'cet' }, q, r, 'rfc3834'));
+        const q: Quoted = {
+          from: INTAKE,
+          to: { name: 'Planning Van der Linden', address: 'planning@vdlinden-transport.example' },
+          subject: `Ophalen ${tw.ref}`,
+          at: later(tw.at, 4),
+          text: `Hello,\n\nplease collect ${tw.ref} tomorrow.\n\n${WAREHOUSE.signature}`,
+        };
+        add(later(q.at, 0.05), week, (r) =>
+          writeAutoReply(
+            { name: 'Planning Van der Linden', address: 'planning@vdlinden-transport.example', client: 'outlook', lang: 'nl', zone: 'cet' },
+            q,
+            r,
+            'rfc3834',
+          ),
+        );
       }
     }
   }
   // Noise, week by week: bounces, ticket acknowledgements, forged forwards, spoofs, notices.
-  const confirmationIn = (week: number, customer?: string) => confirmations.filter(({ b }) => b.week === week && (customer === undefined || b.customer.key === customer)).at(0);
+  const confirmationIn = (week: number, customer?: string) =>
+    confirmations.filter(({ b }) => b.week === week && (customer === undefined || b.customer.key === customer)).at(0);
   const bounces: [number, 'postfix' | 'exchange' | 'remote', string | undefined, boolean][] = [
     [1, 'postfix', 'kaufhaus-falkner', false],
     [2, 'exchange', 'sint-baafs-foods', false],
@@ -612,7 +863,10 @@ function plan(random: Random): Planned[] {
   ];
   for (const [week, kind, customer, headersOnly] of bounces) {
     // A bounce comes from a company's mail server, never a free-mail provider's.
-    const company = (c?: string) => confirmations.filter(({ b, q }) => b.week === week && (c === undefined || b.customer.key === c) && !PEOPLE.some((p) => p.freeMail && p.address === q.to.address)).at(0);
+    const company = (c?: string) =>
+      confirmations
+        .filter(({ b, q }) => b.week === week && (c === undefined || b.customer.key === c) && !PEOPLE.some((p) => p.freeMail && p.address === q.to.address))
+        .at(0);
     const found = company(customer) ?? company();
     if (!found) continue;
     // The confirmation went to a mistyped address (or a person who has left), so it comes back.
@@ -647,7 +901,10 @@ function plan(random: Random): Planned[] {
     const at = later(b.at, between(random, 20, 40));
     add(at, Math.min(WEEKS, week), (r) => writeSpoof(person(victim), freeMail, b, at, r));
   }
-  for (const [week, victim, customer] of [[4, 'kf-vogel', 'kaufhaus-falkner'], [6, 'mg-hale', 'marigold-cosmetics']] as const) {
+  for (const [week, victim, customer] of [
+    [4, 'kf-vogel', 'kaufhaus-falkner'],
+    [6, 'mg-hale', 'marigold-cosmetics'],
+  ] as const) {
     const b = bookings.filter((x) => x.customer.key === customer && x.week <= week).at(-1);
     if (!b) continue;
     const at = later(b.at, between(random, 26, 50));
@@ -697,12 +954,17 @@ export function writeMixedStream(dir: string): WrittenMixedStream {
 export function describeMixedStream(stream: Stream): string {
   const classes = new Map<string, number[]>();
   for (const m of stream.messages) {
-    const name = (m.trap ?? '').replace(/ for [\w-]+ on [\w-]+'s thread/, " on another customer's thread").replace(/ for [\w-]+ quoting [\w-]+'s/, " quoting another customer's").replace(/ of \S+@\S+| quoting \S+@\S+|, quoting \S+| \([^)]*\.example\)/g, '');
+    const name = (m.trap ?? '')
+      .replace(/ for [\w-]+ on [\w-]+'s thread/, " on another customer's thread")
+      .replace(/ for [\w-]+ quoting [\w-]+'s/, " quoting another customer's")
+      .replace(/ of \S+@\S+| quoting \S+@\S+|, quoting \S+| \([^)]*\.example\)/g, '');
     const row = classes.get(name) ?? [0, 0, 0, 0, 0, 0];
     row[m.week - 1]! += 1;
     classes.set(name, row);
   }
-  const lines = [...classes].sort(([a], [b]) => a.localeCompare(b)).map(([name, row]) => `| ${name} | ${row.join(' | ')} | ${row.reduce((s, n) => s + n, 0)} |`);
+  const lines = [...classes]
+    .sort(([a], [b]) => a.localeCompare(b))
+    .map(([name, row]) => `| ${name} | ${row.join(' | ')} | ${row.reduce((s, n) => s + n, 0)} |`);
   // Classes 6 and 7 are in the references themselves, whoever writes them.
   const byCustomer = (label: string, keys: readonly string[]) => {
     const row = [0, 0, 0, 0, 0, 0];
@@ -711,7 +973,11 @@ export function describeMixedStream(stream: Stream): string {
   };
   byCustomer("class 6: Quayside's `QS/2027/4…`, the shape of Quarry Stone's seed mark (all Quayside's mail)", ['quayside-spirits']);
   byCustomer('class 6: `PO-` and six digits, issued by both Marigold and Palmera (all their mail)', ['marigold-cosmetics', 'palmera-apparel']);
-  byCustomer('class 7: prefixed references `KF-BK-2027-12…`, `BL-SBF27-0…`, `HB-BK-2027-12…` (all their mail)', ['kaufhaus-falkner', 'sint-baafs-foods', 'hendrix-bloembollen']);
+  byCustomer('class 7: prefixed references `KF-BK-2027-12…`, `BL-SBF27-0…`, `HB-BK-2027-12…` (all their mail)', [
+    'kaufhaus-falkner',
+    'sint-baafs-foods',
+    'hendrix-bloembollen',
+  ]);
   const nobody = stream.messages.filter((m) => m.agent === 'email' && m.truth.none).length;
   return `| class | w1 | w2 | w3 | w4 | w5 | w6 | all |\n|---|---|---|---|---|---|---|---|\n${lines.join('\n')}\n\n${stream.messages.length} messages, ${nobody} of them nobody's.`;
 }
@@ -725,7 +991,9 @@ async function main(argv: readonly string[]): Promise<void> {
   }
   if (out === undefined) throw new Error('The mixed stream is not committed: say where to write it with --out <dir>.');
   const written = writeMixedStream(out);
-  console.log(`wrote ${written.stream.messages.length} messages (${(written.bytes / 1024).toFixed(0)} KiB) and stream.json to ${relative(process.cwd(), written.dir) || '.'}`);
+  console.log(
+    `wrote ${written.stream.messages.length} messages (${(written.bytes / 1024).toFixed(0)} KiB) and stream.json to ${relative(process.cwd(), written.dir) || '.'}`,
+  );
   if (argv.includes('--describe')) console.log(`\n${describeMixedStream(written.stream)}`);
 }
 

@@ -76,7 +76,12 @@ function plan(random: Random): Planned[] {
     const chosen = [
       ...arriving,
       ...Array.from({ length: randomAsks }, () => weighted(random, active.filter(unknown))),
-      ...Array.from({ length: randomSettles }, () => weighted(random, active.filter((s) => !unknown(s)))),
+      ...Array.from({ length: randomSettles }, () =>
+        weighted(
+          random,
+          active.filter((s) => !unknown(s)),
+        ),
+      ),
     ];
     for (const sender of chosen) planned.push({ week, sender, at: momentIn(random, week, weighted(random, DAY_WEIGHTS).day, sender.zone) });
     for (const forwarder of FORWARDERS) {
@@ -182,7 +187,14 @@ async function main(): Promise<void> {
       bytesWritten += bytes.length;
       const waybill = forwarder.columns.find((column) => 'field' in column && column.field === 'waybill');
       if (!waybill || !('field' in waybill)) throw new Error(`${forwarder.name} has no waybill column`);
-      messages.push({ file, date: item.at.toISOString(), week: item.week, agent: 'manifest', source: forwarder.name, truth: { entry: 'waybill', column: waybill.heading } });
+      messages.push({
+        file,
+        date: item.at.toISOString(),
+        week: item.week,
+        agent: 'manifest',
+        source: forwarder.name,
+        truth: { entry: 'waybill', column: waybill.heading },
+      });
     }
   }
 
@@ -227,7 +239,11 @@ function readme(stream: Stream, bytes: number): string {
   const senderRows = SENDERS.map((s) => {
     const customers = s.serves.map((serve) => serve.customer).join(', ');
     const count = stream.messages.filter((m) => senderOf(m)?.id === s.id).length;
-    const how = s.forwardedBy ? `forwarded by ${s.forwardedBy.address}` : s.weekly ? `every ${['', 'Monday', 'Tuesday', 'Wednesday', 'Thursday', 'Friday'][s.weekly]}` : `weight ${s.weight}`;
+    const how = s.forwardedBy
+      ? `forwarded by ${s.forwardedBy.address}`
+      : s.weekly
+        ? `every ${['', 'Monday', 'Tuesday', 'Wednesday', 'Thursday', 'Friday'][s.weekly]}`
+        : `weight ${s.weight}`;
     return `| ${s.name} <${s.address}> | ${customers} | ${s.arrives} | ${how} | ${count} | ${s.seed}${s.remember === false ? ' (answered, not remembered)' : ''} |`;
   });
   const forwarderRows = FORWARDERS.map((f) => {

@@ -114,7 +114,12 @@ export async function writeTrapScenario(variant: TrapVariant, dir: string): Prom
       trap: message.trap,
     });
   }
-  const manifests: readonly TrapManifestFile[] = await trapManifests({ cast, weeks: WEEKS, firstMonday: cast.firstMonday, random: mulberry32(cast.seed ^ 0x5eed) });
+  const manifests: readonly TrapManifestFile[] = await trapManifests({
+    cast,
+    weeks: WEEKS,
+    firstMonday: cast.firstMonday,
+    random: mulberry32(cast.seed ^ 0x5eed),
+  });
   for (const manifest of manifests) {
     const file = `manifests/${manifest.name}`;
     writeFileSync(join(dir, file), manifest.bytes);
@@ -154,11 +159,17 @@ function readme(cast: TrapCast, stream: Stream, bytes: number, manifests: readon
     const kinds = (kind: TrapSender['kind']) => emails.filter((m) => senderOf(m)?.kind === kind).length;
     const late = emails.filter((m) => (senderOf(m)?.arrives ?? 0) >= 5 && senderOf(m)?.arrives === week).length;
     const monday = new Date(Date.parse(stream.from) + (week - 1) * 7 * DAY_MS).toISOString().slice(0, 10);
-    rows.push(`| ${week} | ${monday} | ${emails.length} | ${inWeek.length - emails.length} | ${kinds('portal')} | ${kinds('haulier')} | ${kinds('forwarded')} | ${kinds('nobody')} | ${kinds('phish')} | ${late} |`);
+    rows.push(
+      `| ${week} | ${monday} | ${emails.length} | ${inWeek.length - emails.length} | ${kinds('portal')} | ${kinds('haulier')} | ${kinds('forwarded')} | ${kinds('nobody')} | ${kinds('phish')} | ${late} |`,
+    );
   }
   const senderRows = cast.senders.map((s) => {
     const count = stream.messages.filter((m) => senderOf(m)?.id === s.id).length;
-    const how = s.weekly ? `every ${['', 'Monday', 'Tuesday', 'Wednesday', 'Thursday', 'Friday'][s.weekly]}` : s.weeks ? `weeks ${s.weeks.join(', ')}` : `weight ${s.weight}`;
+    const how = s.weekly
+      ? `every ${['', 'Monday', 'Tuesday', 'Wednesday', 'Thursday', 'Friday'][s.weekly]}`
+      : s.weeks
+        ? `weeks ${s.weeks.join(', ')}`
+        : `weight ${s.weight}`;
     const via = s.forward ? `forwarded by ${cast.clerks.get(s.forward.clerk)?.address} (${s.forward.layouts.join(', ')})` : s.kind;
     return `| ${s.name} <${s.address}> | ${s.serves.length === 0 ? '*no-customer*' : s.serves.join(', ')} | ${via} | ${s.arrives} | ${how} | ${count} |`;
   });
@@ -234,7 +245,9 @@ async function main(argv: readonly string[]): Promise<void> {
   }
   if (out === undefined && variant !== 'main') throw new Error('The holdout is not committed: say where to write it with --out <dir>.');
   const written = await writeTrapScenario(variant, out ?? TRAP_SCENARIO_DIR);
-  console.log(`wrote ${written.stream.messages.length} messages (${(written.bytes / 1024).toFixed(0)} KiB) and stream.json to ${relative(process.cwd(), written.dir) || '.'}`);
+  console.log(
+    `wrote ${written.stream.messages.length} messages (${(written.bytes / 1024).toFixed(0)} KiB) and stream.json to ${relative(process.cwd(), written.dir) || '.'}`,
+  );
 }
 
 if (process.argv[1] !== undefined && fileURLToPath(import.meta.url) === process.argv[1]) {

@@ -7,8 +7,30 @@ import { between, digits, pick, repackZip } from '@learnables/testing';
 
 const AIRPORTS = ['FRA', 'JFK', 'LHR', 'ORD', 'HKG', 'SIN', 'DXB', 'NRT', 'CDG', 'AMS', 'MAN', 'GRU', 'JNB', 'SYD', 'LAX', 'ZRH', 'PVG', 'ICN'];
 const AIRLINE_PREFIXES = ['020', '057', '074', '125', '160', '176', '618', '006', '235', '157'];
-const CONSIGNEES = ['Harbor Lights Trading', 'Blue Fin Imports', 'Kestrel Medical Supply', 'Orchard Lane Foods', 'Summit Auto Parts', 'Greenway Pharma', 'Cobalt Instruments', 'Riverside Books', 'Paloma Textiles', 'Westfield Garden Centres'];
-const DESCRIPTIONS = ['Machine parts', 'Consolidated cargo', 'Pharmaceuticals', 'Electronic components', 'Spare parts', 'Garments', 'Printed matter', 'Auto parts', 'Medical devices', 'Household goods'];
+const CONSIGNEES = [
+  'Harbor Lights Trading',
+  'Blue Fin Imports',
+  'Kestrel Medical Supply',
+  'Orchard Lane Foods',
+  'Summit Auto Parts',
+  'Greenway Pharma',
+  'Cobalt Instruments',
+  'Riverside Books',
+  'Paloma Textiles',
+  'Westfield Garden Centres',
+];
+const DESCRIPTIONS = [
+  'Machine parts',
+  'Consolidated cargo',
+  'Pharmaceuticals',
+  'Electronic components',
+  'Spare parts',
+  'Garments',
+  'Printed matter',
+  'Auto parts',
+  'Medical devices',
+  'Household goods',
+];
 
 /** An IATA air waybill: airline prefix, 7-digit serial and its check digit (serial mod 7). */
 export function airWaybill(random: Random): string {
@@ -30,8 +52,7 @@ function rowsFor(forwarder: Forwarder, random: Random): Row[] {
     let destination = pick(random, AIRPORTS);
     if (destination === origin) destination = 'LHR';
     const kg = Math.round((20 + random() * 1800) * 10) / 10;
-    const waybill =
-      forwarder.id === 'nordic' ? `NFP${digits(random, 7)}` : forwarder.id === 'polar' ? `PLC-26${digits(random, 5)}` : airWaybill(random);
+    const waybill = forwarder.id === 'nordic' ? `NFP${digits(random, 7)}` : forwarder.id === 'polar' ? `PLC-26${digits(random, 5)}` : airWaybill(random);
     return {
       waybill,
       consignee: pick(random, CONSIGNEES),

@@ -34,8 +34,9 @@ export function wrongFields(truth: ManifestTruth, columns: Readonly<Record<strin
 
 /** What a decided manifest got wrong, in a sentence; undefined when nothing. */
 export function wrongColumns(truth: ManifestTruth, columns: Readonly<Record<string, unknown>> | undefined): string | undefined {
-  const wrong = wrongFields(truth, columns).map(({ field, read, right }) =>
-    `${field} from ${read === null ? 'no column' : `'${read}'`}; ${right === null ? 'the sheet has no column for it' : `it is in '${right}'`}`,
+  const wrong = wrongFields(truth, columns).map(
+    ({ field, read, right }) =>
+      `${field} from ${read === null ? 'no column' : `'${read}'`}; ${right === null ? 'the sheet has no column for it' : `it is in '${right}'`}`,
   );
   return wrong.length === 0 ? undefined : `Read ${wrong.join(', and ')}.`;
 }

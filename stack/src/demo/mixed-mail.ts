@@ -12,7 +12,8 @@ import { encodeWord, htmlOf, quotedPrintable } from './eml.ts';
 import type { Lang, MailClient, Zone } from './mixed-cast.ts';
 
 const hex = (random: Random, n: number) => Array.from({ length: n }, () => between(random, 0, 15).toString(16)).join('');
-const alnum = (random: Random, n: number) => Array.from({ length: n }, () => 'ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789'[between(random, 0, 61)]).join('');
+const alnum = (random: Random, n: number) =>
+  Array.from({ length: n }, () => 'ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789'[between(random, 0, 61)]).join('');
 const two = (n: number) => String(n).padStart(2, '0');
 
 export const offsetOf = (zone: Zone): number => (zone === 'uk' ? 0 : 60);
@@ -71,7 +72,8 @@ const prefixLines = (text: string, prefix: string) =>
 /** Outlook's block above a quoted message, in the language of the program (and, `old`, the pre-2010 layout). */
 function outlookBlock(q: Quoted, lang: Lang, old: boolean): string {
   const d = local(q.at, 'cet');
-  const when = (l: Lang) => `${DAYS[l][d.getUTCDay()]}${l === 'es' ? ',' : ''} ${d.getUTCDate()}${l === 'de' ? '.' : ''} ${l === 'es' ? 'de ' : ''}${MONTHS[l][d.getUTCMonth()]}${l === 'es' ? ' de' : ''} ${d.getUTCFullYear()} ${hm(d)}`;
+  const when = (l: Lang) =>
+    `${DAYS[l][d.getUTCDay()]}${l === 'es' ? ',' : ''} ${d.getUTCDate()}${l === 'de' ? '.' : ''} ${l === 'es' ? 'de ' : ''}${MONTHS[l][d.getUTCMonth()]}${l === 'es' ? ' de' : ''} ${d.getUTCFullYear()} ${hm(d)}`;
   if (old) return `-----Original Message-----\nFrom: ${q.from.name} [mailto:${q.from.address}]\nSent: ${when('en')}\nTo: ${q.to.name}\nSubject: ${q.subject}`;
   const labels: Record<Lang, [string, string, string, string]> = {
     en: ['From:', 'Sent:', 'To:', 'Subject:'],
@@ -125,7 +127,8 @@ function thunderbirdAttribution(q: Quoted, lang: Lang): string {
 function notesBlock(q: Quoted, lang: Lang): string {
   const d = local(q.at, 'cet');
   const when = `${two(d.getUTCDate())}.${two(d.getUTCMonth() + 1)}.${d.getUTCFullYear()} ${hm(d)}`;
-  const [f, t, w, s] = lang === 'de' ? ['Von:', 'An:', 'Datum:', 'Betreff:'] : lang === 'nl' ? ['Van:', 'Aan:', 'Datum:', 'Onderwerp:'] : ['From:', 'To:', 'Date:', 'Subject:'];
+  const [f, t, w, s] =
+    lang === 'de' ? ['Von:', 'An:', 'Datum:', 'Betreff:'] : lang === 'nl' ? ['Van:', 'Aan:', 'Datum:', 'Onderwerp:'] : ['From:', 'To:', 'Date:', 'Subject:'];
   return `${f}\t"${q.from.name}" <${q.from.address}>\n${t}\t${q.to.address}\n${w}\t${when}\n${s}\t${q.subject}`;
 }
 
@@ -159,7 +162,12 @@ export function forwardBody(client: MailClient, lang: Lang, note: string, q: Quo
     case 'outlook-mobile':
       return `${note}\n\n${outlookBlock(q, lang, false)}\n\n${q.text}`;
     case 'gmail': {
-      const title = lang === 'es' ? '---------- Mensaje reenviado ---------' : lang === 'de' ? '---------- Weitergeleitete Nachricht ---------' : '---------- Forwarded message ---------';
+      const title =
+        lang === 'es'
+          ? '---------- Mensaje reenviado ---------'
+          : lang === 'de'
+            ? '---------- Weitergeleitete Nachricht ---------'
+            : '---------- Forwarded message ---------';
       const from = lang === 'es' ? 'De' : lang === 'de' ? 'Von' : 'From';
       return `${note}\n\n${title}\n${from}: ${q.from.name} <${q.from.address}>\nDate: ${rfcDate(q.at, 'cet')}\nSubject: ${q.subject}\nTo: <${q.to.address}>\n\n\n${q.text}`;
     }
@@ -168,7 +176,11 @@ export function forwardBody(client: MailClient, lang: Lang, note: string, q: Quo
       return `${note}\n\nSent from my iPhone\n\nBegin forwarded message:\n\n> From: ${angle(q.from)}\n> Subject: ${q.subject}\n> Date: ${d.getUTCDate()} ${MONTHS.en[d.getUTCMonth()]} ${d.getUTCFullYear()} at ${hm(d)}:${two(d.getUTCSeconds())} CET\n> To: ${q.to.address}\n> \n${prefixLines(q.text, '> ')}`;
     case 'thunderbird': {
       const [title, subj, date, from, to] =
-        lang === 'fr' ? ['-------- Message transféré --------', 'Sujet :', 'Date :', 'De :', 'Pour :'] : lang === 'de' ? ['-------- Weitergeleitete Nachricht --------', 'Betreff:', 'Datum:', 'Von:', 'An:'] : ['-------- Forwarded Message --------', 'Subject:', 'Date:', 'From:', 'To:'];
+        lang === 'fr'
+          ? ['-------- Message transféré --------', 'Sujet :', 'Date :', 'De :', 'Pour :']
+          : lang === 'de'
+            ? ['-------- Weitergeleitete Nachricht --------', 'Betreff:', 'Datum:', 'Von:', 'An:']
+            : ['-------- Forwarded Message --------', 'Subject:', 'Date:', 'From:', 'To:'];
       return `${note}\n\n\n${title}\n${subj} \t${q.subject}\n${date} \t${rfcDate(q.at, 'cet')}\n${from} \t${angle(q.from)}\n${to} \t${q.to.address}\n\n\n\n${q.text}`;
     }
     case 'notes': {
@@ -183,8 +195,22 @@ export function forwardBody(client: MailClient, lang: Lang, note: string, q: Quo
 
 /** The line a mobile program adds under the new text. */
 export function mobileFooter(client: MailClient, lang: Lang): string {
-  if (client === 'iphone') return { en: 'Sent from my iPhone', de: 'Von meinem iPhone gesendet', fr: 'Envoyé de mon iPhone', nl: 'Verstuurd vanaf mijn iPhone', es: 'Enviado desde mi iPhone' }[lang];
-  if (client === 'outlook-mobile') return { en: 'Get Outlook for Android', de: 'Outlook für Android herunterladen', fr: 'Télécharger Outlook pour Android', nl: 'Outlook voor Android downloaden', es: 'Obtener Outlook para Android' }[lang];
+  if (client === 'iphone')
+    return {
+      en: 'Sent from my iPhone',
+      de: 'Von meinem iPhone gesendet',
+      fr: 'Envoyé de mon iPhone',
+      nl: 'Verstuurd vanaf mijn iPhone',
+      es: 'Enviado desde mi iPhone',
+    }[lang];
+  if (client === 'outlook-mobile')
+    return {
+      en: 'Get Outlook for Android',
+      de: 'Outlook für Android herunterladen',
+      fr: 'Télécharger Outlook pour Android',
+      nl: 'Outlook voor Android downloaden',
+      es: 'Obtener Outlook para Android',
+    }[lang];
   return '';
 }
 
@@ -274,7 +300,19 @@ export function headerLines(client: MailClient | 'system', e: Envelope, random: 
         'MIME-Version: 1.0',
       ];
     case 'gmail':
-      return [returnPath, received, 'MIME-Version: 1.0', ...reply, base.from, base.date, base.id, base.subject, base.to, `X-Gm-Message-State: AOJu0Y${alnum(random, 24)}`, ...extra];
+      return [
+        returnPath,
+        received,
+        'MIME-Version: 1.0',
+        ...reply,
+        base.from,
+        base.date,
+        base.id,
+        base.subject,
+        base.to,
+        `X-Gm-Message-State: AOJu0Y${alnum(random, 24)}`,
+        ...extra,
+      ];
     case 'apple':
     case 'iphone':
       return [
@@ -291,7 +329,20 @@ export function headerLines(client: MailClient | 'system', e: Envelope, random: 
         ...extra,
       ];
     case 'thunderbird':
-      return [returnPath, received, base.id, base.date, 'MIME-Version: 1.0', 'User-Agent: Mozilla Thunderbird', 'Content-Language: nl', base.to, base.from, base.subject, ...reply, ...extra];
+      return [
+        returnPath,
+        received,
+        base.id,
+        base.date,
+        'MIME-Version: 1.0',
+        'User-Agent: Mozilla Thunderbird',
+        'Content-Language: nl',
+        base.to,
+        base.from,
+        base.subject,
+        ...reply,
+        ...extra,
+      ];
     case 'notes':
       return [
         returnPath,
@@ -315,7 +366,9 @@ export function headerLines(client: MailClient | 'system', e: Envelope, random: 
 function textPart(text: string, flowed = false): string {
   const ascii = /^[\x20-\x7e\t\n]*$/.test(text);
   const params = flowed ? '; format=flowed' : '';
-  return ascii ? `Content-Type: text/plain; charset=us-ascii${params}\nContent-Transfer-Encoding: 7bit\n\n${text}` : `Content-Type: text/plain; charset=utf-8${params}\nContent-Transfer-Encoding: quoted-printable\n\n${quotedPrintable(text)}`;
+  return ascii
+    ? `Content-Type: text/plain; charset=us-ascii${params}\nContent-Transfer-Encoding: 7bit\n\n${text}`
+    : `Content-Type: text/plain; charset=utf-8${params}\nContent-Transfer-Encoding: quoted-printable\n\n${quotedPrintable(text)}`;
 }
 function htmlPart(text: string): string {
   return `Content-Type: text/html; charset=utf-8\nContent-Transfer-Encoding: quoted-printable\n\n${quotedPrintable(htmlOf(text))}`;
@@ -331,11 +384,17 @@ export function assemble(headers: readonly string[], body: Body, random: Random)
     content = multipart(
       'report',
       `${tag}.report`,
-      [textPart(body.text), `Content-Type: message/delivery-status\n\n${body.status}`, body.headersOnly ? `Content-Type: text/rfc822-headers\n\n${body.original}` : `Content-Type: message/rfc822\n\n${body.original}`],
+      [
+        textPart(body.text),
+        `Content-Type: message/delivery-status\n\n${body.status}`,
+        body.headersOnly ? `Content-Type: text/rfc822-headers\n\n${body.original}` : `Content-Type: message/rfc822\n\n${body.original}`,
+      ],
       '; report-type=delivery-status',
     );
   } else {
-    const alternative = body.html ? multipart('alternative', `_alt_${tag}`, [textPart(body.text, body.flowed), htmlPart(body.text)]) : textPart(body.text, body.flowed);
+    const alternative = body.html
+      ? multipart('alternative', `_alt_${tag}`, [textPart(body.text, body.flowed), htmlPart(body.text)])
+      : textPart(body.text, body.flowed);
     const attachments = body.attachments ?? [];
     content =
       attachments.length === 0
@@ -343,7 +402,8 @@ export function assemble(headers: readonly string[], body: Body, random: Random)
         : multipart('mixed', `_mixed_${tag}`, [
             alternative,
             ...attachments.map(
-              (a) => `Content-Type: ${a.mediaType}; name="${a.filename}"\nContent-Disposition: attachment; filename="${a.filename}"\nContent-Transfer-Encoding: base64\n\n${(a.content.toString('base64').match(/.{1,76}/g) ?? []).join('\n')}`,
+              (a) =>
+                `Content-Type: ${a.mediaType}; name="${a.filename}"\nContent-Disposition: attachment; filename="${a.filename}"\nContent-Transfer-Encoding: base64\n\n${(a.content.toString('base64').match(/.{1,76}/g) ?? []).join('\n')}`,
             ),
           ]);
   }

@@ -28,7 +28,9 @@ export function progressPrinter(options: PrinterOptions = {}): (event: ScenarioP
         break;
       case 'message':
         if (options.verbose) {
-          line(`  ${event.index}/${event.total} [${event.agent}] ${event.file}: ${event.asked ? `asked${event.lesson ? `, lesson ${event.lesson}` : ''}` : 'settled'}`);
+          line(
+            `  ${event.index}/${event.total} [${event.agent}] ${event.file}: ${event.asked ? `asked${event.lesson ? `, lesson ${event.lesson}` : ''}` : 'settled'}`,
+          );
         } else if (live) {
           out.write(`\r\x1b[K${prefix}  week ${event.week} · ${event.index}/${event.total}`);
           counter = true;

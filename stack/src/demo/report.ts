@@ -36,12 +36,19 @@ export function formatTable(result: ScenarioResult): string {
   // "corrected later": the agents' own count of decisions on the week's messages corrected since
   // (the replay corrects each wrong one it finds; SPEC §6.8), so it is never the replay's word alone.
   for (const w of result.weeks) {
-    lines.push(`${pad(w.week, 4)}  ${w.start}  ${pad(w.all.messages, 4)} ${pad(w.all.questions, 6)} ${pad(w.all.per100.toFixed(1), 6)} ${pad(w.misreads, 6)} ${pad(w.corrected, 16)}  |  ${cell(w.email)}     |  ${cell(w.manifest)}  ${pad(w.lessons, 7)}`);
+    lines.push(
+      `${pad(w.week, 4)}  ${w.start}  ${pad(w.all.messages, 4)} ${pad(w.all.questions, 6)} ${pad(w.all.per100.toFixed(1), 6)} ${pad(w.misreads, 6)} ${pad(w.corrected, 16)}  |  ${cell(w.email)}     |  ${cell(w.manifest)}  ${pad(w.lessons, 7)}`,
+    );
   }
   const t = result.totals;
   const wrong = result.weeks.reduce((n, w) => n + w.misreads, 0);
   const corrected = result.weeks.reduce((n, w) => n + w.corrected, 0);
-  lines.push(`  all             ${pad(t.all.messages, 4)} ${pad(t.all.questions, 6)} ${pad(t.all.per100.toFixed(1), 6)} ${pad(wrong, 6)} ${pad(corrected, 16)}  |  ${cell(t.email)}     |  ${cell(t.manifest)}  ${pad(result.weeks.reduce((n, w) => n + w.lessons, 0), 7)}`);
+  lines.push(
+    `  all             ${pad(t.all.messages, 4)} ${pad(t.all.questions, 6)} ${pad(t.all.per100.toFixed(1), 6)} ${pad(wrong, 6)} ${pad(corrected, 16)}  |  ${cell(t.email)}     |  ${cell(t.manifest)}  ${pad(
+      result.weeks.reduce((n, w) => n + w.lessons, 0),
+      7,
+    )}`,
+  );
   return lines.join('\n');
 }
 
@@ -109,7 +116,12 @@ export function formatWrongDecisions(result: ScenarioResult): string {
   const wrong = result.correctedDecisions.filter((d) => !d.asked && d.agent === 'email');
   if (wrong.length === 0) return 'No email decided without asking was wrong.';
   const lines = wrong.map((d) => {
-    const marks = (d.marks ?? []).map((m) => `'${m.pattern}' in the ${m.where}${m.sender ? ` of mail from '${m.sender}'` : ''}${m.foundIn && m.foundIn !== m.where ? ` (found in the ${m.foundIn})` : ''}`).join(' + ');
+    const marks = (d.marks ?? [])
+      .map(
+        (m) =>
+          `'${m.pattern}' in the ${m.where}${m.sender ? ` of mail from '${m.sender}'` : ''}${m.foundIn && m.foundIn !== m.where ? ` (found in the ${m.foundIn})` : ''}`,
+      )
+      .join(' + ');
     return `week ${d.week}  ${d.file.replace(/^email\//, '')}  ${d.decided ?? 'no customer'} instead of ${d.entry ?? 'nobody'}${d.trap ? `  [${d.trap}]` : ''}${marks ? `  decided by ${marks}` : ''}`;
   });
   return `Decided without asking, and wrong (${wrong.length}):\n${lines.join('\n')}`;

@@ -20,7 +20,19 @@ import { LEARNABLES_METHODS, PreviewResultSchema, TeachBlockSchema } from '@lear
 import { LOCAL_DEV_TOKEN } from '../config.ts';
 import { wrongFields } from './manifest-truth.ts';
 import { evidenceReasons } from './evidence-questions.ts';
-import { answerNone, answerTask, callMethod, connectAgent, correctTask, isAsking, isDone, resultOf, sendFile, statusText, teachBlockOf } from './scenario-client.ts';
+import {
+  answerNone,
+  answerTask,
+  callMethod,
+  connectAgent,
+  correctTask,
+  isAsking,
+  isDone,
+  resultOf,
+  sendFile,
+  statusText,
+  teachBlockOf,
+} from './scenario-client.ts';
 import type { PeriodNumbers, StatsCheck } from './stats-check.ts';
 import { checkAgent, countedBetween, statsByWeek } from './stats-check.ts';
 import type { Stream, StreamItem } from './stream.ts';
@@ -208,7 +220,13 @@ export interface ScenarioResult {
   /** The questions the evidence rule asked (issue 35), when the agent asked any. */
   readonly evidenceQuestions?: readonly EvidenceQuestion[];
   /** Customers the operator added, the first time their mail was asked about or found decided wrongly (SPEC §3.5). */
-  readonly addedEntries?: readonly { readonly file: string; readonly week: number; readonly entry: string; readonly label: string; readonly version?: number }[];
+  readonly addedEntries?: readonly {
+    readonly file: string;
+    readonly week: number;
+    readonly entry: string;
+    readonly label: string;
+    readonly version?: number;
+  }[];
   readonly lessonOutcomes: Readonly<Record<LessonOutcome, number>>;
   readonly problems: readonly Problem[];
   readonly check: StatsCheck;
@@ -222,7 +240,9 @@ export const SIMULATED_OPERATOR = 'simulated operator';
 export const SIMULATED_OPERATOR_EMAIL = 'simulated-operator@warehouse.example';
 
 /** The URLs and tokens of `pnpm start`, unless the environment says otherwise. */
-export function optionsFromEnv(env: NodeJS.ProcessEnv = process.env): Required<Pick<RunScenarioOptions, 'emailAgentUrl' | 'manifestAgentUrl' | 'authorityUrl' | 'agentToken' | 'authorityToken'>> {
+export function optionsFromEnv(
+  env: NodeJS.ProcessEnv = process.env,
+): Required<Pick<RunScenarioOptions, 'emailAgentUrl' | 'manifestAgentUrl' | 'authorityUrl' | 'agentToken' | 'authorityToken'>> {
   return {
     emailAgentUrl: env.EMAIL_AGENT_URL ?? 'http://127.0.0.1:4201',
     manifestAgentUrl: env.MANIFEST_AGENT_URL ?? 'http://127.0.0.1:4202',
@@ -286,7 +306,10 @@ export async function runScenario(options: RunScenarioOptions = {}): Promise<Sce
   emit({ kind: 'start', learning, total: items.length, weeks, warnings });
 
   const operator = options.operator ?? 'careful';
-  const byWeek = new Map<number, { all: Tally; email: Tally; manifest: Tally; lessons: number; misreads: number; corrections: number; evidence: { asked: number; taught: number } }>();
+  const byWeek = new Map<
+    number,
+    { all: Tally; email: Tally; manifest: Tally; lessons: number; misreads: number; corrections: number; evidence: { asked: number; taught: number } }
+  >();
   const evidenceQuestions: EvidenceQuestion[] = [];
   const addedEntries: { file: string; week: number; entry: string; label: string; version?: number }[] = [];
   const added = new Set<string>();
@@ -317,7 +340,15 @@ export async function runScenario(options: RunScenarioOptions = {}): Promise<Sce
 
   for (const [index, item] of items.entries()) {
     options.signal?.throwIfAborted();
-    const tally = byWeek.get(item.week) ?? { all: new Tally(), email: new Tally(), manifest: new Tally(), lessons: 0, misreads: 0, corrections: 0, evidence: { asked: 0, taught: 0 } };
+    const tally = byWeek.get(item.week) ?? {
+      all: new Tally(),
+      email: new Tally(),
+      manifest: new Tally(),
+      lessons: 0,
+      misreads: 0,
+      corrections: 0,
+      evidence: { asked: 0, taught: 0 },
+    };
     byWeek.set(item.week, tally);
     const client = clients[item.agent];
     const problem = (kind: Problem['kind'], sentence: string) => problems.push({ file: item.file, week: item.week, agent: item.agent, kind, sentence });
@@ -341,8 +372,19 @@ export async function runScenario(options: RunScenarioOptions = {}): Promise<Sce
       if (item.agent !== 'email' || item.truth.label === undefined || added.has(item.truth.entry)) return;
       added.add(item.truth.entry);
       try {
-        const outcome = await authority.addEntry({ collection, newEntry: { label: item.truth.label, key: item.truth.entry }, taughtBy, reason: `A new customer: ${item.truth.label} first wrote in ${item.file}.` });
-        addedEntries.push({ file: item.file, week: item.week, entry: item.truth.entry, label: item.truth.label, ...(outcome.version !== undefined && { version: outcome.version }) });
+        const outcome = await authority.addEntry({
+          collection,
+          newEntry: { label: item.truth.label, key: item.truth.entry },
+          taughtBy,
+          reason: `A new customer: ${item.truth.label} first wrote in ${item.file}.`,
+        });
+        addedEntries.push({
+          file: item.file,
+          week: item.week,
+          entry: item.truth.entry,
+          label: item.truth.label,
+          ...(outcome.version !== undefined && { version: outcome.version }),
+        });
       } catch (error) {
         problem('failed', `Could not add the customer ${item.truth.label}: ${(error as Error).message}`);
       }
@@ -374,7 +416,16 @@ export async function runScenario(options: RunScenarioOptions = {}): Promise<Sce
             reason,
           });
           const marks = item.agent === 'email' && !answeredFirst ? marksOf(done) : undefined;
-          correctedDecisions.push({ file: item.file, week: item.week, agent: item.agent, asked: answeredFirst, ...fix, reason, ...(marks && { marks }), ...(item.trap !== undefined && { trap: item.trap }) });
+          correctedDecisions.push({
+            file: item.file,
+            week: item.week,
+            agent: item.agent,
+            asked: answeredFirst,
+            ...fix,
+            reason,
+            ...(marks && { marks }),
+            ...(item.trap !== undefined && { trap: item.trap }),
+          });
         } catch (error) {
           problem('correction-refused', `Could not correct ${fix.finding ?? 'the decision'} to ${fix.entry ?? 'none'}: ${(error as Error).message}`);
         }
@@ -404,7 +455,8 @@ export async function runScenario(options: RunScenarioOptions = {}): Promise<Sce
       // warning (or a refusal) is a reason not to remember it.
       const heeded = trusting && !none ? await heedPreview(urls[item.agent], agentToken, item, teach, taughtBy) : undefined;
       const answered = none ? await answerNone(client, task, SIMULATED_OPERATOR) : await answerTask(client, task, answer, SIMULATED_OPERATOR);
-      if (!isDone(answered)) problem('answer-not-taken', `Answered "${none ? 'none of these' : answer}"; the task is now ${answered.status?.state}: ${statusText(answered)}`);
+      if (!isDone(answered))
+        problem('answer-not-taken', `Answered "${none ? 'none of these' : answer}"; the task is now ${answered.status?.state}: ${statusText(answered)}`);
       else await correctIfWrong(answered, true);
       if (learning === 'on' && teach && !none) {
         lesson = heeded ?? (await remember(authority, item, teach, taughtBy, operator));
@@ -423,7 +475,16 @@ export async function runScenario(options: RunScenarioOptions = {}): Promise<Sce
       problem('failed', `The task ended ${task.status?.state}: ${statusText(task)}`);
     }
 
-    emit({ kind: 'message', index: index + 1, total: items.length, week: item.week, agent: item.agent, file: item.file, asked, ...(lesson && { lesson: lesson.outcome }) });
+    emit({
+      kind: 'message',
+      index: index + 1,
+      total: items.length,
+      week: item.week,
+      agent: item.agent,
+      file: item.file,
+      asked,
+      ...(lesson && { lesson: lesson.outcome }),
+    });
     const next = items[index + 1];
     if (next === undefined || next.week !== item.week) {
       const numbers = await weekNumbers(item.week);
@@ -440,7 +501,10 @@ export async function runScenario(options: RunScenarioOptions = {}): Promise<Sce
   const agents = (['email', 'manifest'] as const).map((agent) => checkAgent(agent, urls[agent], replayed(agent), countedBetween(before[agent], after[agent])));
   const sum = (agent: 'all' | AgentName) => {
     const messages = finishedWeeks.reduce((n, w) => n + w[agent].messages, 0);
-    return count(messages, finishedWeeks.reduce((n, w) => n + w[agent].questions, 0));
+    return count(
+      messages,
+      finishedWeeks.reduce((n, w) => n + w[agent].questions, 0),
+    );
   };
   const outcomes: Record<LessonOutcome, number> = { changed: 0, unchanged: 0, refused: 0, 'no-suggestion': 0, declined: 0, warned: 0 };
   for (const lesson of lessons) outcomes[lesson.outcome] += 1;
@@ -492,13 +556,25 @@ async function preflight(authority: AuthorityClient, learning: Learning): Promis
  */
 async function remember(authority: AuthorityClient, item: StreamItem, teach: Teach, taughtBy: string, operator: Operator = 'careful'): Promise<LessonRecord> {
   const entry = lessonEntry(item, teach);
-  const base = { file: item.file, week: item.week, agent: item.agent, collection: teach.collection, entry, ...(teach.suggested && { suggested: teach.suggested }) };
+  const base = {
+    file: item.file,
+    week: item.week,
+    agent: item.agent,
+    collection: teach.collection,
+    entry,
+    ...(teach.suggested && { suggested: teach.suggested }),
+  };
   if (item.remember === false && operator === 'careful') return { ...base, outcome: 'declined', sentence: item.why ?? 'A person would not remember this one.' };
-  if (teach.suggested === undefined) return { ...base, outcome: 'no-suggestion', sentence: 'The question came with no suggestion, so there was nothing to confirm.' };
+  if (teach.suggested === undefined)
+    return { ...base, outcome: 'no-suggestion', sentence: 'The question came with no suggestion, so there was nothing to confirm.' };
   if (item.agent === 'manifest') {
     const column = teach.suggested.column;
     if (typeof column !== 'string' || !sameHeading(column, item.truth.column)) {
-      return { ...base, outcome: 'declined', sentence: `The suggestion reads ${JSON.stringify(teach.suggested)}, and the answer was the '${item.truth.column}' column.` };
+      return {
+        ...base,
+        outcome: 'declined',
+        sentence: `The suggestion reads ${JSON.stringify(teach.suggested)}, and the answer was the '${item.truth.column}' column.`,
+      };
     }
   }
   const reason =
@@ -578,7 +654,14 @@ async function takeBack(
     const reason = `Taken back: ${sender} also writes for ${item.truth.entry}, so its address is no mark of ${earlier.entry} alone.`;
     try {
       const outcome = await authority.retract({ collection: earlier.collection, version: earlier.version, author: taughtBy, reason });
-      const correction = { file: item.file, week: item.week, collection: earlier.collection, entry: earlier.entry, version: earlier.version, sentence: outcome.audit };
+      const correction = {
+        file: item.file,
+        week: item.week,
+        collection: earlier.collection,
+        entry: earlier.entry,
+        version: earlier.version,
+        sentence: outcome.audit,
+      };
       corrections.push(correction);
       done.push({ correction });
     } catch (error) {
@@ -627,7 +710,10 @@ function misread(item: StreamItem, task: Task): { sentence: string; fixes: Fix[]
   }
   const wrong = wrongFields(item.truth, result?.columns as Record<string, unknown> | undefined);
   if (wrong.length === 0) return undefined;
-  const said = wrong.map(({ field, read, right }) => `${field} from ${read === null ? 'no column' : `'${read}'`}; ${right === null ? 'the sheet has no column for it' : `it is in '${right}'`}`);
+  const said = wrong.map(
+    ({ field, read, right }) =>
+      `${field} from ${read === null ? 'no column' : `'${read}'`}; ${right === null ? 'the sheet has no column for it' : `it is in '${right}'`}`,
+  );
   return {
     sentence: `Read ${said.join(', and ')}.`,
     fixes: wrong.map(({ field, read, right }) => ({ finding: field, decided: read, ...(right === null ? { none: true as const } : { entry: right }) })),

@@ -109,7 +109,13 @@ export async function callMethod(url: string, token: string, method: string, par
   const body = (await response.json()) as { result?: unknown; error?: { code?: number; message?: string; data?: { error?: string; message?: string } } };
   if (body.error) {
     const { code, data } = body.error;
-    return { refused: { ...(code !== undefined && { code }), ...(data?.error !== undefined && { error: data.error }), message: data?.message ?? body.error.message ?? 'The agent refused without saying why.' } };
+    return {
+      refused: {
+        ...(code !== undefined && { code }),
+        ...(data?.error !== undefined && { error: data.error }),
+        message: data?.message ?? body.error.message ?? 'The agent refused without saying why.',
+      },
+    };
   }
   return { result: body.result };
 }

@@ -36,7 +36,10 @@ const number = (value: unknown) => (typeof value === 'number' && Number.isFinite
 
 /** An agent's counts by week, as it serves them (an agent that counts no corrections counts 0 of them). */
 export async function statsByWeek(agentUrl: string): Promise<PeriodNumbers[]> {
-  const response = await fetch(`${agentUrl.replace(/\/+$/, '')}/learnables/stats?by=week`, { headers: { accept: 'application/json' }, signal: AbortSignal.timeout(10_000) });
+  const response = await fetch(`${agentUrl.replace(/\/+$/, '')}/learnables/stats?by=week`, {
+    headers: { accept: 'application/json' },
+    signal: AbortSignal.timeout(10_000),
+  });
   if (!response.ok) throw new Error(`${agentUrl}/learnables/stats answered ${response.status}.`);
   const body = (await response.json()) as { periods?: Partial<PeriodNumbers>[] };
   return (body.periods ?? []).map((p) => ({
@@ -89,7 +92,9 @@ function differences(replay: readonly PeriodNumbers[], counted: readonly PeriodN
       const a = theirs.get(period) ?? zero(period);
       const b = ours.get(period) ?? zero(period);
       const fields = FIELDS.filter((field) => a[field] !== b[field]);
-      return fields.length === 0 ? [] : [`week of ${period}: the agent ${fields.map((f) => `${a[f]} ${words[f]}`).join(', ')}; the replay ${fields.map((f) => `${b[f]}`).join(', ')}`];
+      return fields.length === 0
+        ? []
+        : [`week of ${period}: the agent ${fields.map((f) => `${a[f]} ${words[f]}`).join(', ')}; the replay ${fields.map((f) => `${b[f]}`).join(', ')}`];
     })
     .join('; ');
 }

@@ -136,7 +136,9 @@ function direct(context: WriteContext): Written {
   const arrival = plus(at, between(random, 1, 5));
   const person = sender.name.split(' ')[0] ?? sender.name;
   const inSubject = random() < 0.75;
-  const subject = inSubject ? pick(random, words.directSubjects)(ref, goods, pallets) : pick(random, [`Delivery next week`, `Stock query`, `Question about our ${goods}`, `Slot for ${longDate(arrival)}`]);
+  const subject = inSubject
+    ? pick(random, words.directSubjects)(ref, goods, pallets)
+    : pick(random, [`Delivery next week`, `Stock query`, `Question about our ${goods}`, `Slot for ${longDate(arrival)}`]);
   const body = pick(random, [
     `Please book in ${pallets} pallets of ${goods} for ${longDate(arrival)}.`,
     `We have ${pallets} pallets of ${goods} leaving our site today, ETA ${longDate(arrival)}.`,
@@ -199,7 +201,9 @@ function haulier(context: WriteContext): Written {
   ]);
   const refLine = refInSubject ? '' : `\n${pick(random, ['Customer ref', 'Consignee reference', 'Your ref'])}: ${ref}`;
   const sign = `${pick(random, words.close)}\n${sender.name}\n${sender.company ?? ''}\nTraffic office 0161 555 ${digits(random, 4)}`;
-  const attachments = line.startsWith('Signed POD') ? [{ filename: `POD-${job}.pdf`, mediaType: 'application/pdf', content: tinyPdf(`POD ${job}`) }] : undefined;
+  const attachments = line.startsWith('Signed POD')
+    ? [{ filename: `POD-${job}.pdf`, mediaType: 'application/pdf', content: tinyPdf(`POD ${job}`) }]
+    : undefined;
   return { subject, text: `${pick(random, words.greet)}\n\n${line}${refLine}\n\n${sign}\n`, ...(attachments ? { attachments } : {}) };
 }
 
@@ -214,8 +218,14 @@ function notice(context: WriteContext): Written {
       const issue = 40 + week;
       const headline = mentioned
         ? `${plainName(mentioned.name)} ${pick(random, ['opens a new distribution hub', 'reports record volumes', 'signs a three-year logistics deal'])}`
-        : pick(random, ['Diesel prices ease for third week', 'Port congestion: what to expect before Christmas', 'New customs rules from January', 'Driver shortage: the latest figures']);
-      const subject = sender.notice === 'newsletter' ? `${sender.company} weekly #${issue}: ${headline}` : `${sender.company} – Ausgabe ${issue}/2027: ${headline}`;
+        : pick(random, [
+            'Diesel prices ease for third week',
+            'Port congestion: what to expect before Christmas',
+            'New customs rules from January',
+            'Driver shortage: the latest figures',
+          ]);
+      const subject =
+        sender.notice === 'newsletter' ? `${sender.company} weekly #${issue}: ${headline}` : `${sender.company} – Ausgabe ${issue}/2027: ${headline}`;
       const text =
         `${sender.company ?? 'News'} — issue ${issue}\n\n${headline}\n\n${pick(random, ['Read the full story on our website.', 'More inside this week.'])}\n\n` +
         `Also this week: rates, ${pick(random, ['warehousing', 'air freight', 'rail'])} and events.\n\n` +
@@ -252,26 +262,56 @@ function phish(context: WriteContext): Written {
 }
 
 /** A header block as each mail program writes it, and the subject prefix it puts on. */
-function headerBlock(layout: ForwardLayout, sender: TrapSender, sent: Date, to: { name: string; address: string }, subject: string): { block: string; prefix: string } {
+function headerBlock(
+  layout: ForwardLayout,
+  sender: TrapSender,
+  sent: Date,
+  to: { name: string; address: string },
+  subject: string,
+): { block: string; prefix: string } {
   const rfc = rfc822Date(sent, offsetMinutes(sender.zone, sent));
   const outlookDate = `${WEEKDAYS[sent.getUTCDay()]}, ${MONTHS[sent.getUTCMonth()]} ${sent.getUTCDate()}, ${sent.getUTCFullYear()} ${String(sent.getUTCHours()).padStart(2, '0')}:${String(sent.getUTCMinutes()).padStart(2, '0')}`;
   switch (layout) {
     case 'gmail':
-      return { prefix: 'Fwd: ', block: `---------- Forwarded message ---------\nFrom: ${sender.name} <${sender.address}>\nDate: ${rfc}\nSubject: ${subject}\nTo: ${to.name} <${to.address}>\n` };
+      return {
+        prefix: 'Fwd: ',
+        block: `---------- Forwarded message ---------\nFrom: ${sender.name} <${sender.address}>\nDate: ${rfc}\nSubject: ${subject}\nTo: ${to.name} <${to.address}>\n`,
+      };
     case 'apple':
-      return { prefix: 'Fwd: ', block: `Begin forwarded message:\n\nFrom: ${sender.name} <${sender.address}>\nSubject: ${subject}\nDate: ${longDate(sent)} at ${sent.getUTCHours()}:${String(sent.getUTCMinutes()).padStart(2, '0')}\nTo: ${to.address}\n` };
+      return {
+        prefix: 'Fwd: ',
+        block: `Begin forwarded message:\n\nFrom: ${sender.name} <${sender.address}>\nSubject: ${subject}\nDate: ${longDate(sent)} at ${sent.getUTCHours()}:${String(sent.getUTCMinutes()).padStart(2, '0')}\nTo: ${to.address}\n`,
+      };
     case 'outlook-mailto':
-      return { prefix: 'FW: ', block: `-----Original Message-----\nFrom: ${sender.name} [mailto:${sender.address}]\nSent: ${outlookDate}\nTo: ${to.name}\nSubject: ${subject}\n` };
+      return {
+        prefix: 'FW: ',
+        block: `-----Original Message-----\nFrom: ${sender.name} [mailto:${sender.address}]\nSent: ${outlookDate}\nTo: ${to.name}\nSubject: ${subject}\n`,
+      };
     case 'outlook-de':
-      return { prefix: 'WG: ', block: `________________________________\nVon: ${sender.name} <${sender.address}>\nGesendet: ${shortDate(sent)} ${sent.getUTCHours()}:${String(sent.getUTCMinutes()).padStart(2, '0')}\nAn: ${to.name} <${to.address}>\nBetreff: ${subject}\n` };
+      return {
+        prefix: 'WG: ',
+        block: `________________________________\nVon: ${sender.name} <${sender.address}>\nGesendet: ${shortDate(sent)} ${sent.getUTCHours()}:${String(sent.getUTCMinutes()).padStart(2, '0')}\nAn: ${to.name} <${to.address}>\nBetreff: ${subject}\n`,
+      };
     case 'outlook-fr':
-      return { prefix: 'TR: ', block: `________________________________\nDe : ${sender.name} <${sender.address}>\nEnvoyé : ${shortDate(sent)}\nÀ : ${to.name} <${to.address}>\nObjet : ${subject}\n` };
+      return {
+        prefix: 'TR: ',
+        block: `________________________________\nDe : ${sender.name} <${sender.address}>\nEnvoyé : ${shortDate(sent)}\nÀ : ${to.name} <${to.address}>\nObjet : ${subject}\n`,
+      };
     case 'outlook-it':
-      return { prefix: 'I: ', block: `________________________________\nDa: ${sender.name} <${sender.address}>\nInviato: ${shortDate(sent)}\nA: ${to.name} <${to.address}>\nOggetto: ${subject}\n` };
+      return {
+        prefix: 'I: ',
+        block: `________________________________\nDa: ${sender.name} <${sender.address}>\nInviato: ${shortDate(sent)}\nA: ${to.name} <${to.address}>\nOggetto: ${subject}\n`,
+      };
     case 'outlook-es':
-      return { prefix: 'RV: ', block: `________________________________\nDe: ${sender.name} <${sender.address}>\nEnviado el: ${shortDate(sent)}\nPara: ${to.name} <${to.address}>\nAsunto: ${subject}\n` };
+      return {
+        prefix: 'RV: ',
+        block: `________________________________\nDe: ${sender.name} <${sender.address}>\nEnviado el: ${shortDate(sent)}\nPara: ${to.name} <${to.address}>\nAsunto: ${subject}\n`,
+      };
     case 'edited-subject':
-      return { prefix: '', block: `---------- Forwarded message ---------\nFrom: ${sender.name} <${sender.address}>\nDate: ${rfc}\nSubject: ${subject}\nTo: <${to.address}>\n` };
+      return {
+        prefix: '',
+        block: `---------- Forwarded message ---------\nFrom: ${sender.name} <${sender.address}>\nDate: ${rfc}\nSubject: ${subject}\nTo: <${to.address}>\n`,
+      };
     case 'quoted':
       return { prefix: 'Fwd: ', block: `> From: ${sender.name} <${sender.address}>\n> Date: ${rfc}\n> Subject: ${subject}\n> To: ${to.address}\n` };
   }
@@ -286,8 +326,19 @@ function forwarded(context: WriteContext, id: string): TrapMessage {
   const original = direct(context);
   const sent = new Date(at.getTime() - between(random, 20, 300) * 60_000);
   const { block, prefix } = headerBlock(layout, sender, sent, clerk, original.subject);
-  const quotedText = layout === 'quoted' ? original.text.split('\n').map((line) => `> ${line}`).join('\n') : original.text;
-  const edited = pick(random, cast.variant === 'main' ? ['Can someone book this in please', 'This one is for you', 'Delivery query - see below'] : ['Please handle', 'Wrong inbox again', 'See below, thanks']);
+  const quotedText =
+    layout === 'quoted'
+      ? original.text
+          .split('\n')
+          .map((line) => `> ${line}`)
+          .join('\n')
+      : original.text;
+  const edited = pick(
+    random,
+    cast.variant === 'main'
+      ? ['Can someone book this in please', 'This one is for you', 'Delivery query - see below']
+      : ['Please handle', 'Wrong inbox again', 'See below, thanks'],
+  );
   const subject = layout === 'edited-subject' ? edited : `${prefix}${original.subject}`;
   const text = `${pick(random, clerk.notes)}\n\n${clerk.signature}\n\n${block}\n${quotedText}`;
   const bytes = buildEml({
@@ -300,5 +351,9 @@ function forwarded(context: WriteContext, id: string): TrapMessage {
     text,
     relay: `mail.${cast.warehouse.domain} (internal)`,
   });
-  return { bytes, truth: (context.customer as TrapCustomer).key, trap: `forward (${layout}) by a colleague whose signature carries the warehouse's postcode, phone and EORI` };
+  return {
+    bytes,
+    truth: (context.customer as TrapCustomer).key,
+    trap: `forward (${layout}) by a colleague whose signature carries the warehouse's postcode, phone and EORI`,
+  };
 }

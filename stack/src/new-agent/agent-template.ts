@@ -22,7 +22,10 @@ export interface AgentAnswers {
 }
 
 const words = (kebab: string) => kebab.split('-');
-export const pascal = (kebab: string) => words(kebab).map((w) => w[0]!.toUpperCase() + w.slice(1)).join('');
+export const pascal = (kebab: string) =>
+  words(kebab)
+    .map((w) => w[0]!.toUpperCase() + w.slice(1))
+    .join('');
 export const camel = (kebab: string) => pascal(kebab)[0]!.toLowerCase() + pascal(kebab).slice(1);
 const spaced = (kebab: string) => words(kebab).join(' ');
 const ts = (value: unknown) => JSON.stringify(value).replace(/"([A-Za-z_$][\w$]*)":/g, '$1: ');
@@ -48,7 +51,8 @@ export function spellings(a: AgentAnswers) {
 /** The card's `how`: true of the code below, clause by clause (the generated agent test holds it). */
 function howOf(a: AgentAnswers, shape: LessonShape): string {
   const E = spellings(a).entryWords;
-  if (a.answer === 'entry') return `A message goes to the one ${E} taught ${shape.fields.length > 1 ? 'words' : `a ${a.field}`} it has; when no ${E} or several are, I ask which ${E} it is.`;
+  if (a.answer === 'entry')
+    return `A message goes to the one ${E} taught ${shape.fields.length > 1 ? 'words' : `a ${a.field}`} it has; when no ${E} or several are, I ask which ${E} it is.`;
   const rule = {
     number: `A message whose amount is above its ${E}'s ${a.field} is flagged`,
     text: `A message with its ${E}'s ${a.field} in it is flagged`,
@@ -105,7 +109,9 @@ export function agentFiles(a: AgentAnswers): Map<string, string> {
 
   files.set(
     'src/index.ts',
-    `export { ${s.Rule}, ${s.ruleKind}, ${s.ruleLesson}, COLLECTION, meets, suggestionFor${constantsOf(shape).map((name) => `, ${name}`).join('')} } from './${a.name}-rule.ts';
+    `export { ${s.Rule}, ${s.ruleKind}, ${s.ruleLesson}, COLLECTION, meets, suggestionFor${constantsOf(shape)
+      .map((name) => `, ${name}`)
+      .join('')} } from './${a.name}-rule.ts';
 export type { ${s.RuleLesson}, ${s.RuleState} } from './${a.name}-rule.ts';
 export { ${s.agentConst}, HOW, ${byEntry ? '' : 'ANSWERS, '}${s.parseInput} } from './${a.name}-agent.ts';
 export type { ${s.Input}, ${s.Result} } from './${a.name}-agent.ts';
@@ -133,7 +139,14 @@ export const seedsFolder = fileURLToPath(new URL('../seeds/', import.meta.url));
 function ruleFile(a: AgentAnswers, shape: LessonShape): string {
   const s = spellings(a);
   const byEntry = a.answer === 'entry';
-  const imports = ['Learnable', 'defineKind', 'lessonField', 'lessonValue', ...(a.lesson === 'number' ? ['readNumber'] : []), ...(shape.check || byEntry ? ['UnlearnableValue'] : [])].sort((x, y) => x.localeCompare(y, 'en', { sensitivity: 'base' }));
+  const imports = [
+    'Learnable',
+    'defineKind',
+    'lessonField',
+    'lessonValue',
+    ...(a.lesson === 'number' ? ['readNumber'] : []),
+    ...(shape.check || byEntry ? ['UnlearnableValue'] : []),
+  ].sort((x, y) => x.localeCompare(y, 'en', { sensitivity: 'base' }));
   const Taught = byEntry ? `readonly ${s.RuleLesson}[]` : `${s.RuleLesson} | null`;
   return `import { z } from 'zod';
 import type { Learned, LessonValueOf } from '@learnables/learnable';
@@ -161,10 +174,14 @@ const lessonState = z.object({ ${shape.state} });
 /** One ${s.entryWords} as stored: ${byEntry ? 'every value it was taught' : 'its taught value, null until someone teaches one'}. */
 const ruleState = z.object({ label: z.string(), taught: ${byEntry ? 'z.array(lessonState)' : 'lessonState.nullable()'} });
 export type ${s.RuleState} = z.infer<typeof ruleState>;
-${a.lesson === 'number' ? `
+${
+  a.lesson === 'number'
+    ? `
 /** The first figure among a message's words. */
 const firstNumber = (words: readonly string[]) => words.map((word) => readNumber(word)).find((number) => number !== undefined);
-` : ''}
+`
+    : ''
+}
 /** Whether a message's words (lower case) meet a taught value. */
 export function meets(lesson: ${s.RuleLesson}, words: readonly string[]): boolean {
   ${shape.meets}
@@ -190,7 +207,9 @@ export class ${s.Rule} extends Learnable.of(${s.ruleLesson}) {
   ) {
     super();
   }
-${byEntry ? `
+${
+  byEntry
+    ? `
   /** Whether this ${s.entryWords} was taught this value. */
   holds(lesson: ${s.RuleLesson}): boolean {
     return this.taught.some((taught) => same(taught, lesson));
@@ -221,7 +240,8 @@ ${byEntry ? `
     if (!this.holds(lesson)) return { next: this, changed: false };
     return { next: new ${s.Rule}(this.key, this.label, this.taught.filter((taught) => !same(taught, lesson))), changed: true };
   }
-` : `
+`
+    : `
   learn(lesson: ${s.RuleLesson}): Learned<${s.Rule}> {
     if (this.taught !== null && same(this.taught, lesson)) return { next: this, changed: false };
     return { next: new ${s.Rule}(this.key, this.label, lesson), changed: true };
@@ -236,7 +256,8 @@ ${byEntry ? `
     if (this.taught === null || !same(this.taught, lesson)) return { next: this, changed: false };
     return { next: new ${s.Rule}(this.key, this.label, null), changed: true };
   }
-`}
+`
+}
   describesRetraction(lesson: ${s.RuleLesson}): string {
     return \`\${this.key} no longer has \${say(lesson)}\`;
   }
@@ -253,7 +274,9 @@ export const ${s.ruleKind} = defineKind({
   state: ruleState,
   fromState: (key, { label, taught }) => new ${s.Rule}(key, label, taught),
   // A ${s.entryWords} someone adds starts taught nothing: the agent asks until it is taught.
-  create: (key, label) => new ${s.Rule}(key, label${byEntry ? '' : ', null'}),${byEntry ? `
+  create: (key, label) => new ${s.Rule}(key, label${byEntry ? '' : ', null'}),${
+    byEntry
+      ? `
   // A seed never passes through \`learn\`: hold it to the same rule, naming both ${s.entryWords}s.
   checkSeed(entries) {
     for (const [index, entry] of entries.entries()) {
@@ -262,7 +285,9 @@ export const ${s.ruleKind} = defineKind({
         if (twin) throw new Error(\`\${COLLECTION}: "\${entry.key}" and "\${twin.key}" both hold \${say(lesson)}; keep it in one of them.\`);
       }
     }
-  },` : ''}
+  },`
+      : ''
+  }
 });
 `;
 }
@@ -278,7 +303,9 @@ function agentFile(a: AgentAnswers, shape: LessonShape, how: string, asking: str
   const common = `/** The card's promise; \`${a.name}-agent.test.ts\` holds the code to each clause. */
 export const HOW = ${JSON.stringify(how)};
 `;
-  const parse = (withKey: boolean) => `const HOW_TO_SEND = 'Send data ${withKey ? '{"key": "first", "text": "…"}' : '{"text": "…"}'}, or text such as "${asking}".';
+  const parse = (
+    withKey: boolean,
+  ) => `const HOW_TO_SEND = 'Send data ${withKey ? '{"key": "first", "text": "…"}' : '{"text": "…"}'}, or text such as "${asking}".';
 const MAX_WORDS = 200;
 
 /** The first data part, else the text: ${withKey ? `\`<${s.entryWords}> <words…>\`` : 'its words'}, in lower case. */
@@ -294,9 +321,13 @@ export function ${s.parseInput}(parts: readonly InputPart[]): ${s.Input} {
   }
   const words = text.trim().toLowerCase().split(/\\s+/).filter((word) => word !== '').slice(0, MAX_WORDS);
   if (words.length === 0) throw new InputRefused(\`There is nothing to read in this message. \${HOW_TO_SEND}\`);
-${withKey ? `  const [key, ...rest] = words;
+${
+  withKey
+    ? `  const [key, ...rest] = words;
   if (rest.length === 0) throw new InputRefused(\`"\${text.trim().slice(0, 60)}" names a ${s.entryWords} and nothing else. \${HOW_TO_SEND}\`);
-  return { key: key!, words: rest };` : '  return { words };'}
+  return { key: key!, words: rest };`
+    : '  return { words };'
+}
 }
 `;
   if (byEntry) {
@@ -527,7 +558,9 @@ ${shape.refusals.map(([value, sentence, field]) => `    [${ts(value)}, ${JSON.st
     expect(before.unlearn(${ts(shape.another)})).toEqual({ next: before, changed: false });
     expect(rule(${held(shape.read)}).describesRetraction(${ts(shape.read)})).toMatch(/^first no longer has /);
   });
-${byEntry ? `
+${
+  byEntry
+    ? `
   it('keeps every value it was taught, and refuses one another ${s.entryWords} holds (learn is given the others)', () => {
     expect(teach(rule(${held(shape.read)}), ${ts(shape.another)})).toEqual({ next: rule([${ts(shape.read)}, ${ts(shape.another)}]), changed: true });
     const second = new ${s.Rule}('second', 'Second', [${ts(shape.another)}]);
@@ -539,7 +572,9 @@ ${byEntry ? `
     expect(() => ${s.ruleKind}.checkSeed!(twins)).toThrow(/^${a.collection}: "first" and "second" both hold /);
     expect(() => ${s.ruleKind}.checkSeed!(defineCollection('${a.collection}', [rule(${held(shape.read)})]).entries)).not.toThrow();
   });
-` : ''}
+`
+    : ''
+}
   it('creates a new ${s.entryWords} taught nothing yet', () => {
     expect(${s.ruleKind}.create('third', 'Third')).toEqual(new ${s.Rule}('third', 'Third', ${empty}));
   });
@@ -607,7 +642,9 @@ describe('the card', () => {
 });
 
 describe(\`how: "\${HOW}"\`, () => {
-${byEntry ? `  it('names the one ${s.entryWords} taught what the message has', () => {
+${
+  byEntry
+    ? `  it('names the one ${s.entryWords} taught what the message has', () => {
     expect(read('${settling}')).toMatchObject({ settled: true, result: { ${camel(a.entry)}: 'first' } });
   });
 
@@ -639,7 +676,8 @@ ${byEntry ? `  it('names the one ${s.entryWords} taught what the message has', (
   it('refuses a message with nothing to read, in a sentence', () => {
     expect(() => input('   ')).toThrow(InputRefused);
   });
-` : `  it('holds a message to its ${s.entryWords}\\'s taught ${F}', () => {
+`
+    : `  it('holds a message to its ${s.entryWords}\\'s taught ${F}', () => {
     expect(read('${settling}')).toMatchObject({ settled: true, result: { key: 'first', flagged: ${a.lesson === 'number' ? '12 > 10' : 'true'} } });
   });
 
@@ -660,7 +698,8 @@ ${byEntry ? `  it('names the one ${s.entryWords} taught what the message has', (
     expect(() => read('fourth ${shape.meetsSeed}')).toThrow(InputRefused);
     expect(() => input('first')).toThrow('"first" names a ${s.entryWords} and nothing else.');
   });
-`}});
+`
+}});
 `;
 }
 
@@ -675,12 +714,14 @@ learnable agent. Replace the example logic with your own;
 
 - **Learns** the \`${a.collection}\` collection: one entry per ${s.entryWords}, each holding ${byEntry ? 'every value it was taught (a list, empty until taught)' : 'one taught value (`null` until taught)'}.
   A lesson is ${shape.described}.
-- **Answer**: ${byEntry
-    ? `the ${s.entryWords} a message is. The question offers every ${s.entryWords} of the collection, and the
+- **Answer**: ${
+    byEntry
+      ? `the ${s.entryWords} a message is. The question offers every ${s.entryWords} of the collection, and the
   lesson goes to the one answered (it names no \`entry\`). A value another ${s.entryWords} holds is refused
   (\`learn\` is given the other entries), and so is a seed where two hold one (\`checkSeed\`).`
-    : `flag it, or let it through. The message names its ${s.entryWords}, and a lesson sets that ${s.entryWords}'s
-  value (the question's \`entry\`).`}
+      : `flag it, or let it through. The message names its ${s.entryWords}, and a lesson sets that ${s.entryWords}'s
+  value (the question's \`entry\`).`
+  }
 - **How** (on its card): \`${how}\`
 - **Declaration**: \`addsEntries: true\` (a person may add another ${s.entryWords}, which starts taught nothing),
   \`admitsNone: ${byEntry}\`${byEntry ? ' (a message may be none of them: `answerNone` settles it with no winner)' : ' (every question is yes or no)'}.

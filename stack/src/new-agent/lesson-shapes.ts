@@ -135,14 +135,17 @@ export function lessonShape(kind: LessonKind, answer: AnswerShape, F: string): L
       // For a fixed answer, the choice is the entry's standing answer: its choices are the answers' keys.
       const choices = answer === 'field' ? ['through', 'flag'] : ['low', 'middle', 'high'];
       return {
-        declared: `[{ name: '${F}', label: '${label(F)}', kind: 'choice', choices: [...CHOICES], help: '${answer === 'field' ? 'What this entry\\\'s messages get from now on: let through, or flagged.' : 'A message naming this band is read as this entry.'}' }]`,
+        declared: `[{ name: '${F}', label: '${label(F)}', kind: 'choice', choices: [...CHOICES], help: '${answer === 'field' ? "What this entry\\'s messages get from now on: let through, or flagged." : 'A message naming this band is read as this entry.'}' }]`,
         prelude: `/** The choices of the lesson field ${F}, as the card offers them. */\nexport const CHOICES = [${choices.map((c) => `'${c}'`).join(', ')}] as const;\n\n`,
         schema: `${F}: lessonField.choice(CHOICES, { notOne: (typed) => \`\${typed} is not one of ${choices.join(', ')}.\`, missing: 'A lesson needs ${F}, one of ${choices.join(', ')}.' }),`,
         state: `${F}: z.enum(CHOICES)`,
         same: `a.${F} === b.${F}`,
         say: `\`${F} \${lesson.${F}}\``,
         meets: answer === 'field' ? `return lesson.${F} === 'flag';` : `return words.includes(lesson.${F});`,
-        suggest: answer === 'field' ? `return words.length === 0 ? undefined : { ${F}: 'through' };` : `const ${F} = CHOICES.find((choice) => words.includes(choice));\n  return ${F} === undefined ? undefined : { ${F} };`,
+        suggest:
+          answer === 'field'
+            ? `return words.length === 0 ? undefined : { ${F}: 'through' };`
+            : `const ${F} = CHOICES.find((choice) => words.includes(choice));\n  return ${F} === undefined ? undefined : { ${F} };`,
         seeded: { [F]: answer === 'field' ? 'flag' : 'low' },
         meetsSeed: answer === 'field' ? 'order 12' : 'low order',
         meetsNothing: answer === 'field' ? 'order 12' : 'middle order',

@@ -119,18 +119,23 @@ if (values.help) {
 try {
   const raw = await ask(values, positionals);
   if (raw.name === '') throw new Error(`Name the agent: pnpm new-agent <name>, e.g. pnpm new-agent carrier.\n\n${USAGE}`);
-  const answers = checkAnswers(
-    { ...raw, ...(values.port !== undefined && { port: Number(values.port) }) },
-    [AUTHORITY_PORT, CONSOLE_PORT, ...registeredPorts()],
-  );
+  const answers = checkAnswers({ ...raw, ...(values.port !== undefined && { port: Number(values.port) }) }, [
+    AUTHORITY_PORT,
+    CONSOLE_PORT,
+    ...registeredPorts(),
+  ]);
   scaffoldAgent(repoRoot, answers);
-  console.log(`Wrote agents/${answers.name}/ (${answers.lesson} lesson, answer: ${answers.answer === 'entry' ? 'the entry' : 'a field'}) and its line in stack/src/agents.ts.`);
+  console.log(
+    `Wrote agents/${answers.name}/ (${answers.lesson} lesson, answer: ${answers.answer === 'entry' ? 'the entry' : 'a field'}) and its line in stack/src/agents.ts.`,
+  );
   if (values['no-install']) {
     console.log('Next: pnpm install && pnpm compose, then pnpm start.');
   } else {
     pnpm(['install', '--prefer-offline', '--no-frozen-lockfile']);
     pnpm(['compose']);
-    console.log(`Installed; docker-compose.yml regenerated. Its tests: npx vitest run agents/${answers.name}. Run it: pnpm agent ${answers.name} (with pnpm authority), or everything: pnpm start.`);
+    console.log(
+      `Installed; docker-compose.yml regenerated. Its tests: npx vitest run agents/${answers.name}. Run it: pnpm agent ${answers.name} (with pnpm authority), or everything: pnpm start.`,
+    );
   }
 } catch (error) {
   console.error((error as Error).message);

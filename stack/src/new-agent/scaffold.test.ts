@@ -8,7 +8,15 @@ const TAKEN = [4100, 4300, 4201, 4202, 4203, 4204];
 
 describe('pnpm new-agent: what it is told', () => {
   it('fills in the defaults of each lesson and answer shape', () => {
-    expect(checkAnswers({ name: 'carrier' }, TAKEN)).toEqual({ name: 'carrier', collection: 'carrier-limits', entry: 'carrier', field: 'limit', lesson: 'number', answer: 'field', port: 4205 });
+    expect(checkAnswers({ name: 'carrier' }, TAKEN)).toEqual({
+      name: 'carrier',
+      collection: 'carrier-limits',
+      entry: 'carrier',
+      field: 'limit',
+      lesson: 'number',
+      answer: 'field',
+      port: 4205,
+    });
     expect(checkAnswers({ name: 'ledger', lesson: 'fields', answer: 'entry' }, TAKEN)).toMatchObject({ collection: 'ledger-rules', field: 'word' });
     expect(checkAnswers({ name: 'router', lesson: 'choice', answer: 'entry' }, TAKEN)).toMatchObject({ field: 'band' });
   });
@@ -24,7 +32,7 @@ describe('pnpm new-agent: what it is told', () => {
   });
 });
 
-describe('the vocabulary it proposes: the framework\'s own words left out, as the vocabulary scan reads them', () => {
+describe("the vocabulary it proposes: the framework's own words left out, as the vocabulary scan reads them", () => {
   const words = frameworkWords(root);
 
   it('reads the words from shared code, so "ledger" (the runtime\'s) and "limit" are never proposed', () => {
@@ -36,12 +44,14 @@ describe('the vocabulary it proposes: the framework\'s own words left out, as th
     expect(proposed.every((word) => !words.has(word))).toBe(true);
   });
 
-  it('falls back to the agent\'s own identifier when every word is the framework\'s', () => {
+  it("falls back to the agent's own identifier when every word is the framework's", () => {
     expect(vocabularyOf(checkAnswers({ name: 'ledger' }, TAKEN), words)).toEqual(['ledgeragent']);
   });
 
   it('writes the registry line with the words it proposes', () => {
     const registry = "// the registry\nimport { a } from 'a';\nexport const agents: readonly RegisteredAgent[] = [\n];\n";
-    expect(addToRegistry(registry, checkAnswers({ name: 'ledger' }, TAKEN), words)).toContain("registerAgent({ name: 'ledger', agent: ledgerAgent, seeds: ledgerSeeds, port: 4205, vocabulary: ['ledgeragent'] }),");
+    expect(addToRegistry(registry, checkAnswers({ name: 'ledger' }, TAKEN), words)).toContain(
+      "registerAgent({ name: 'ledger', agent: ledgerAgent, seeds: ledgerSeeds, port: 4205, vocabulary: ['ledgeragent'] }),",
+    );
   });
 });

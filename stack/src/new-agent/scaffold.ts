@@ -30,15 +30,22 @@ export function checkAnswers(raw: RawAnswers, takenPorts: readonly number[]): Ag
   const lesson = (raw.lesson?.trim() || 'number') as LessonKind;
   if (!LESSON_KINDS.includes(lesson)) throw new Error(`--lesson ${raw.lesson} is not a lesson shape; give one of ${LESSON_KINDS.join(', ')}.`);
   const answer = (raw.answer?.trim() || 'field') as AnswerShape;
-  if (!ANSWER_SHAPES.includes(answer)) throw new Error(`--answer ${raw.answer} is not an answer shape; give field (the answer is a field of the entry the message names) or entry (the answer is the entry).`);
+  if (!ANSWER_SHAPES.includes(answer))
+    throw new Error(
+      `--answer ${raw.answer} is not an answer shape; give field (the answer is a field of the entry the message names) or entry (the answer is the entry).`,
+    );
   const collection = raw.collection?.trim() || `${name}-${lesson === 'number' && answer === 'field' ? 'limits' : 'rules'}`;
   if (!KEBAB.test(collection)) throw new Error(`"${collection}" is not a collection name: use lower-case words joined by hyphens, e.g. carrier-limits.`);
   const entry = raw.entry?.trim() || name;
   if (!KEBAB.test(entry)) throw new Error(`"${entry}" is not an entry noun: use lower-case words joined by hyphens, e.g. carrier.`);
   const field = raw.field?.trim() || defaultField(lesson, answer);
   const taken = ['key', 'label', 'taught', ...(lesson === 'fields' ? [OTHER_FIELD, MATCH_FIELD] : [])];
-  if (!IDENTIFIER.test(field) || taken.includes(field)) throw new Error(`"${field}" is not a lesson field name: use a camelCase word other than ${taken.join(', ')}, e.g. limit or maxKg.`);
-  if (entry.split('-').join(' ') === field || camelOf(entry) === field) throw new Error(`The entry and the lesson field are both "${field}"; name what one entry is (--entry carrier) apart from what a lesson sets (--field maxWeight).`);
+  if (!IDENTIFIER.test(field) || taken.includes(field))
+    throw new Error(`"${field}" is not a lesson field name: use a camelCase word other than ${taken.join(', ')}, e.g. limit or maxKg.`);
+  if (entry.split('-').join(' ') === field || camelOf(entry) === field)
+    throw new Error(
+      `The entry and the lesson field are both "${field}"; name what one entry is (--entry carrier) apart from what a lesson sets (--field maxWeight).`,
+    );
   const port = raw.port ?? Math.max(...takenPorts.filter((p) => p < 4300), 4200) + 1;
   if (!Number.isInteger(port) || port < 1024 || port > 65535) throw new Error(`${raw.port} is not a port for an agent; give one between 1024 and 65535.`);
   if (takenPorts.includes(port)) throw new Error(`Port ${port} is taken by another service of the stack; give another with --port.`);

@@ -23,7 +23,9 @@ import { address } from './customers.ts';
 import { benchClient, child, firstLine, healthProbe, now } from '../bench-processes.ts';
 import { silentLogger } from '@learnables/authority';
 
-const loadBefore = loadavg().map((l) => l.toFixed(1)).join(', ');
+const loadBefore = loadavg()
+  .map((l) => l.toFixed(1))
+  .join(', ');
 const SIZES = (process.env.BENCH_MARKS ?? '1000,10000,50000').split(',').map(Number);
 // 60 by default: with 20, the p99 was the second-slowest lesson of the run and hid the burst in
 // which the background compile of the stale shards overlaps the lessons.
@@ -39,7 +41,9 @@ const email = (from: string, subject: string) =>
   `From: Someone <${from}>\r\nTo: intake@warehouse.example\r\nSubject: ${subject}\r\nDate: Tue, 1 Dec 2026 09:00:00 +0000\r\nMessage-ID: <${randomUUID()}@bench>\r\n\r\nPlease book in the consignment.\r\n`;
 
 async function send(client: Client, text: string): Promise<Task> {
-  const result = await client.sendMessage(SendMessageRequest.fromJSON({ message: { messageId: randomUUID(), role: 'ROLE_USER', parts: [{ text, mediaType: 'message/rfc822' }] } }));
+  const result = await client.sendMessage(
+    SendMessageRequest.fromJSON({ message: { messageId: randomUUID(), role: 'ROLE_USER', parts: [{ text, mediaType: 'message/rfc822' }] } }),
+  );
   return result as Task;
 }
 
@@ -81,12 +85,20 @@ for (const marks of SIZES) {
   for (let i = 0; i < LESSONS; i += 1) {
     const customer = (i * 7919) % (marks / 2);
     const ref = `NEW-${run}-${i}`;
-    await teacher.postLesson({ collection: 'customers', entry: `customer-${customer}`, value: { pattern: referencePattern(ref), where: 'subject' }, taughtBy: 'bench', reason: 'bench' });
+    await teacher.postLesson({
+      collection: 'customers',
+      entry: `customer-${customer}`,
+      value: { pattern: referencePattern(ref), where: 'subject' },
+      taughtBy: 'bench',
+      reason: 'bench',
+    });
     const acknowledged = now();
     const task = await send(client, email(`stranger${i}@nowhere.example`, `Pre-alert ${ref}`));
     latencies.push(now() - acknowledged);
-    if (task.status?.state !== TaskState.TASK_STATE_COMPLETED) throw new Error(`at ${marks} marks, lesson ${i}: the message ended ${task.status?.state}, not completed`);
-    if (winnerOf(task) !== `customer-${customer}`) throw new Error(`at ${marks} marks, lesson ${i}: the message went to ${winnerOf(task) ?? 'nobody'}, not customer-${customer}`);
+    if (task.status?.state !== TaskState.TASK_STATE_COMPLETED)
+      throw new Error(`at ${marks} marks, lesson ${i}: the message ended ${task.status?.state}, not completed`);
+    if (winnerOf(task) !== `customer-${customer}`)
+      throw new Error(`at ${marks} marks, lesson ${i}: the message went to ${winnerOf(task) ?? 'nobody'}, not customer-${customer}`);
   }
   if (process.env.BENCH_PRINT) console.error(`${marks} marks, each lesson's ms: ${latencies.map((l) => l.toFixed(0)).join(' ')}`);
   const lessons = during(lessonsFrom, now());
@@ -102,9 +114,15 @@ for (const marks of SIZES) {
   dir.remove();
 }
 
-const load = loadavg().map((l) => l.toFixed(1)).join(', ');
-console.log(`Machine: ${cpus()[0]?.model.trim() ?? 'unknown CPU'}, ${cpus().length} cores, Node ${process.version}; load average ${loadBefore} before, ${load} after. ${LESSONS} lessons per size; authority, agent and /healthz prober in three processes.\n`);
-console.log('| marks | lesson ack → decided p50 ms | p99 ms | first message (whole compile) ms | /healthz idle p50 / p99 ms | /healthz during the whole compile p50 / p99 (samples) | /healthz during the lessons p50 / p99 (samples) |');
+const load = loadavg()
+  .map((l) => l.toFixed(1))
+  .join(', ');
+console.log(
+  `Machine: ${cpus()[0]?.model.trim() ?? 'unknown CPU'}, ${cpus().length} cores, Node ${process.version}; load average ${loadBefore} before, ${load} after. ${LESSONS} lessons per size; authority, agent and /healthz prober in three processes.\n`,
+);
+console.log(
+  '| marks | lesson ack → decided p50 ms | p99 ms | first message (whole compile) ms | /healthz idle p50 / p99 ms | /healthz during the whole compile p50 / p99 (samples) | /healthz during the lessons p50 / p99 (samples) |',
+);
 console.log('|---:|---:|---:|---:|---:|---:|---:|');
 for (const row of rows) console.log(row);
 process.exit(0);

@@ -305,64 +305,78 @@ export class AuthorityClient {
       type Answer = { entries: StoredDefinitionEntry[]; since?: number; size?: number };
       const whole = `/v1/collections/${encodeURIComponent(collection)}/versions/${version}`;
       let bytes = 0;
-      pending = this.callWeighed<Answer>('GET', previous ? `${whole}?since=${previous.version}` : whole).then(async ({ answer: { entries, since, size }, bytes: sent }) => {
-        let definition: VersionedDefinition | undefined;
-        /** The positions this version was merged with, for the next one to be merged from it. */
-        let merging: Map<string, number> | undefined;
-        if (held && previous && since === previous.version) {
-          // Each changed entry replaces the one with its key in its place, or goes last: the very
-          // order a new Map of the entries gave, without one (at 25,000 entries a Map, and the
-          // checks of defineCollection over every entry, cost 7 of the agent's milliseconds a
-          // version, and that before its next message could be read). The entries of `previous`
-          // are unique and frozen already; a key is found by the positions of the versions merged
-          // one from another (a key's place never changes once taken), believed only where it holds.
-          const positions = held.positions;
-          const merged = [...previous.entries];
-          // The weight moves by the changed entries only: theirs as sent, less what they replace.
-          let weight = base;
-          for (const entry of entries) {
-            let at = positions.get(entry.key);
-            if (at !== undefined && merged[at]?.key !== entry.key) at = merged.findIndex((kept) => kept.key === entry.key);
-            const replaced = at === undefined || at < 0 ? undefined : merged[at];
-            if (replaced !== undefined) weight -= entryBytes.get(replaced) ?? 0;
-            const next = deepFreeze(kind.fromState(entry.key, entry.state));
-            const sentBytes = JSON.stringify(entry).length;
-            entryBytes.set(next, sentBytes);
-            weight += sentBytes;
-            if (replaced !== undefined) merged[at!] = next;
-            else {
-              positions.set(entry.key, merged.length);
-              merged.push(next);
+      pending = this.callWeighed<Answer>('GET', previous ? `${whole}?since=${previous.version}` : whole).then(
+        async ({ answer: { entries, since, size }, bytes: sent }) => {
+          let definition: VersionedDefinition | undefined;
+          /** The positions this version was merged with, for the next one to be merged from it. */
+          let merging: Map<string, number> | undefined;
+          if (held && previous && since === previous.version) {
+            // Each changed entry replaces the one with its key in its place, or goes last: the very
+            // order a new Map of the entries gave, without one (at 25,000 entries a Map, and the
+            // checks of defineCollection over every entry, cost 7 of the agent's milliseconds a
+            // version, and that before its next message could be read). The entries of `previous`
+            // are unique and frozen already; a key is found by the positions of the versions merged
+            // one from another (a key's place never changes once taken), believed only where it holds.
+            const positions = held.positions;
+            const merged = [...previous.entries];
+            // The weight moves by the changed entries only: theirs as sent, less what they replace.
+            let weight = base;
+            for (const entry of entries) {
+              let at = positions.get(entry.key);
+              if (at !== undefined && merged[at]?.key !== entry.key) at = merged.findIndex((kept) => kept.key === entry.key);
+              const replaced = at === undefined || at < 0 ? undefined : merged[at];
+              if (replaced !== undefined) weight -= entryBytes.get(replaced) ?? 0;
+              const next = deepFreeze(kind.fromState(entry.key, entry.state));
+              const sentBytes = JSON.stringify(entry).length;
+              entryBytes.set(next, sentBytes);
+              weight += sentBytes;
+              if (replaced !== undefined) merged[at!] = next;
+              else {
+                positions.set(entry.key, merged.length);
+                merged.push(next);
+              }
+            }
+            // Changes only ever replace or add entries; if the count says otherwise, ask for all.
+            if (merged.length === size) {
+              definition = { collection, entries: Object.freeze(merged), version };
+              bytes = weight;
+              merging = positions;
             }
           }
-          // Changes only ever replace or add entries; if the count says otherwise, ask for all.
-          if (merged.length === size) {
-            definition = { collection, entries: Object.freeze(merged), version };
-            bytes = weight;
-            merging = positions;
+          if (definition === undefined) {
+            const all =
+              since === undefined
+                ? { entries, bytes: sent }
+                : await this.callWeighed<Answer>('GET', whole).then(({ answer, bytes: whole }) => ({ entries: answer.entries, bytes: whole }));
+            definition = {
+              ...defineCollection(
+                collection,
+                all.entries.map((entry) => kind.fromState(entry.key, entry.state)),
+              ),
+              version,
+            };
+            bytes = all.bytes;
+            // Each entry weighs its share of the answer (not each measured: that is a second pass over 50,000).
+            const share = all.bytes / Math.max(1, all.entries.length);
+            for (const entry of definition.entries) entryBytes.set(entry, share);
+            // The positions the next version is merged with, made now rather than on the first
+            // lesson after (at 25,000 entries 5-14 ms, which that lesson's next message waited for).
+            merging = new Map(definition.entries.map((entry, at) => [entry.key, at]));
           }
-        }
-        if (definition === undefined) {
-          const all = since === undefined ? { entries, bytes: sent } : await this.callWeighed<Answer>('GET', whole).then(({ answer, bytes: whole }) => ({ entries: answer.entries, bytes: whole }));
-          definition = { ...defineCollection(collection, all.entries.map((entry) => kind.fromState(entry.key, entry.state))), version };
-          bytes = all.bytes;
-          // Each entry weighs its share of the answer (not each measured: that is a second pass over 50,000).
-          const share = all.bytes / Math.max(1, all.entries.length);
-          for (const entry of definition.entries) entryBytes.set(entry, share);
-          // The positions the next version is merged with, made now rather than on the first
-          // lesson after (at 25,000 entries 5-14 ms, which that lesson's next message waited for).
-          merging = new Map(definition.entries.map((entry, at) => [entry.key, at]));
-        }
-        if (version >= (this.latest.get(collection)?.definition.version ?? 0)) {
-          // Set by whichever way the version came: merged, or whole.
-          this.latest.set(collection, { definition, bytes, positions: merging! });
-        }
-        return definition;
-      });
+          if (version >= (this.latest.get(collection)?.definition.version ?? 0)) {
+            // Set by whichever way the version came: merged, or whole.
+            this.latest.set(collection, { definition, bytes, positions: merging! });
+          }
+          return definition;
+        },
+      );
       this.definitions.fetching(key, pending);
       // Weighed once fetched; the newest of each collection is never put out (the next is asked as changes to it).
       pending.then(
-        () => this.definitions.fetched(key, bytes, (kept) => [...this.latest.values()].some(({ definition }) => kept === `${definition.collection}@${definition.version}`)),
+        () =>
+          this.definitions.fetched(key, bytes, (kept) =>
+            [...this.latest.values()].some(({ definition }) => kept === `${definition.collection}@${definition.version}`),
+          ),
         () => undefined,
       );
     }

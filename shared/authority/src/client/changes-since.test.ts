@@ -64,7 +64,9 @@ describe('fetching a version as changes since an earlier one', () => {
               newest = Math.max(newest, outcome?.version ?? 0);
             } else if ('add' in step) {
               // Refused when the active version has it already.
-              const outcome = await authority.addEntry({ collection, newEntry: { label: step.add, key: step.add }, taughtBy: 'd', reason: 'r' }, 'c').catch(() => undefined);
+              const outcome = await authority
+                .addEntry({ collection, newEntry: { label: step.add, key: step.add }, taughtBy: 'd', reason: 'r' }, 'c')
+                .catch(() => undefined);
               newest = Math.max(newest, outcome?.version ?? 0);
             } else {
               await authority.rollback(collection, { version: 1 + (step.rollbackTo % newest), author: 's', reason: 'r' }, 'c');
@@ -88,7 +90,10 @@ describe('fetching a version as changes since an earlier one', () => {
     const client = new AuthorityClient({ url, kinds: [wordListKind(collection)] });
     const first = await client.definition(collection, 1);
     const outcome = await authority.absorb({ collection, entry: 'e7', value: { word: 'w' }, taughtBy: 'd', reason: 'r' }, 'c');
-    const answer = (await (await fetch(`${url}/v1/collections/${collection}/versions/${outcome.version}?since=1`)).json()) as { since: number; entries: { key: string }[] };
+    const answer = (await (await fetch(`${url}/v1/collections/${collection}/versions/${outcome.version}?since=1`)).json()) as {
+      since: number;
+      entries: { key: string }[];
+    };
     expect(answer).toMatchObject({ since: 1, entries: [{ key: 'e7' }] });
     const second = await client.definition(collection, outcome.version);
     expect(second.entries.filter((entry, i) => entry !== first.entries[i]).map((entry) => entry.key)).toEqual(['e7']);

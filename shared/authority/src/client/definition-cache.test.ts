@@ -98,7 +98,10 @@ describe('the versions an authority client keeps', () => {
         // never put out), or one after the other (each put out as the next comes).
         const definitions = atOnce
           ? await Promise.all(pins.map((version) => client.definition(COLLECTION, version)))
-          : await pins.reduce(async (done, version) => [...(await done), await client.definition(COLLECTION, version)], Promise.resolve([] as Awaited<ReturnType<AuthorityClient['definition']>>[]));
+          : await pins.reduce(
+              async (done, version) => [...(await done), await client.definition(COLLECTION, version)],
+              Promise.resolve([] as Awaited<ReturnType<AuthorityClient['definition']>>[]),
+            );
         for (const [i, definition] of definitions.entries()) expect(state(definition)).toEqual(truth.get(pins[i]!));
         // The newest fetched stays (the next version is asked for as changes to it); little else does.
         expect(client.cached.versions).toBeLessThanOrEqual(1);

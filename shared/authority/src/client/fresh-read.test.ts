@@ -108,7 +108,8 @@ function waitingAuthority(wait: number) {
       const sent = { seq: order, sentAt: now, state: changes.length };
       out.push({
         seq: sent.seq,
-        answer: (window) => (window === 'fail' ? reject(Object.assign(new Error(`request ${sent.seq} failed`), { seq: sent.seq })) : resolve({ ...sent, window })),
+        answer: (window) =>
+          window === 'fail' ? reject(Object.assign(new Error(`request ${sent.seq} failed`), { seq: sent.seq })) : resolve({ ...sent, window }),
       });
     });
   return {
@@ -138,7 +139,7 @@ async function answeredOnce() {
 }
 
 describe('FreshRead with a reuse window (an authority that advertises its commit wait)', () => {
-  it('hands each caller an answer of a request sent after it called or less than that answer\'s window before, and so every change acknowledged before it called', async () => {
+  it("hands each caller an answer of a request sent after it called or less than that answer's window before, and so every change acknowledged before it called", async () => {
     const step = (wait: number): fc.Arbitrary<Step> =>
       fc.oneof(
         { weight: 4, arbitrary: fc.constant({ call: true as const }) },

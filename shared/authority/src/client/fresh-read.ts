@@ -93,12 +93,20 @@ export class FreshRead<T> {
         this.out = undefined;
         this.last = { sentAt: request.sentAt, value, window };
         for (const caller of request.before) caller.resolve(value);
-        this.settleJoined(request, (caller) => caller.calledAt - request.sentAt < window, (caller) => caller.resolve(value));
+        this.settleJoined(
+          request,
+          (caller) => caller.calledAt - request.sentAt < window,
+          (caller) => caller.resolve(value),
+        );
       },
       (error: unknown) => {
         this.out = undefined;
         for (const caller of request.before) caller.reject(error);
-        this.settleJoined(request, () => false, () => undefined);
+        this.settleJoined(
+          request,
+          () => false,
+          () => undefined,
+        );
       },
     );
   }

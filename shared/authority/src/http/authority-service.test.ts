@@ -34,7 +34,7 @@ describe('the authority over HTTP', () => {
     dir = scratchDir('authority-http-');
     authority = new Authority({ store: await openStore(`${dir.path}/a.db`), kinds: [wordListKind()] });
     await authority.seed('lists', { alpha: { words: [] }, beta: { words: [] } }, 'lists.json');
-    const app = authorityService({ authority, tokens: { 's3cret': 'console' }, bodyLimit: '8kb', logger: silentLogger() });
+    const app = authorityService({ authority, tokens: { s3cret: 'console' }, bodyLimit: '8kb', logger: silentLogger() });
     server = app.listen(0, '127.0.0.1');
     await new Promise((resolve) => server.once('listening', resolve));
     base = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
@@ -62,7 +62,7 @@ describe('the authority over HTTP', () => {
     expect(definition.entries.map((e) => e.toState())).toEqual([{ words: ['a'] }, { words: [] }]);
   });
 
-  it('refuses with 422 and the learnable\'s words, untouched', async () => {
+  it("refuses with 422 and the learnable's words, untouched", async () => {
     const response = await post('/v1/lessons', { ...lesson('x'), value: { colour: 'red' } });
     expect(response.status).toBe(422);
     expect(await response.json()).toEqual({ error: 'unlearnable', message: 'a word list needs a word', field: 'word' });
@@ -154,10 +154,12 @@ describe('the authority over HTTP', () => {
     expect(snapshot.map((a) => [a.collection, a.version])).toEqual([['lists', 1]]);
     await client.postLesson(lesson('a'));
     await client.rollback('lists', { version: 1, author: 'sam', reason: 'r' });
-    await expect.poll(() => heard.map((a) => [a.version, a.kind])).toEqual([
-      [2, 'lesson'],
-      [1, 'rollback'],
-    ]);
+    await expect
+      .poll(() => heard.map((a) => [a.version, a.kind]))
+      .toEqual([
+        [2, 'lesson'],
+        [1, 'rollback'],
+      ]);
     stop.abort();
   });
 });

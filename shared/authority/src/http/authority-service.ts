@@ -91,9 +91,18 @@ export function authorityService(options: AuthorityServiceOptions): express.Expr
   const logger = options.logger ?? createLogger({ service: 'authority' });
   const log = (message: string, error: unknown, req?: Request) => (req ? requestLogger(req, logger) : logger).error({ err: error }, message);
   const metrics = options.metrics ?? new ServiceMetrics('authority');
-  const lessons = metrics.counter('learnables_lessons_total', 'Lessons this authority instance absorbed, by collection and whether they changed it.', ['collection', 'changed']);
-  const activations = metrics.counter('learnables_activations_total', 'Versions this authority instance activated, by collection and kind (lesson, entry-added, retraction, rollback).', ['collection', 'kind']);
-  const refusals = metrics.counter('learnables_refusals_total', 'Requests this authority instance refused, by the refusal\'s error code (SPEC §3.4).', ['reason']);
+  const lessons = metrics.counter('learnables_lessons_total', 'Lessons this authority instance absorbed, by collection and whether they changed it.', [
+    'collection',
+    'changed',
+  ]);
+  const activations = metrics.counter(
+    'learnables_activations_total',
+    'Versions this authority instance activated, by collection and kind (lesson, entry-added, retraction, rollback).',
+    ['collection', 'kind'],
+  );
+  const refusals = metrics.counter('learnables_refusals_total', "Requests this authority instance refused, by the refusal's error code (SPEC §3.4).", [
+    'reason',
+  ]);
   const activated = (collection: string, kind: string, changed: boolean) => {
     if (changed) activations.inc({ collection, kind });
   };
@@ -120,7 +129,9 @@ export function authorityService(options: AuthorityServiceOptions): express.Expr
       res.set('WWW-Authenticate', bearerChallenge('learnables-authority', req.get('authorization')));
       refuse(res, 401, {
         error: 'unauthorized',
-        message: token ? 'That token is not one this authority accepts; nothing was written.' : 'Writing to the authority needs a bearer token; nothing was written.',
+        message: token
+          ? 'That token is not one this authority accepts; nothing was written.'
+          : 'Writing to the authority needs a bearer token; nothing was written.',
       });
       return;
     }
@@ -354,9 +365,7 @@ export function authorityService(options: AuthorityServiceOptions): express.Expr
     });
     // After subscribing, so an activation made meanwhile is sent rather than missed.
     void Promise.all(
-      authority.collections
-        .filter((collection) => !only || collection === only)
-        .map((collection) => authority.active(collection).catch(() => undefined)),
+      authority.collections.filter((collection) => !only || collection === only).map((collection) => authority.active(collection).catch(() => undefined)),
     ).then((read) => {
       const actives = read.filter((a) => a !== undefined);
       inSnapshot = new Map(actives.map((active) => [active.collection, active.id]));
@@ -386,14 +395,20 @@ export function authorityService(options: AuthorityServiceOptions): express.Expr
       return;
     }
     if (error.type === 'entity.too.large') {
-      refuse(res, 413, { error: 'too-large', message: `That request is larger than the authority accepts (${options.bodyLimit ?? '256kb'}); nothing was written.` });
+      refuse(res, 413, {
+        error: 'too-large',
+        message: `That request is larger than the authority accepts (${options.bodyLimit ?? '256kb'}); nothing was written.`,
+      });
     } else if (error.type === 'entity.parse.failed') {
       refuse(res, 400, { error: 'malformed', message: `The body is not valid JSON: ${error.message ?? 'parse error'}.` });
     } else if (error.type === 'entity.too.deep') {
       refuse(res, 400, { error: 'malformed', message: error.message ?? 'The request nests too deep; nothing was written.' });
     } else if (error instanceof URIError || (error.status === 400 && /decode/i.test(error.message ?? ''))) {
       // express's router could not decode a path segment: the caller's to fix, said as much (never its stack).
-      refuse(res, 400, { error: 'malformed', message: 'That address is not percent-encoded text (a % must be followed by two hex digits of UTF-8); nothing was read or written.' });
+      refuse(res, 400, {
+        error: 'malformed',
+        message: 'That address is not percent-encoded text (a % must be followed by two hex digits of UTF-8); nothing was read or written.',
+      });
     } else if (error.status !== undefined && error.status >= 400 && error.status < 500) {
       refuse(res, error.status, { error: 'malformed', message: 'The authority could not read that request; nothing was written.' });
     } else {

@@ -76,5 +76,9 @@ export function bearerChallenge(realm: string, header: string | undefined, descr
   const error = token === undefined ? undefined : token === '' ? 'invalid_request' : 'invalid_token';
   // Quoted strings: a realm or sentence of ours, never a caller's, but kept to what a quoted-string may hold.
   const quoted = (text: string) => `"${text.replace(/[^\x20-\x7e]/g, '').replace(/["\\]/g, '')}"`;
-  return [`Bearer realm=${quoted(realm)}`, ...(error ? [`error=${quoted(error)}`] : []), ...(error && description ? [`error_description=${quoted(description)}`] : [])].join(', ');
+  return [
+    `Bearer realm=${quoted(realm)}`,
+    ...(error ? [`error=${quoted(error)}`] : []),
+    ...(error && description ? [`error_description=${quoted(description)}`] : []),
+  ].join(', ');
 }

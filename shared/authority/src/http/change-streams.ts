@@ -24,8 +24,12 @@ export class ChangeStreams {
   constructor(limits: ChangeStreamLimits = {}) {
     this.total = limits.total ?? DEFAULT_CHANGE_STREAMS.total;
     this.perAddress = limits.perAddress ?? DEFAULT_CHANGE_STREAMS.perAddress;
-    for (const [name, value] of [['total', this.total], ['perAddress', this.perAddress]] as const) {
-      if (!Number.isInteger(value) || value < 1) throw new RangeError(`The change streams' ${name} bound must be a whole number of at least 1; ${value} is not.`);
+    for (const [name, value] of [
+      ['total', this.total],
+      ['perAddress', this.perAddress],
+    ] as const) {
+      if (!Number.isInteger(value) || value < 1)
+        throw new RangeError(`The change streams' ${name} bound must be a whole number of at least 1; ${value} is not.`);
     }
   }
 
@@ -36,7 +40,9 @@ export class ChangeStreams {
       return { refused: `The authority keeps ${this.total} change streams open at most, and that many are; nothing was opened, try again shortly.` };
     }
     if (mine >= this.perAddress) {
-      return { refused: `The authority keeps ${this.perAddress} change streams open to one address at most, and yours has that many; close one, or try again shortly.` };
+      return {
+        refused: `The authority keeps ${this.perAddress} change streams open to one address at most, and yours has that many; close one, or try again shortly.`,
+      };
     }
     this.open += 1;
     this.byAddress.set(address, mine + 1);

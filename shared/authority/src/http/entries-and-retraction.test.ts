@@ -39,7 +39,7 @@ describe.each(engines)('entries, retraction and rollback over HTTP on $name', (e
     dispose = fresh.dispose;
     authority = new Authority({ store: await openStore(fresh.url), kinds: [wordListKind()] });
     await authority.seed('lists', { alpha: { words: [] }, beta: { words: ['b'] } }, 'lists.json');
-    server = authorityService({ authority, tokens: { 's3cret': 'console' }, logger: silentLogger() }).listen(0, '127.0.0.1');
+    server = authorityService({ authority, tokens: { s3cret: 'console' }, logger: silentLogger() }).listen(0, '127.0.0.1');
     await new Promise((resolve) => server.once('listening', resolve));
     client = new AuthorityClient({ url: `http://127.0.0.1:${(server.address() as AddressInfo).port}`, token: 's3cret', kinds: [wordListKind()] });
   });
@@ -60,10 +60,20 @@ describe.each(engines)('entries, retraction and rollback over HTTP on $name', (e
 
   it('adds an entry as its own version, with a key made from the label, and lessons can then be taught to it', async () => {
     const added = await client.addEntry(newEntry('Harbour & Sons Ltd.'));
-    expect(added).toEqual({ collection: 'lists', entry: 'harbour-sons-ltd', changed: true, version: 2, audit: 'lists gained harbour-sons-ltd ("Harbour & Sons Ltd.")' });
+    expect(added).toEqual({
+      collection: 'lists',
+      entry: 'harbour-sons-ltd',
+      changed: true,
+      version: 2,
+      audit: 'lists gained harbour-sons-ltd ("Harbour & Sons Ltd.")',
+    });
     expect(await client.active('lists')).toMatchObject({ version: 2, kind: 'entry-added', entry: 'harbour-sons-ltd', author: 'dana', client: 'console' });
     const listed = await client.entries('lists', 2);
-    expect(listed.entries.find((e) => e.key === 'harbour-sons-ltd')).toEqual({ key: 'harbour-sons-ltd', label: 'Harbour & Sons Ltd.', state: { words: [], name: 'Harbour & Sons Ltd.' } });
+    expect(listed.entries.find((e) => e.key === 'harbour-sons-ltd')).toEqual({
+      key: 'harbour-sons-ltd',
+      label: 'Harbour & Sons Ltd.',
+      state: { words: [], name: 'Harbour & Sons Ltd.' },
+    });
     expect(await client.postLesson(lesson('harbour-sons-ltd', 'harbour'))).toMatchObject({ changed: true, version: 3 });
     expect(await wordsAt(3, 'harbour-sons-ltd')).toEqual(['harbour']);
   });
@@ -92,7 +102,14 @@ describe.each(engines)('entries, retraction and rollback over HTTP on $name', (e
     expect(retracted).toEqual({ collection: 'lists', entry: 'alpha', retracted: 3, changed: true, version: 5, audit: "alpha no longer knows the word 'typo'" });
     expect(await wordsAt(5, 'alpha')).toEqual(['early', 'fix']);
     expect(await wordsAt(5, 'beta')).toEqual(['b']);
-    expect(await client.active('lists')).toMatchObject({ version: 5, kind: 'retraction', retracts: 3, author: 'sam', reason: 'that was a typo', audit: "alpha no longer knows the word 'typo'" });
+    expect(await client.active('lists')).toMatchObject({
+      version: 5,
+      kind: 'retraction',
+      retracts: 3,
+      author: 'sam',
+      reason: 'that was a typo',
+      audit: "alpha no longer knows the word 'typo'",
+    });
 
     const before = await versionsAndActivations();
     const again = await client.retract(retraction(3));
@@ -124,7 +141,10 @@ describe.each(engines)('entries, retraction and rollback over HTTP on $name', (e
     await client.postLesson(lesson('gamma', 'g')); // v3
     const taught = await refusalOf(client.retract(retraction(2)));
     expect(taught.status).toBe(409);
-    expect(taught.refusal).toEqual({ error: 'not-retractable', message: 'gamma has been taught since it was added; retract its lessons first, then the entry.' });
+    expect(taught.refusal).toEqual({
+      error: 'not-retractable',
+      message: 'gamma has been taught since it was added; retract its lessons first, then the entry.',
+    });
     await client.retract(retraction(3)); // v4: gamma is empty again
     expect(await client.retract(retraction(2))).toMatchObject({ changed: true, version: 5, audit: 'lists no longer has gamma ("Gamma")' });
     expect((await client.definition('lists', 5)).entries.map((e) => e.key)).toEqual(['alpha', 'beta']);
@@ -135,7 +155,9 @@ describe.each(engines)('entries, retraction and rollback over HTTP on $name', (e
     expect((await restarted.resolve('lists', 5)).entries.map((e) => e.key)).toEqual(['alpha', 'beta']);
     expect((await restarted.resolve('lists', 4)).entries.map((e) => e.key)).toEqual(['alpha', 'beta', 'gamma']);
 
-    expect((await refusalOf(client.retract(retraction(1)))).refusal.message).toBe('Version 1 of lists is its seed; roll back or teach instead of retracting it.');
+    expect((await refusalOf(client.retract(retraction(1)))).refusal.message).toBe(
+      'Version 1 of lists is its seed; roll back or teach instead of retracting it.',
+    );
     expect((await refusalOf(client.retract(retraction(4)))).refusal.message).toBe(
       'Version 4 of lists is itself a retraction; teach that lesson again to bring it back.',
     );

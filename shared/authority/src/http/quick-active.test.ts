@@ -76,7 +76,12 @@ describe('the quick answer about the active version', () => {
     expect(quick.headers.etag).toBeUndefined();
     expect(routed.headers.etag).toBeDefined();
     expect(readable(quick)).toEqual(readable(routed));
-    expect(readable(quick)).toMatchObject({ status: 200, type: 'application/json; charset=utf-8', commitWait: '40', body: { collection: 'lists', version: 1 } });
+    expect(readable(quick)).toMatchObject({
+      status: 200,
+      type: 'application/json; charset=utf-8',
+      commitWait: '40',
+      body: { collection: 'lists', version: 1 },
+    });
     // A query is the route's too (it reads none).
     expect(readable(await send(base, '/v1/collections/lists/active?fresh=1'))).toEqual(readable(routed));
 

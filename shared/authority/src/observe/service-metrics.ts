@@ -18,7 +18,10 @@ export class ServiceMetrics {
    * `labels`: the labels on every series; default `{ service }` (`authority`, `console`). An agent's
    * are `{ agent: <its skill id> }`, as its series always had.
    */
-  constructor(readonly service: string, labels: Readonly<Record<string, string>> = { service }) {
+  constructor(
+    readonly service: string,
+    labels: Readonly<Record<string, string>> = { service },
+  ) {
     this.registry.setDefaultLabels({ ...labels });
     collectDefaultMetrics({ register: this.registry });
     this.httpDuration = new Histogram({

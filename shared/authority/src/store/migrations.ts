@@ -28,10 +28,7 @@ const migrations = (engine: Engine): Record<string, Migration> => ({
         .addColumn('entry_key', 'text', (c) => c.notNull())
         .addColumn('state', 'text', (c) => c.notNull())
         .addPrimaryKeyConstraint('authority_entries_pk', ['collection', 'version', 'entry_key'])
-        .addForeignKeyConstraint('authority_entries_version_fk', ['collection', 'version'], 'authority_versions', [
-          'collection',
-          'version',
-        ])
+        .addForeignKeyConstraint('authority_entries_version_fk', ['collection', 'version'], 'authority_versions', ['collection', 'version'])
         .execute();
       await db.schema
         .createTable('authority_activations')
@@ -44,16 +41,9 @@ const migrations = (engine: Engine): Record<string, Migration> => ({
         .addColumn('audit', 'text', (c) => c.notNull())
         .addColumn('client', 'text', (c) => c.notNull())
         .addColumn('at', 'bigint', (c) => c.notNull())
-        .addForeignKeyConstraint('authority_activations_version_fk', ['collection', 'version'], 'authority_versions', [
-          'collection',
-          'version',
-        ])
+        .addForeignKeyConstraint('authority_activations_version_fk', ['collection', 'version'], 'authority_versions', ['collection', 'version'])
         .execute();
-      await db.schema
-        .createIndex('authority_activations_by_collection')
-        .on('authority_activations')
-        .columns(['collection', 'id'])
-        .execute();
+      await db.schema.createIndex('authority_activations_by_collection').on('authority_activations').columns(['collection', 'id']).execute();
     },
   },
   // Snapshots: every so often a version also stores all its entries (compressed, in one row), so
@@ -71,10 +61,7 @@ const migrations = (engine: Engine): Record<string, Migration> => ({
         .addColumn('version', 'integer', (c) => c.notNull())
         .addColumn('entries', 'text', (c) => c.notNull())
         .addPrimaryKeyConstraint('authority_snapshots_pk', ['collection', 'version'])
-        .addForeignKeyConstraint('authority_snapshots_version_fk', ['collection', 'version'], 'authority_versions', [
-          'collection',
-          'version',
-        ])
+        .addForeignKeyConstraint('authority_snapshots_version_fk', ['collection', 'version'], 'authority_versions', ['collection', 'version'])
         .execute();
     },
   },
@@ -85,11 +72,7 @@ const migrations = (engine: Engine): Record<string, Migration> => ({
       await db.schema.alterTable('authority_activations').addColumn('entry', 'text').execute();
       await db.schema.alterTable('authority_activations').addColumn('value', 'text').execute();
       await db.schema.alterTable('authority_activations').addColumn('retracts', 'integer').execute();
-      await db.schema
-        .createIndex('authority_activations_by_version')
-        .on('authority_activations')
-        .columns(['collection', 'version'])
-        .execute();
+      await db.schema.createIndex('authority_activations_by_version').on('authority_activations').columns(['collection', 'version']).execute();
     },
   },
 });

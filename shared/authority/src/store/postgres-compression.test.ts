@@ -32,7 +32,9 @@ describe('an authority on PostgreSQL', () => {
       );
       // The server the tests run on decides: the local one has lz4; the embedded one a fresh
       // machine falls back to may not, and the store must then still work, with pglz.
-      const { rows: offered } = await client.query<{ lz4: boolean | null }>(`select 'lz4' = any(enumvals) as lz4 from pg_settings where name = 'default_toast_compression'`);
+      const { rows: offered } = await client.query<{ lz4: boolean | null }>(
+        `select 'lz4' = any(enumvals) as lz4 from pg_settings where name = 'default_toast_compression'`,
+      );
       const expected = offered[0]?.lz4 === true ? 'lz4' : 'pglz';
       expect(rows.length).toBeGreaterThan(0);
       for (const row of rows) expect(row).toMatchObject({ compression: expected });

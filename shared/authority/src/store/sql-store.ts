@@ -211,19 +211,21 @@ export class SqlStore implements DefinitionStore {
     const announced: Activation[] = [];
     const result =
       this.engine === 'sqlite'
-        ? await queueSqliteWrite(this.file, () => this.db.connection().execute(async (connection) => {
-            // IMMEDIATE takes the write lock before the first read, so two writers (even in two
-            // processes on one file) cannot both read version N and both publish N+1.
-            await sql`begin immediate`.execute(connection);
-            try {
-              const value = await work(this.writer(connection, collection, announced));
-              await sql`commit`.execute(connection);
-              return value;
-            } catch (error) {
-              await sql`rollback`.execute(connection);
-              throw error;
-            }
-          }))
+        ? await queueSqliteWrite(this.file, () =>
+            this.db.connection().execute(async (connection) => {
+              // IMMEDIATE takes the write lock before the first read, so two writers (even in two
+              // processes on one file) cannot both read version N and both publish N+1.
+              await sql`begin immediate`.execute(connection);
+              try {
+                const value = await work(this.writer(connection, collection, announced));
+                await sql`commit`.execute(connection);
+                return value;
+              } catch (error) {
+                await sql`rollback`.execute(connection);
+                throw error;
+              }
+            }),
+          )
         : await this.db.transaction().execute(async (tx) => {
             await sql`select name from authority_collections where name = ${collection} for update`.execute(tx);
             return work(this.writer(tx, collection, announced));
@@ -231,8 +233,15 @@ export class SqlStore implements DefinitionStore {
     // Postgres announces through NOTIFY (delivered on commit, to every replica, us included).
     if (this.engine === 'sqlite') {
       for (const activation of announced) {
-        inSpan('learnables.changes.publish', { 'learnables.collection': activation.collection, 'learnables.version': activation.version, 'learnables.activation.kind': activation.kind, 'db.system.name': 'sqlite' }, () =>
-          this.events.emit('activation', activation),
+        inSpan(
+          'learnables.changes.publish',
+          {
+            'learnables.collection': activation.collection,
+            'learnables.version': activation.version,
+            'learnables.activation.kind': activation.kind,
+            'db.system.name': 'sqlite',
+          },
+          () => this.events.emit('activation', activation),
         );
       }
     }
@@ -256,12 +265,8 @@ export class SqlStore implements DefinitionStore {
         return Number(row?.latest ?? 0);
       },
       versionExists: async (version) =>
-        (await db
-          .selectFrom('authority_versions')
-          .select('version')
-          .where('collection', '=', collection)
-          .where('version', '=', version)
-          .executeTakeFirst()) !== undefined,
+        (await db.selectFrom('authority_versions').select('version').where('collection', '=', collection).where('version', '=', version).executeTakeFirst()) !==
+        undefined,
       publish: async (version, parent, changed, full) => {
         const from = await readBase(db, collection, parent);
         const since = (from?.since_base ?? 0) + changed.length;
@@ -299,8 +304,15 @@ export class SqlStore implements DefinitionStore {
       activate: async (activation) => {
         const stored = await insertActivation(db, { ...activation, collection });
         if (this.engine === 'postgres') {
-          await inSpan('learnables.changes.publish', { 'learnables.collection': collection, 'learnables.version': stored.version, 'learnables.activation.kind': stored.kind, 'db.system.name': 'postgresql' }, () =>
-            sql`select pg_notify(${CHANNEL}, ${JSON.stringify(stored)})`.execute(db),
+          await inSpan(
+            'learnables.changes.publish',
+            {
+              'learnables.collection': collection,
+              'learnables.version': stored.version,
+              'learnables.activation.kind': stored.kind,
+              'db.system.name': 'postgresql',
+            },
+            () => sql`select pg_notify(${CHANNEL}, ${JSON.stringify(stored)})`.execute(db),
           );
         }
         announced.push(stored);
@@ -309,25 +321,22 @@ export class SqlStore implements DefinitionStore {
     };
   }
 
-  async seed(
-    collection: string,
-    entries: readonly StoredEntry[],
-    activation: Omit<NewActivation, 'collection' | 'version' | 'kind'>,
-  ): Promise<boolean> {
-    const seedOnce = () => this.db.transaction().execute(async (tx) => {
-      const inserted = await tx
-        .insertInto('authority_collections')
-        .values({ name: collection, created_at: Date.now() })
-        .onConflict((oc) => oc.column('name').doNothing())
-        .executeTakeFirst();
-      // Another replica seeding at the same moment wins; we keep what it wrote.
-      if (Number(inserted.numInsertedOrUpdatedRows ?? 0n) === 0) return undefined;
-      await insertVersion(tx, collection, 1, null, entries, { base: 1, since: 0 });
-      await insertSnapshot(tx, collection, 1, entries);
-      const stored = await insertActivation(tx, { ...activation, collection, version: 1, kind: 'seed' });
-      if (this.engine === 'postgres') await sql`select pg_notify(${CHANNEL}, ${JSON.stringify(stored)})`.execute(tx);
-      return stored;
-    });
+  async seed(collection: string, entries: readonly StoredEntry[], activation: Omit<NewActivation, 'collection' | 'version' | 'kind'>): Promise<boolean> {
+    const seedOnce = () =>
+      this.db.transaction().execute(async (tx) => {
+        const inserted = await tx
+          .insertInto('authority_collections')
+          .values({ name: collection, created_at: Date.now() })
+          .onConflict((oc) => oc.column('name').doNothing())
+          .executeTakeFirst();
+        // Another replica seeding at the same moment wins; we keep what it wrote.
+        if (Number(inserted.numInsertedOrUpdatedRows ?? 0n) === 0) return undefined;
+        await insertVersion(tx, collection, 1, null, entries, { base: 1, since: 0 });
+        await insertSnapshot(tx, collection, 1, entries);
+        const stored = await insertActivation(tx, { ...activation, collection, version: 1, kind: 'seed' });
+        if (this.engine === 'postgres') await sql`select pg_notify(${CHANNEL}, ${JSON.stringify(stored)})`.execute(tx);
+        return stored;
+      });
     const created = this.engine === 'sqlite' ? await queueSqliteWrite(this.file, seedOnce) : await seedOnce();
     if (created && this.engine === 'sqlite') this.events.emit('activation', created);
     return created !== undefined;
@@ -540,17 +549,14 @@ export function decodeKeys(line: string): string[] {
 }
 
 async function insertSnapshot(db: Db, collection: string, version: number, entries: readonly StoredEntry[]): Promise<void> {
-  await db.insertInto('authority_snapshots').values({ collection, version, entries: encodeSnapshot(entries) }).execute();
+  await db
+    .insertInto('authority_snapshots')
+    .values({ collection, version, entries: encodeSnapshot(entries) })
+    .execute();
 }
 
 async function readLatestActivation(db: Db, collection: string): Promise<Activation | undefined> {
-  const row = await db
-    .selectFrom('authority_activations')
-    .selectAll()
-    .where('collection', '=', collection)
-    .orderBy('id', 'desc')
-    .limit(1)
-    .executeTakeFirst();
+  const row = await db.selectFrom('authority_activations').selectAll().where('collection', '=', collection).orderBy('id', 'desc').limit(1).executeTakeFirst();
   return row && toActivation(row);
 }
 

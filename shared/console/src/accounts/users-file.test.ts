@@ -24,14 +24,20 @@ describe('the users file', () => {
   });
 
   it('refuses the whole file for one bad line, naming the line', () => {
-    expect(() => parseUsers(`${userLine('dana', hash)}\n${userLine('dana', other)}`, 'users')).toThrow('users, line 2: dana is already on an earlier line; keep one.');
+    expect(() => parseUsers(`${userLine('dana', hash)}\n${userLine('dana', other)}`, 'users')).toThrow(
+      'users, line 2: dana is already on an earlier line; keep one.',
+    );
     expect(() => parseUsers(`dana ${hash}`, 'users')).toThrow('users, line 1: it is not of the form name:hash.');
     expect(() => parseUsers('dana:hunter2', 'users')).toThrow(/^users, line 1 \(dana\): it is not a scrypt hash/);
     expect(() => parseUsers('dana', 'users')).toThrow('users, line 1: it is not of the form name:hash.');
     expect(() => parseUsers(`:${hash}`, 'users')).toThrow('users, line 1: the name is empty.');
-    expect(() => parseUsers(userLine('dana\u202enimda', hash), 'users')).toThrow('users, line 1: the name contains a character that changes the direction text is shown in.');
+    expect(() => parseUsers(userLine('dana\u202enimda', hash), 'users')).toThrow(
+      'users, line 1: the name contains a character that changes the direction text is shown in.',
+    );
     expect(() => parseUsers(userLine('x'.repeat(121), hash), 'users')).toThrow('users, line 1: the name is longer than 120 characters.');
-    expect(() => parseUsers('dana:$scrypt$ln=30,r=8,p=1$c2FsdHNhbHRzYWx0c2FsdA$a2V5a2V5a2V5a2V5a2V5a2V5a2V5a2V5a2V5a2V5a2U', 'users')).toThrow(/^users, line 1 \(dana\): its ln=30 is outside 14–20/);
+    expect(() => parseUsers('dana:$scrypt$ln=30,r=8,p=1$c2FsdHNhbHRzYWx0c2FsdA$a2V5a2V5a2V5a2V5a2V5a2V5a2V5a2V5a2V5a2V5a2U', 'users')).toThrow(
+      /^users, line 1 \(dana\): its ln=30 is outside 14–20/,
+    );
   });
 
   it('is read again when it changes; a broken edit keeps the accounts read before; a deleted file has none', async () => {

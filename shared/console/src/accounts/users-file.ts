@@ -107,8 +107,12 @@ export class UsersFile {
       if (info.size > MAX_FILE_BYTES) throw new Error(`${this.path} is ${info.size} bytes; a users file is at most ${MAX_FILE_BYTES}.`);
       version = `${info.ino}:${info.size}:${info.mtimeMs}`;
     } catch (error) {
-      if (first) throw error instanceof Error && 'code' in error && error.code === 'ENOENT' ? new Error(`The console's users file ${this.path} does not exist; add a user with pnpm console-user add <name>.`) : error;
-      if (this.accounts.size > 0 || this.seen !== 'gone') this.log(`console: the users file ${this.path} cannot be read; nobody can sign in until it can`, error);
+      if (first)
+        throw error instanceof Error && 'code' in error && error.code === 'ENOENT'
+          ? new Error(`The console's users file ${this.path} does not exist; add a user with pnpm console-user add <name>.`)
+          : error;
+      if (this.accounts.size > 0 || this.seen !== 'gone')
+        this.log(`console: the users file ${this.path} cannot be read; nobody can sign in until it can`, error);
       this.accounts = new Map();
       this.seen = 'gone';
       return;

@@ -42,7 +42,12 @@ export function agentIdOf(url: string): string {
   } catch {
     // Not a URL: the slug of the text itself still names it.
   }
-  return base.toLowerCase().replace(/[^a-z0-9]+/g, '-').replace(/^-+|-+$/g, '') || 'agent';
+  return (
+    base
+      .toLowerCase()
+      .replace(/[^a-z0-9]+/g, '-')
+      .replace(/^-+|-+$/g, '') || 'agent'
+  );
 }
 
 /**
@@ -87,7 +92,8 @@ export class AgentDirectory {
 
   configured(id: string): Configured {
     const agent = this.agents.find((candidate) => candidate.id === id);
-    if (!agent) throw new ConsoleError(404, 'unknown-agent', `The console has no agent "${id}"; it knows ${this.agents.map((a) => a.id).join(', ') || 'none'}.`);
+    if (!agent)
+      throw new ConsoleError(404, 'unknown-agent', `The console has no agent "${id}"; it knows ${this.agents.map((a) => a.id).join(', ') || 'none'}.`);
     return agent;
   }
 

@@ -50,7 +50,12 @@ export async function statsAcross(directory: AgentDirectory, takenBack?: Lessons
         if (!response.ok) throw new Error(`it answered ${response.status}`);
         const body = (await response.json()) as { periods?: unknown };
         const periods = Array.isArray(body.periods) ? body.periods.filter(isPeriod).map(counted) : [];
-        return { agentId: configured.id, name, periods, ...(retracted && collection && { takenBack: { collection, lessons: retracted.taken, atLeast: retracted.atLeast } }) };
+        return {
+          agentId: configured.id,
+          name,
+          periods,
+          ...(retracted && collection && { takenBack: { collection, lessons: retracted.taken, atLeast: retracted.atLeast } }),
+        };
       } catch (error) {
         return { agentId: configured.id, name, periods: [], problem: `The numbers of ${name} cannot be read: ${(error as Error).message}` };
       }

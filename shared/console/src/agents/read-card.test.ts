@@ -21,17 +21,43 @@ describe('reading the learnables declaration off a card', () => {
     const learnable = learnableOf(
       card([
         { uri: 'urn:other', params: { collection: 'nope' } },
-        { uri: LEARNABLES_URI, required: false, params: { collection: 'c', entry: 'e', teaches: 't', how: 'h', decidedBy: 'model', lessonFields, methods: { reread: { jsonrpc: 'x/reread', rest: '/x' } } } },
+        {
+          uri: LEARNABLES_URI,
+          required: false,
+          params: {
+            collection: 'c',
+            entry: 'e',
+            teaches: 't',
+            how: 'h',
+            decidedBy: 'model',
+            lessonFields,
+            methods: { reread: { jsonrpc: 'x/reread', rest: '/x' } },
+          },
+        },
       ]),
     );
-    expect(learnable).toEqual({ collection: 'c', entry: 'e', teaches: 't', how: 'h', decidedBy: 'model', lessonFields, rereadMethod: 'x/reread', addsEntries: false, admitsNone: false });
+    expect(learnable).toEqual({
+      collection: 'c',
+      entry: 'e',
+      teaches: 't',
+      how: 'h',
+      decidedBy: 'model',
+      lessonFields,
+      rereadMethod: 'x/reread',
+      addsEntries: false,
+      admitsNone: false,
+    });
     expect(learnable?.lessonFields).toBe(lessonFields);
   });
 
   it('offers "none of these", a new entry and the preview only when the card says so, exactly', () => {
     const declared = (more: Record<string, unknown>) =>
       learnableOf(card([{ uri: LEARNABLES_URI, params: { collection: 'c', methods: { reread: { jsonrpc: 'r' } }, ...more } }]));
-    expect(declared({ addsEntries: true, admitsNone: true, methods: { reread: { jsonrpc: 'r' }, preview: { jsonrpc: 'x/preview' } } })).toMatchObject({ addsEntries: true, admitsNone: true, previewMethod: 'x/preview' });
+    expect(declared({ addsEntries: true, admitsNone: true, methods: { reread: { jsonrpc: 'r' }, preview: { jsonrpc: 'x/preview' } } })).toMatchObject({
+      addsEntries: true,
+      admitsNone: true,
+      previewMethod: 'x/preview',
+    });
     // Anything but the boolean true is "no" (SPEC §1.3: absent means false).
     const lenient = declared({ addsEntries: 'true', admitsNone: 1 });
     expect(lenient).toMatchObject({ addsEntries: false, admitsNone: false });

@@ -76,7 +76,11 @@ export async function entryOf(authority: AuthorityClient, collection: string, ke
     // Version 1 is the seed: every activation since that the active version builds on is in effect,
     // unless a retraction in effect took it back.
     const line = active.version === 1 ? [] : ((await authority.rollbackPreview(collection, 1)).undoes as ActivationView[]);
-    const retractions = new Map(line.filter((activation) => activation.kind === 'retraction' && activation.retracts !== undefined).map((activation) => [activation.retracts!, activation]));
+    const retractions = new Map(
+      line
+        .filter((activation) => activation.kind === 'retraction' && activation.retracts !== undefined)
+        .map((activation) => [activation.retracts!, activation]),
+    );
     const mine = line.filter((activation) => TEACHES.has(activation.kind) && activation.entry === key).sort(newestFirst);
     return {
       collection,
@@ -95,7 +99,13 @@ export async function entryOf(authority: AuthorityClient, collection: string, ke
 }
 
 /** Take one lesson back (SPEC §5.4): the learnable's inverse, as a new version; the person signed in is its author. */
-export async function retractLesson(authority: AuthorityClient, collection: string, version: number, reason: string, operator: string): Promise<RetractionOutcome> {
+export async function retractLesson(
+  authority: AuthorityClient,
+  collection: string,
+  version: number,
+  reason: string,
+  operator: string,
+): Promise<RetractionOutcome> {
   try {
     return await authority.retract({ collection, version, author: operator, reason });
   } catch (error) {

@@ -49,7 +49,10 @@ function formValues(raw: unknown): Record<string, string> {
 function lessonPart(body: unknown): AnswerRequest['lesson'] {
   const lesson = isObject(body) ? body.lesson : undefined;
   if (lesson === undefined || lesson === null) return undefined;
-  return { value: formValues(isObject(lesson) ? lesson.value : undefined), reason: text(lesson, 'reason', 'Say why, so the history can tell the next person.') };
+  return {
+    value: formValues(isObject(lesson) ? lesson.value : undefined),
+    reason: text(lesson, 'reason', 'Say why, so the history can tell the next person.'),
+  };
 }
 
 /** Exactly one of: an entry of the question, "none of these", or a new entry by its label. */
@@ -128,18 +131,40 @@ export function apiRoutes(deps: ApiDeps): express.Router {
       }
     };
 
-  api.get('/session', handle(async (_req, res) => ({ operator: operatorOf(res) ?? null })));
-  api.post('/session', json, handle(async (req, res) => ({ operator: await deps.sessions.signIn(req, res, req.body) })));
-  api.delete('/session', handle(async (req, res) => {
-    deps.sessions.signOut(req, res);
-    return { operator: null };
-  }));
+  api.get(
+    '/session',
+    handle(async (_req, res) => ({ operator: operatorOf(res) ?? null })),
+  );
+  api.post(
+    '/session',
+    json,
+    handle(async (req, res) => ({ operator: await deps.sessions.signIn(req, res, req.body) })),
+  );
+  api.delete(
+    '/session',
+    handle(async (req, res) => {
+      deps.sessions.signOut(req, res);
+      return { operator: null };
+    }),
+  );
 
-  api.get('/agents', handle(async () => ({ agents: await directory.views() })));
-  api.get('/questions', handle(async () => questionsAcross(directory)));
+  api.get(
+    '/agents',
+    handle(async () => ({ agents: await directory.views() })),
+  );
+  api.get(
+    '/questions',
+    handle(async () => questionsAcross(directory)),
+  );
   api.get('/events', liveEvents(deps.live, deps.sessions));
-  api.get('/decisions', handle(async (req) => decisionsAcross(directory, Math.min(100, Math.max(1, Number(req.query.limit) || 10)))));
-  api.get('/stats', handle(async () => statsAcross(directory, takenBack)));
+  api.get(
+    '/decisions',
+    handle(async (req) => decisionsAcross(directory, Math.min(100, Math.max(1, Number(req.query.limit) || 10)))),
+  );
+  api.get(
+    '/stats',
+    handle(async () => statsAcross(directory, takenBack)),
+  );
 
   api.get(
     '/agents/:agent/tasks/:task',
@@ -191,7 +216,11 @@ export function apiRoutes(deps: ApiDeps): express.Router {
       const note = text(req.body, 'text', 'Write something to send.');
       const agent = await directory.connect(String(req.params.agent));
       if (agentsAccepting([agent.view], 'text/plain').length === 0) {
-        throw new ConsoleError(415, 'unsupported-media-type', `${agent.card.name} does not read plain text; its card lists ${agent.view.accepts.join(', ') || 'nothing'}.`);
+        throw new ConsoleError(
+          415,
+          'unsupported-media-type',
+          `${agent.card.name} does not read plain text; its card lists ${agent.view.accepts.join(', ') || 'nothing'}.`,
+        );
       }
       return { task: await sendToAgent(agent, [{ text: note }]) };
     }, true),
@@ -207,7 +236,11 @@ export function apiRoutes(deps: ApiDeps): express.Router {
       const mediaType = (req.get('content-type') ?? '').split(';')[0]!.trim().toLowerCase();
       const agent = await directory.connect(String(req.params.agent));
       if (mediaType === '' || agentsAccepting([agent.view], mediaType).length === 0) {
-        throw new ConsoleError(415, 'unsupported-media-type', `${agent.card.name} does not read ${mediaType || 'files of unknown type'}; its card lists ${agent.view.accepts.join(', ') || 'nothing'}.`);
+        throw new ConsoleError(
+          415,
+          'unsupported-media-type',
+          `${agent.card.name} does not read ${mediaType || 'files of unknown type'}; its card lists ${agent.view.accepts.join(', ') || 'nothing'}.`,
+        );
       }
       const bytes = Buffer.isBuffer(req.body) ? req.body : Buffer.alloc(0);
       if (bytes.length === 0) throw new ConsoleError(400, 'malformed', `${filename} is empty; there is nothing to send.`);
@@ -215,8 +248,14 @@ export function apiRoutes(deps: ApiDeps): express.Router {
     }, true),
   );
 
-  api.get('/collections', handle(async () => ({ collections: await collectionsOf(authority, directory) })));
-  api.get('/collections/:collection/history', handle(async (req) => historyOf(authority, String(req.params.collection))));
+  api.get(
+    '/collections',
+    handle(async () => ({ collections: await collectionsOf(authority, directory) })),
+  );
+  api.get(
+    '/collections/:collection/history',
+    handle(async (req) => historyOf(authority, String(req.params.collection))),
+  );
   api.get(
     '/collections/:collection/rollback-preview',
     handle(async (req) => {
@@ -225,13 +264,20 @@ export function apiRoutes(deps: ApiDeps): express.Router {
       return rollbackPreviewOf(authority, String(req.params.collection), version);
     }),
   );
-  api.get('/collections/:collection/entries/:entry', handle(async (req) => entryOf(authority, String(req.params.collection), String(req.params.entry))));
+  api.get(
+    '/collections/:collection/entries/:entry',
+    handle(async (req) => entryOf(authority, String(req.params.collection), String(req.params.entry))),
+  );
   api.post(
     '/collections/:collection/retractions',
     json,
     handle(async (req, res) => {
       const operator = requireOperator(res);
-      const { version, reason } = versionAndReason(req.body, 'Choose the lesson to take back.', 'Say why you take it back, so the history can tell the next person.');
+      const { version, reason } = versionAndReason(
+        req.body,
+        'Choose the lesson to take back.',
+        'Say why you take it back, so the history can tell the next person.',
+      );
       return retractLesson(authority, String(req.params.collection), version, reason, operator);
     }),
   );
@@ -240,7 +286,11 @@ export function apiRoutes(deps: ApiDeps): express.Router {
     json,
     handle(async (req, res) => {
       const operator = requireOperator(res);
-      const { version, reason } = versionAndReason(req.body, 'Choose the version to roll back to.', 'Say why you roll back, so the history can tell the next person.');
+      const { version, reason } = versionAndReason(
+        req.body,
+        'Choose the version to roll back to.',
+        'Say why you roll back, so the history can tell the next person.',
+      );
       return rollBack(authority, String(req.params.collection), version, reason, operator);
     }),
   );

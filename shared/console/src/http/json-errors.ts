@@ -28,7 +28,11 @@ export function jsonErrors(log: (message: string, error?: unknown) => void) {
     const status = typeof known.status === 'number' ? known.status : typeof known.statusCode === 'number' ? known.statusCode : 500;
     const answer = (code: number, error: string, message: string) => res.status(code).json({ error, message });
     if (known.type === 'entity.too.large') {
-      answer(413, 'too-large', `That is larger than the console accepts${typeof known.limit === 'number' ? ` (${sizeOf(known.limit)})` : ''}; nothing was sent.`);
+      answer(
+        413,
+        'too-large',
+        `That is larger than the console accepts${typeof known.limit === 'number' ? ` (${sizeOf(known.limit)})` : ''}; nothing was sent.`,
+      );
     } else if (known.type === 'entity.parse.failed') {
       const reason = error instanceof Error ? error.message.slice(0, 200) : 'parse error';
       answer(400, 'malformed', `The request is not valid JSON: ${reason}; nothing was done.`);
@@ -36,7 +40,11 @@ export function jsonErrors(log: (message: string, error?: unknown) => void) {
       answer(415, 'unsupported-media-type', 'The console reads bodies as UTF-8, not compressed or in another character set; nothing was done.');
     } else if (error instanceof URIError) {
       // Express's router throws this (status 400) on a malformed percent-encoding in a path part it decodes (`%E0%A4%A`).
-      answer(400, 'malformed', `The address ${req.method} ${req.path.length > 200 ? `${req.path.slice(0, 200)}…` : req.path} is not well formed (a broken %-encoding?); nothing was done.`);
+      answer(
+        400,
+        'malformed',
+        `The address ${req.method} ${req.path.length > 200 ? `${req.path.slice(0, 200)}…` : req.path} is not well formed (a broken %-encoding?); nothing was done.`,
+      );
     } else if (status >= 400 && status < 500) {
       answer(status, 'malformed', 'The console cannot take that request as it was sent; nothing was done.');
     } else {

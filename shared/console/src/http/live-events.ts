@@ -15,7 +15,10 @@ export function liveEvents(live: LiveQuestions, sessions: ConsoleSessions): (req
   let open = 0;
   return (req, res) => {
     if (open >= MAX_STREAMS) {
-      res.status(503).set('retry-after', '30').json({ error: 'busy', message: 'Too many console tabs are open at once; close a few, and this one reconnects by itself.' });
+      res
+        .status(503)
+        .set('retry-after', '30')
+        .json({ error: 'busy', message: 'Too many console tabs are open at once; close a few, and this one reconnects by itself.' });
       return;
     }
     // The stream ends with its session — signed out anywhere, expired, the password changed or the

@@ -51,7 +51,11 @@ function notFreshSentence(held: number | undefined): string | undefined {
     : `This stack already holds ${held} message${held === 1 ? '' : 's'}: replaying on top of them mixes the scenario’s weeks with real ones and the chart no longer shows the scenario alone.`;
 }
 
-export function replayRoutes(action: ReplayAction | undefined, log: (message: string, error?: unknown) => void, countMessages: CountMessages = async () => 0): Router {
+export function replayRoutes(
+  action: ReplayAction | undefined,
+  log: (message: string, error?: unknown) => void,
+  countMessages: CountMessages = async () => 0,
+): Router {
   const router = express.Router();
   let running = false;
   let lines: string[] = [];
@@ -101,7 +105,9 @@ export function replayRoutes(action: ReplayAction | undefined, log: (message: st
     // JSON content type and the same-origin check in front of the API keep other pages from sending one).
     const body = req.body as { confirm?: unknown; despiteMessages?: unknown } | undefined;
     if (body?.confirm !== REPLAY_CONFIRMATION) {
-      res.status(400).json({ error: 'malformed', message: `Starting the replay needs { "confirm": "${REPLAY_CONFIRMATION}" }: it teaches the agents dozens of lessons.` });
+      res
+        .status(400)
+        .json({ error: 'malformed', message: `Starting the replay needs { "confirm": "${REPLAY_CONFIRMATION}" }: it teaches the agents dozens of lessons.` });
       return;
     }
     if (!action) {

@@ -55,7 +55,12 @@ export function requireJsonBody(except: (req: Request) => boolean) {
     }
     const type = (req.get('content-type') ?? '').split(';')[0]!.trim().toLowerCase();
     if (type !== 'application/json') {
-      refuse(res, 415, 'unsupported-media-type', `The console takes JSON here (Content-Type: application/json), not ${type || 'a body without a type'}; nothing was done.`);
+      refuse(
+        res,
+        415,
+        'unsupported-media-type',
+        `The console takes JSON here (Content-Type: application/json), not ${type || 'a body without a type'}; nothing was done.`,
+      );
       return;
     }
     next();

@@ -34,7 +34,6 @@ interface HeldStream {
   timer?: NodeJS.Timeout;
 }
 
-
 export interface AccountOptions {
   /** The users file: `name:hash` lines (see `pnpm console-user`), read again when it changes. */
   readonly usersFile: string;
@@ -131,9 +130,18 @@ export class ConsoleSessions {
     this.checks = new CheckGate(limits.concurrentChecks ?? 2, limits.waitingChecks ?? 32);
   }
 
-  static async open(options: AccountOptions, origins: string | readonly string[] | undefined, log: (message: string, error?: unknown) => void): Promise<ConsoleSessions> {
+  static async open(
+    options: AccountOptions,
+    origins: string | readonly string[] | undefined,
+    log: (message: string, error?: unknown) => void,
+  ): Promise<ConsoleSessions> {
     const listed = typeof origins === 'string' ? origins.split(',') : (origins ?? []);
-    const secure = new Set(listed.map((origin) => origin.trim()).filter((origin) => /^https:\/\//i.test(origin)).map((origin) => hostNameOf(new URL(origin).host)));
+    const secure = new Set(
+      listed
+        .map((origin) => origin.trim())
+        .filter((origin) => /^https:\/\//i.test(origin))
+        .map((origin) => hostNameOf(new URL(origin).host)),
+    );
     return new ConsoleSessions(await UsersFile.open(options.usersFile, log), options, secure, log);
   }
 
@@ -232,7 +240,8 @@ export class ConsoleSessions {
     const unreadable = unreadableIn(name);
     if (unreadable) throw new ConsoleError(400, 'malformed', `That name contains ${unreadable}; type your name as letters, digits and punctuation.`, 'name');
     if (password === '') throw new ConsoleError(400, 'malformed', 'Type your password to sign in.', 'password');
-    if (password.length > MAX_PASSWORD_LENGTH) throw new ConsoleError(400, 'malformed', `A password of at most ${MAX_PASSWORD_LENGTH} characters, please.`, 'password');
+    if (password.length > MAX_PASSWORD_LENGTH)
+      throw new ConsoleError(400, 'malformed', `A password of at most ${MAX_PASSWORD_LENGTH} characters, please.`, 'password');
 
     const address = req.socket.remoteAddress ?? 'unknown';
     // Names hold no control characters (checked above): NUL cannot join two keys into one.
@@ -251,7 +260,11 @@ export class ConsoleSessions {
     if (waits[0]!.wait > 0) {
       const { wait, why } = waits[0]!;
       res.set('retry-after', String(Math.ceil(wait / 1000)));
-      throw new ConsoleError(429, 'too-many-attempts', `${why} Wait ${waitWords(wait)}, then try again; ask whoever runs the console if you have forgotten your password.`);
+      throw new ConsoleError(
+        429,
+        'too-many-attempts',
+        `${why} Wait ${waitWords(wait)}, then try again; ask whoever runs the console if you have forgotten your password.`,
+      );
     }
     // Counted before the check, in the same turn as the waits above: sign-ins sent at once each take
     // a place, so no more of them reach the hash than the limits allow. A right password gives its place back.
@@ -275,12 +288,17 @@ export class ConsoleSessions {
       res.set('retry-after', '5');
       throw new ConsoleError(503, 'busy', 'The console is checking many sign-ins at once; try again in a few seconds.');
     }
-    if (!account || !matches) throw new ConsoleError(401, 'wrong-password', 'That name and password do not match an account. Check both and try again.', 'password');
+    if (!account || !matches)
+      throw new ConsoleError(401, 'wrong-password', 'That name and password do not match an account. Check both and try again.', 'password');
     giveBack();
     this.byAddressAndName.clear(pair);
     const issuedAt = Math.max(Date.now(), (this.signedOutAt.get(account.name) ?? -1) + 1);
     this.setCookie(req, res, { name: account.name, fingerprint: account.fingerprint, issuedAt, seenAt: issuedAt });
-    res.cookie(KNOWN_BROWSER_COOKIE, this.signer.signBrowser({ name: account.name, issuedAt }), { ...this.cookieOptions(req), path: '/api/session', maxAge: this.knownBrowserMs });
+    res.cookie(KNOWN_BROWSER_COOKIE, this.signer.signBrowser({ name: account.name, issuedAt }), {
+      ...this.cookieOptions(req),
+      path: '/api/session',
+      maxAge: this.knownBrowserMs,
+    });
     return account.name;
   }
 
@@ -309,7 +327,10 @@ export class ConsoleSessions {
   }
 
   private setCookie(req: Request, res: Response, claims: SessionClaims): void {
-    res.cookie(SESSION_COOKIE, this.signer.sign(claims), { ...this.cookieOptions(req), maxAge: Math.min(this.idleMs, claims.issuedAt + this.maxMs - claims.seenAt) });
+    res.cookie(SESSION_COOKIE, this.signer.sign(claims), {
+      ...this.cookieOptions(req),
+      maxAge: Math.min(this.idleMs, claims.issuedAt + this.maxMs - claims.seenAt),
+    });
   }
 
   private clearCookie(req: Request, res: Response): void {

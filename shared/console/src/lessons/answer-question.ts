@@ -24,21 +24,39 @@ async function postLesson(authority: AuthorityClient, lesson: Lesson): Promise<L
 }
 
 /** Add the entry the person named, before the answer that names it (SPEC §3.5): idempotent for the same label. */
-async function addEntry(deps: LessonDeps, agent: ConnectedAgent, teach: TeachBlockView, label: string, reason: string, operator: string): Promise<LessonOutcome> {
+async function addEntry(
+  deps: LessonDeps,
+  agent: ConnectedAgent,
+  teach: TeachBlockView,
+  label: string,
+  reason: string,
+  operator: string,
+): Promise<LessonOutcome> {
   if (!agent.view.learnable?.addsEntries) {
-    throw new ConsoleError(400, 'no-new-entries', `${agent.card.name} takes no new ${agent.view.learnable?.entry || 'entries'}; choose one of the answers.`, 'entry');
+    throw new ConsoleError(
+      400,
+      'no-new-entries',
+      `${agent.card.name} takes no new ${agent.view.learnable?.entry || 'entries'}; choose one of the answers.`,
+      'entry',
+    );
   }
   try {
     return await deps.authority.addEntry({ collection: teach.collection, newEntry: { label }, taughtBy: operator, reason });
   } catch (error) {
-    if (error instanceof AuthorityRefused) throw new ConsoleError(error.status, error.refusal.error, error.refusal.message, error.refusal.field === undefined ? 'new-entry' : error.refusal.field);
+    if (error instanceof AuthorityRefused)
+      throw new ConsoleError(error.status, error.refusal.error, error.refusal.message, error.refusal.field === undefined ? 'new-entry' : error.refusal.field);
     throw new ConsoleError(502, 'authority-unreachable', `${(error as Error).message} Nothing was written and the question was not answered.`);
   }
 }
 
 function checkEntry(teach: TeachBlockView | undefined, entry: string): void {
   if (teach && teach.entries.length > 0 && !teach.entries.some((choice) => choice.key === entry)) {
-    throw new ConsoleError(400, 'unknown-entry', `"${entry}" is not one of the answers this question offers: ${teach.entries.map((choice) => choice.label).join(', ')}.`, 'entry');
+    throw new ConsoleError(
+      400,
+      'unknown-entry',
+      `"${entry}" is not one of the answers this question offers: ${teach.entries.map((choice) => choice.label).join(', ')}.`,
+      'entry',
+    );
   }
 }
 
@@ -74,7 +92,13 @@ export async function answerQuestion(deps: LessonDeps, agentId: string, taskId: 
   let entry = request.entry ?? '';
   if (request.newEntry) {
     const teach = learnableTeach(agent, before.teach);
-    if (teach.entry !== undefined) throw new ConsoleError(400, 'no-new-entries', `This question asks for one of the offered answers; a new ${agent.view.learnable?.entry || 'entry'} cannot be added here.`, 'entry');
+    if (teach.entry !== undefined)
+      throw new ConsoleError(
+        400,
+        'no-new-entries',
+        `This question asks for one of the offered answers; a new ${agent.view.learnable?.entry || 'entry'} cannot be added here.`,
+        'entry',
+      );
     const reason = request.lesson?.reason ?? `Added while answering ${agent.card.name}'s question.`;
     added = await addEntry(deps, agent, teach, request.newEntry.label, reason, operator);
     entry = added.entry;

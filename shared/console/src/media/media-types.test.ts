@@ -13,11 +13,13 @@ describe('choosing the agent for a file, blind, from the cards', () => {
   });
 
   it("reads an agent's media types from its skills, or from its defaults when no skill lists any", () => {
-    expect(acceptedMediaTypes({ skills: [{ inputModes: ['message/rfc822'] }, { inputModes: ['Text/CSV; charset=utf-8'] }], defaultInputModes: ['text/plain'] })).toEqual([
-      'message/rfc822',
-      'text/csv',
+    expect(
+      acceptedMediaTypes({ skills: [{ inputModes: ['message/rfc822'] }, { inputModes: ['Text/CSV; charset=utf-8'] }], defaultInputModes: ['text/plain'] }),
+    ).toEqual(['message/rfc822', 'text/csv']);
+    expect(acceptedMediaTypes({ skills: [{ inputModes: [] }], defaultInputModes: ['text/plain', 'application/json'] })).toEqual([
+      'text/plain',
+      'application/json',
     ]);
-    expect(acceptedMediaTypes({ skills: [{ inputModes: [] }], defaultInputModes: ['text/plain', 'application/json'] })).toEqual(['text/plain', 'application/json']);
   });
 
   it('sends each file to the agents whose cards read its type, in the order they were configured', () => {

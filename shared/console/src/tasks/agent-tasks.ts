@@ -67,7 +67,11 @@ export async function taskOf(agent: ConnectedAgent, taskId: string): Promise<Tas
 export type OutgoingPart = { readonly raw: string; readonly mediaType: string; readonly filename: string } | { readonly text: string };
 
 /** Send a message (a new task, or a follow-up on one) and show what the agent made of it. */
-export async function sendToAgent(agent: ConnectedAgent, parts: readonly (OutgoingPart | { readonly data: Record<string, unknown> })[], task?: { id: string; contextId: string }): Promise<TaskView> {
+export async function sendToAgent(
+  agent: ConnectedAgent,
+  parts: readonly (OutgoingPart | { readonly data: Record<string, unknown> })[],
+  task?: { id: string; contextId: string },
+): Promise<TaskView> {
   const request = SendMessageRequest.fromJSON({
     message: { messageId: randomUUID(), role: 'ROLE_USER', parts, ...(task && { taskId: task.id, contextId: task.contextId }) },
   });

@@ -16,7 +16,8 @@ import { taskOf } from './agent-tasks.ts';
 async function correctableFindings(authority: AuthorityClient, agent: ConnectedAgent, taskId: string): Promise<CorrectableFinding[]> {
   const task = await taskOf(agent, taskId);
   if (task.state !== 'decided' || !task.findings) return [];
-  const keysOf = async (collection: string, version: number) => (await authority.entries(collection, version)).entries.map((entry) => ({ key: entry.key, label: entry.label }));
+  const keysOf = async (collection: string, version: number) =>
+    (await authority.entries(collection, version)).entries.map((entry) => ({ key: entry.key, label: entry.label }));
   const entriesOf = new Map<string, Promise<{ now: { key: string; label: string }[]; decidedWith: Set<string> }>>();
   const lookUp = (collection: string) => {
     let found = entriesOf.get(collection);
@@ -63,19 +64,31 @@ export async function correctionsOf(directory: AgentDirectory, authority: Author
   const learnable = agent.view.learnable;
   const admitsNone = learnable?.admitsNone === true;
   if (!learnable?.correctMethod || !learnable.correctionsMethod) {
-    return { corrections: [], findings: [], admitsNone, problem: `${name} does not take corrections of its decisions; teach it a lesson or take one back instead.` };
+    return {
+      corrections: [],
+      findings: [],
+      admitsNone,
+      problem: `${name} does not take corrections of its decisions; teach it a lesson or take one back instead.`,
+    };
   }
   const findings = await correctableFindings(authority, agent, taskId);
   const answer = await callMethod(directory, agent, learnable.correctionsMethod, { taskId });
   if ('problem' in answer) return { corrections: [], findings, admitsNone, problem: answer.problem };
   if ('refusal' in answer) return { corrections: [], findings, admitsNone, problem: `${name} could not list its corrections: ${answer.refusal.message}` };
   const listed = outcomes(answer.result);
-  if (typeof listed === 'string') return { corrections: [], findings, admitsNone, problem: `${name} answered with corrections the console cannot read (${listed}).` };
+  if (typeof listed === 'string')
+    return { corrections: [], findings, admitsNone, problem: `${name} answered with corrections the console cannot read (${listed}).` };
   return { corrections: listed, findings, admitsNone };
 }
 
 /** Record that a decided task's decision was wrong; the person signed in is its author. The agent's refusal is passed on word for word. */
-export async function correctTask(directory: AgentDirectory, agent: ConnectedAgent, taskId: string, request: CorrectionRequest, operator: string): Promise<CorrectionOutcome> {
+export async function correctTask(
+  directory: AgentDirectory,
+  agent: ConnectedAgent,
+  taskId: string,
+  request: CorrectionRequest,
+  operator: string,
+): Promise<CorrectionOutcome> {
   const method = agent.view.learnable?.correctMethod;
   if (!method) throw new ConsoleError(400, 'not-correctable', `${agent.card.name} does not take corrections of its decisions.`);
   const answer = await callMethod(directory, agent, method, {
@@ -87,10 +100,22 @@ export async function correctTask(directory: AgentDirectory, agent: ConnectedAge
   });
   if ('problem' in answer) throw new ConsoleError(502, 'agent-unreachable', answer.problem);
   if ('refusal' in answer) {
-    const status = answer.refusal.error === 'unknown-task' || answer.refusal.error === 'unknown-entry' ? 404 : answer.refusal.error === 'unauthorized' ? 502 : answer.refusal.error === 'malformed' ? 400 : 409;
+    const status =
+      answer.refusal.error === 'unknown-task' || answer.refusal.error === 'unknown-entry'
+        ? 404
+        : answer.refusal.error === 'unauthorized'
+          ? 502
+          : answer.refusal.error === 'malformed'
+            ? 400
+            : 409;
     throw new ConsoleError(status, answer.refusal.error, answer.refusal.message, answer.refusal.field === undefined ? 'correction' : answer.refusal.field);
   }
   const outcome = CorrectionOutcomeSchema.safeParse(answer.result);
-  if (!outcome.success) throw new ConsoleError(502, 'agent-answer', `${agent.card.name} answered the correction with something the console cannot read (${explainInvalid(outcome.error)}).`);
+  if (!outcome.success)
+    throw new ConsoleError(
+      502,
+      'agent-answer',
+      `${agent.card.name} answered the correction with something the console cannot read (${explainInvalid(outcome.error)}).`,
+    );
   return outcome.data;
 }

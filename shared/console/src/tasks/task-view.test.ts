@@ -4,7 +4,13 @@ import { LEARNABLES_URI } from '@learnables/protocol';
 import { newestFirst, taskViewOf } from './task-view.ts';
 
 const agent = { id: 'agent-1', name: 'An agent' };
-const teach = { collection: 'things', question: 'Which one?', entries: [{ key: 'a', label: 'Thing A' }, { key: 'b' }], suggested: { anything: 'x' }, version: 3 };
+const teach = {
+  collection: 'things',
+  question: 'Which one?',
+  entries: [{ key: 'a', label: 'Thing A' }, { key: 'b' }],
+  suggested: { anything: 'x' },
+  version: 3,
+};
 
 const asking = Task.fromJSON({
   id: 't1',
@@ -12,7 +18,12 @@ const asking = Task.fromJSON({
   status: {
     state: 'TASK_STATE_INPUT_REQUIRED',
     timestamp: '2026-11-29T10:00:00.000Z',
-    message: { messageId: 'm2', role: 'ROLE_AGENT', parts: [{ text: 'Which one?' }], metadata: { [LEARNABLES_URI]: teach, summary: { shape: ['of', 'a', 'list'] } } },
+    message: {
+      messageId: 'm2',
+      role: 'ROLE_AGENT',
+      parts: [{ text: 'Which one?' }],
+      metadata: { [LEARNABLES_URI]: teach, summary: { shape: ['of', 'a', 'list'] } },
+    },
   },
   history: [{ messageId: 'm1', role: 'ROLE_USER', parts: [{ text: 'hello' }] }],
 });
@@ -28,7 +39,16 @@ describe('taskViewOf reads a task the way the console shows it', () => {
       at: '2026-11-29T10:00:00.000Z',
       said: 'Which one?',
       summary: { shape: ['of', 'a', 'list'] },
-      teach: { collection: 'things', question: 'Which one?', entries: [{ key: 'a', label: 'Thing A' }, { key: 'b', label: 'b' }], suggested: { anything: 'x' }, version: 3 },
+      teach: {
+        collection: 'things',
+        question: 'Which one?',
+        entries: [
+          { key: 'a', label: 'Thing A' },
+          { key: 'b', label: 'b' },
+        ],
+        suggested: { anything: 'x' },
+        version: 3,
+      },
     });
   });
 
@@ -39,9 +59,18 @@ describe('taskViewOf reads a task the way the console shows it', () => {
       status: {
         state: 'TASK_STATE_COMPLETED',
         timestamp: '2026-11-29T10:05:00.000Z',
-        message: { messageId: 'm4', role: 'ROLE_AGENT', parts: [{ text: 'It is A.' }], metadata: { [LEARNABLES_URI]: { versions: { things: 3 }, decidedBy: 'operator', answeredBy: 'dana' } } },
+        message: {
+          messageId: 'm4',
+          role: 'ROLE_AGENT',
+          parts: [{ text: 'It is A.' }],
+          metadata: { [LEARNABLES_URI]: { versions: { things: 3 }, decidedBy: 'operator', answeredBy: 'dana' } },
+        },
       },
-      history: [{ messageId: 'm1', role: 'ROLE_USER', parts: [{ text: 'hello' }] }, (Task.toJSON(asking) as { status: { message: unknown } }).status.message, { messageId: 'm3', role: 'ROLE_USER', parts: [{ data: { entry: 'a' } }] }],
+      history: [
+        { messageId: 'm1', role: 'ROLE_USER', parts: [{ text: 'hello' }] },
+        (Task.toJSON(asking) as { status: { message: unknown } }).status.message,
+        { messageId: 'm3', role: 'ROLE_USER', parts: [{ data: { entry: 'a' } }] },
+      ],
     });
     expect(taskViewOf(decided, agent)).toMatchObject({
       state: 'decided',

@@ -28,7 +28,9 @@ export function teachBlockOf(message: Message | undefined): TeachBlockView | und
   const block = message?.metadata?.[LEARNABLES_URI];
   if (!isObject(block) || typeof block.collection !== 'string' || !Array.isArray(block.entries)) return undefined;
   const entries = block.entries.flatMap((entry: unknown) =>
-    isObject(entry) && typeof entry.key === 'string' ? [{ key: entry.key, label: typeof entry.label === 'string' && entry.label !== '' ? entry.label : entry.key }] : [],
+    isObject(entry) && typeof entry.key === 'string'
+      ? [{ key: entry.key, label: typeof entry.label === 'string' && entry.label !== '' ? entry.label : entry.key }]
+      : [],
   );
   return {
     collection: block.collection,
@@ -52,7 +54,15 @@ function findingsOf(block: unknown): FindingView[] | undefined {
   if (!isObject(block) || !isObject(block.findings)) return undefined;
   const findings = Object.entries(block.findings).flatMap(([name, finding]): FindingView[] =>
     isObject(finding) && typeof finding.reads === 'string' && typeof finding.collection === 'string'
-      ? [{ name, settled: finding.settled === true, reads: finding.reads, collection: finding.collection, ...(typeof finding.winner === 'string' && { winner: finding.winner }) }]
+      ? [
+          {
+            name,
+            settled: finding.settled === true,
+            reads: finding.reads,
+            collection: finding.collection,
+            ...(typeof finding.winner === 'string' && { winner: finding.winner }),
+          },
+        ]
       : [],
   );
   return findings.length > 0 ? findings : undefined;

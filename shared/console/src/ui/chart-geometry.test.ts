@@ -1,7 +1,12 @@
 import { describe, expect, it } from 'vitest';
 import { chartGeometry, chartScale, headlinePeriod, MIN_MESSAGES, periodLabel, sharedScaleMax } from './chart-geometry.ts';
 
-const week = (period: string, questionsPer100: number, messages = 40) => ({ period, messages, questions: Math.round((questionsPer100 * messages) / 100), questionsPer100 });
+const week = (period: string, questionsPer100: number, messages = 40) => ({
+  period,
+  messages,
+  questions: Math.round((questionsPer100 * messages) / 100),
+  questionsPer100,
+});
 
 describe('chartGeometry places questions per 100 messages on the chart', () => {
   it('runs from the first period at the left to the last at the right, higher numbers higher up', () => {
@@ -23,7 +28,12 @@ describe('chartGeometry places questions per 100 messages on the chart', () => {
   });
 
   it('gives a week with no messages no point and breaks the line there instead of plotting 0', () => {
-    const chart = chartGeometry([week('2026-10-05', 30), { period: '2026-10-12', messages: 0, questions: 0, questionsPer100: 0 }, week('2026-10-19', 20), week('2026-10-26', 10)]);
+    const chart = chartGeometry([
+      week('2026-10-05', 30),
+      { period: '2026-10-12', messages: 0, questions: 0, questionsPer100: 0 },
+      week('2026-10-19', 20),
+      week('2026-10-26', 10),
+    ]);
     expect(chart.points.map((point) => point.period)).toEqual(['2026-10-05', '2026-10-19', '2026-10-26']);
     expect(chart.line.match(/M/g)).toHaveLength(2);
     expect(chart.line.match(/L/g)).toHaveLength(1);
@@ -33,7 +43,10 @@ describe('chartGeometry places questions per 100 messages on the chart', () => {
   it(`flags a week under ${MIN_MESSAGES} messages as few, and labels weeks with their message count`, () => {
     const chart = chartGeometry([week('2026-10-05', 30, 50), week('2026-10-12', 60, 5)]);
     expect(chart.points.map((point) => point.few)).toEqual([false, true]);
-    expect(chart.xLabels.map((label) => [label.label, label.messages])).toEqual([['Oct 5', 50], ['Oct 12', 5]]);
+    expect(chart.xLabels.map((label) => [label.label, label.messages])).toEqual([
+      ['Oct 5', 50],
+      ['Oct 12', 5],
+    ]);
   });
 
   it('scales to at most 100 and draws a single period in the middle', () => {

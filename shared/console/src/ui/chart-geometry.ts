@@ -116,7 +116,8 @@ export function chartGeometry(
   // period that matters most always has its label.
   const xLabels: { x: number; label: string; messages: number }[] = [];
   for (const point of [...points].reverse()) {
-    if (xLabels.every((label) => Math.abs(label.x - point.x) >= 64)) xLabels.unshift({ x: point.x, label: periodLabel(point.period), messages: point.messages });
+    if (xLabels.every((label) => Math.abs(label.x - point.x) >= 64))
+      xLabels.unshift({ x: point.x, label: periodLabel(point.period), messages: point.messages });
   }
   return { width: size.width, height: size.height, plot, points, line, yMax, yTicks, xLabels };
 }

@@ -33,7 +33,13 @@ function read(key: string): Stored | undefined {
     if (!raw) return undefined;
     const parsed = JSON.parse(raw) as Partial<Stored>;
     if (typeof parsed.at !== 'number' || !Array.isArray(parsed.values)) return undefined;
-    return { at: parsed.at, values: parsed.values.filter((pair): pair is [string, DraftValue] => Array.isArray(pair) && typeof pair[0] === 'string' && (typeof pair[1] === 'string' || typeof pair[1] === 'boolean')) };
+    return {
+      at: parsed.at,
+      values: parsed.values.filter(
+        (pair): pair is [string, DraftValue] =>
+          Array.isArray(pair) && typeof pair[0] === 'string' && (typeof pair[1] === 'string' || typeof pair[1] === 'boolean'),
+      ),
+    };
   } catch {
     return undefined;
   }
@@ -43,7 +49,8 @@ function read(key: string): Stored | undefined {
 export function formValues(form: HTMLFormElement): [string, DraftValue][] {
   const values: [string, DraftValue][] = [];
   for (const control of Array.from(form.elements)) {
-    if (!(control instanceof HTMLInputElement || control instanceof HTMLSelectElement || control instanceof HTMLTextAreaElement) || control.name === '') continue;
+    if (!(control instanceof HTMLInputElement || control instanceof HTMLSelectElement || control instanceof HTMLTextAreaElement) || control.name === '')
+      continue;
     if (control instanceof HTMLInputElement && control.type === 'radio') {
       if (control.checked) values.push([control.name, control.value]);
     } else if (control instanceof HTMLInputElement && control.type === 'checkbox') {

@@ -137,7 +137,15 @@ function startApp(root: HTMLElement, operator: string): void {
       'header',
       { class: 'top' },
       h('a', { href: '#/', class: 'brand' }, 'Learnables console'),
-      h('nav', { 'aria-label': 'Main' }, h('ul', {}, links.map((link) => h('li', {}, link)))),
+      h(
+        'nav',
+        { 'aria-label': 'Main' },
+        h(
+          'ul',
+          {},
+          links.map((link) => h('li', {}, link)),
+        ),
+      ),
       h('p', { class: 'operator' }, 'Signed in as ', h('strong', {}, operator), ' ', signOut),
     ),
     main,

@@ -39,7 +39,11 @@ function overlay(): HTMLDialogElement {
     'dialog',
     { class: 'shortcuts', 'aria-labelledby': 'shortcuts-title' },
     h('h2', { id: 'shortcuts-title' }, 'Keyboard shortcuts'),
-    h('dl', {}, SHORTCUTS.map(([keys, what]) => [h('dt', {}, h('kbd', {}, keys)), h('dd', {}, what)])),
+    h(
+      'dl',
+      {},
+      SHORTCUTS.map(([keys, what]) => [h('dt', {}, h('kbd', {}, keys)), h('dd', {}, what)]),
+    ),
     h('div', { class: 'actions' }, close),
   );
   close.addEventListener('click', () => dialog.close());

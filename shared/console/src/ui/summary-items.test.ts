@@ -15,7 +15,17 @@ describe('summaryItems draws an agent summary by the shape of each value, never 
     ).toEqual([
       { label: 'Sender', value: { kind: 'text', text: 'ops@example.test' } },
       { label: 'Topics', value: { kind: 'list', items: ['pallets', 'Tuesday', 'dock 4'], more: 0 } },
-      { label: 'Grid', value: { kind: 'table', rows: [['Ref', 'Qty'], ['A-1', '4']], more: 0 } },
+      {
+        label: 'Grid',
+        value: {
+          kind: 'table',
+          rows: [
+            ['Ref', 'Qty'],
+            ['A-1', '4'],
+          ],
+          more: 0,
+        },
+      },
     ]);
   });
 
@@ -25,9 +35,29 @@ describe('summaryItems draws an agent summary by the shape of each value, never 
   });
 
   it('draws a list just before rows exactly as wide as it as the header row of one table', () => {
-    expect(summaryItems({ file: 'a.csv', cols: ['Ref', 'Qty'], sample: [['A-1', 4], ['B-2', 5]] })).toEqual([
+    expect(
+      summaryItems({
+        file: 'a.csv',
+        cols: ['Ref', 'Qty'],
+        sample: [
+          ['A-1', 4],
+          ['B-2', 5],
+        ],
+      }),
+    ).toEqual([
       { label: 'File', value: { kind: 'text', text: 'a.csv' } },
-      { label: 'Sample', value: { kind: 'table', head: ['Ref', 'Qty'], rows: [['A-1', '4'], ['B-2', '5']], more: 0 } },
+      {
+        label: 'Sample',
+        value: {
+          kind: 'table',
+          head: ['Ref', 'Qty'],
+          rows: [
+            ['A-1', '4'],
+            ['B-2', '5'],
+          ],
+          more: 0,
+        },
+      },
     ]);
     // Not as wide, or not just before: two items, as before.
     expect(summaryItems({ cols: ['Ref', 'Qty', 'Note'], sample: [['A-1', 4]] }).map((item) => item.value.kind)).toEqual(['list', 'table']);
@@ -35,14 +65,26 @@ describe('summaryItems draws an agent summary by the shape of each value, never 
   });
 
   it('makes labels from the key spelling alone', () => {
-    expect(['firstRows', 'first_rows', 'first-rows', 'excerpt', 'HTTPStatus'].map(labelOf)).toEqual(['First rows', 'First rows', 'First rows', 'Excerpt', 'Httpstatus']);
+    expect(['firstRows', 'first_rows', 'first-rows', 'excerpt', 'HTTPStatus'].map(labelOf)).toEqual([
+      'First rows',
+      'First rows',
+      'First rows',
+      'Excerpt',
+      'Httpstatus',
+    ]);
   });
 
   it('skips empty values, nests objects, and shows anything else as compact text', () => {
     expect(summaryItems({ nothing: null, blank: '', none: [], count: 3, ok: true, inner: { deep: { deeper: { deepest: 1 } } } })).toEqual([
       { label: 'Count', value: { kind: 'text', text: '3' } },
       { label: 'Ok', value: { kind: 'text', text: 'true' } },
-      { label: 'Inner', value: { kind: 'group', items: [{ label: 'Deep', value: { kind: 'group', items: [{ label: 'Deeper', value: { kind: 'text', text: '{"deepest":1}' } }] } }] } },
+      {
+        label: 'Inner',
+        value: {
+          kind: 'group',
+          items: [{ label: 'Deep', value: { kind: 'group', items: [{ label: 'Deeper', value: { kind: 'text', text: '{"deepest":1}' } }] } }],
+        },
+      },
     ]);
     expect(summaryItems(['loose', 'list'])).toEqual([{ label: '', value: { kind: 'list', items: ['loose', 'list'], more: 0 } }]);
     expect(summaryItems(undefined)).toEqual([]);

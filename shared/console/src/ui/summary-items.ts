@@ -62,7 +62,8 @@ function summaryValueOf(value: unknown, depth: number): SummaryValue | undefined
   return { kind: 'text', text: cellText(value) };
 }
 
-const isFlatList = (value: unknown): value is unknown[] => Array.isArray(value) && value.length > 0 && !value.some((item) => Array.isArray(item) || isObject(item));
+const isFlatList = (value: unknown): value is unknown[] =>
+  Array.isArray(value) && value.length > 0 && !value.some((item) => Array.isArray(item) || isObject(item));
 
 /**
  * A list of texts just before a list of rows exactly as wide as it is the rows' header, by shape:

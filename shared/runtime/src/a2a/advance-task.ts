@@ -15,8 +15,7 @@ import { InputRefused } from '../learnable-agent.ts';
 import { readAnswer, toInputParts } from './parts.ts';
 
 /** The message of a task that stopped before reading it, once its parts were kept only as digests. */
-export const NOT_READ =
-  'This message was larger than this agent keeps, and the agent stopped before it had read it; nothing was decided. Send it again.';
+export const NOT_READ = 'This message was larger than this agent keeps, and the agent stopped before it had read it; nothing was decided. Send it again.';
 
 /** A message whose reading is larger than the journal keeps for a task. */
 export const tooMuchRead = (characters: number): string =>
@@ -109,7 +108,10 @@ export async function advanceTask<Input, Result>(
         compute: async () => {
           const actives = await inSpan('learnables.pin', { 'learnables.collections': agent.kinds.map((kind) => kind.collection) }, async (span) => {
             const read = await Promise.all(agent.kinds.map((kind) => authority.active(kind.collection)));
-            span.setAttribute('learnables.pins', read.map((active) => `${active.collection}@${active.version}`));
+            span.setAttribute(
+              'learnables.pins',
+              read.map((active) => `${active.collection}@${active.version}`),
+            );
             return read;
           });
           return Object.fromEntries(actives.map((active) => [active.collection, active.version])) as Pins;
@@ -223,8 +225,7 @@ async function addedEntry(
   if (active.version === pinned.version) return null;
   const live = await authority.definition(question.collection, active.version);
   const read = labelAsRead(said);
-  const found =
-    live.entries.find((entry) => entry.key === said.trim()) ?? live.entries.find((entry) => labelAsRead(entry.label) === read);
+  const found = live.entries.find((entry) => entry.key === said.trim()) ?? live.entries.find((entry) => labelAsRead(entry.label) === read);
   if (!found || keys.has(found.key)) return null;
   return { key: found.key, label: found.label, version: active.version };
 }

@@ -33,10 +33,17 @@ const NEEDS_TOKEN: ReadonlySet<keyof typeof LEARNABLES_METHODS> = new Set(['teac
  * declared (teach and the other writing methods need a token on every agent, and the declaration's
  * methods say so); it is required of every call only when the agent serves no anonymous caller.
  */
-export function agentCardFor<Input, Result>(agent: LearnableAgent<Input, Result>, publicUrl: string, options: AgentCardOptions = { tokenRequired: false }): AgentCard {
+export function agentCardFor<Input, Result>(
+  agent: LearnableAgent<Input, Result>,
+  publicUrl: string,
+  options: AgentCardOptions = { tokenRequired: false },
+): AgentCard {
   const base = publicUrl.replace(/\/+$/, '');
   const methods = Object.fromEntries(
-    Object.entries(LEARNABLES_METHODS).map(([name, names]) => [name, NEEDS_TOKEN.has(name as keyof typeof LEARNABLES_METHODS) ? { ...names, security: [BEARER_SCHEME] } : names]),
+    Object.entries(LEARNABLES_METHODS).map(([name, names]) => [
+      name,
+      NEEDS_TOKEN.has(name as keyof typeof LEARNABLES_METHODS) ? { ...names, security: [BEARER_SCHEME] } : names,
+    ]),
   );
   const declaration: Declaration = DeclarationSchema.parse({ ...agent.declaration, methods });
   const interfaces = [

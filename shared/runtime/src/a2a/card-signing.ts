@@ -55,7 +55,9 @@ export async function loadCardSigningKey(path: string, kid?: string): Promise<Ca
       privateKey = createPrivateKey(text);
     }
   } catch (error) {
-    throw new Error(`The card-signing key file ${path} holds no private key this agent can read (a PEM private key or a private JWK): ${(error as Error).message}.`);
+    throw new Error(
+      `The card-signing key file ${path} holds no private key this agent can read (a PEM private key or a private JWK): ${(error as Error).message}.`,
+    );
   }
   const alg = algorithmOf(privateKey, path);
   const publicJwk = createPublicKey(privateKey).export({ format: 'jwk' }) as JWK;

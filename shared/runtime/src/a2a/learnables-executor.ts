@@ -182,18 +182,34 @@ export class LearnablesExecutor<Input, Result> implements AgentExecutor {
     // The first event must be the task itself, on follow-ups too (republished as loaded, so its
     // history is kept).
     bus.publish(AgentEvent.task(kept));
-    bus.publish(AgentEvent.statusUpdate({ taskId, contextId, metadata: undefined, status: { state: TaskState.TASK_STATE_WORKING, message: undefined, timestamp: now() } }));
+    bus.publish(
+      AgentEvent.statusUpdate({
+        taskId,
+        contextId,
+        metadata: undefined,
+        status: { state: TaskState.TASK_STATE_WORKING, message: undefined, timestamp: now() },
+      }),
+    );
     const outcome = await settle();
     this.deps.journal.reached('decided');
     if (outcome.artifact) {
       bus.publish(AgentEvent.artifactUpdate({ taskId, contextId, append: false, lastChunk: true, metadata: undefined, artifact: outcome.artifact }));
     }
-    bus.publish(AgentEvent.statusUpdate({ taskId, contextId, metadata: undefined, status: { state: outcome.state, message: outcome.message, timestamp: now() } }));
+    bus.publish(
+      AgentEvent.statusUpdate({ taskId, contextId, metadata: undefined, status: { state: outcome.state, message: outcome.message, timestamp: now() } }),
+    );
     bus.finished();
   }
 
   async cancelTask(taskId: string, bus: ExecutionEventBus): Promise<void> {
     await this.deps.ledger.settle(taskId, 'failed');
-    bus.publish(AgentEvent.statusUpdate({ taskId, contextId: '', metadata: undefined, status: { state: TaskState.TASK_STATE_CANCELED, message: undefined, timestamp: now() } }));
+    bus.publish(
+      AgentEvent.statusUpdate({
+        taskId,
+        contextId: '',
+        metadata: undefined,
+        status: { state: TaskState.TASK_STATE_CANCELED, message: undefined, timestamp: now() },
+      }),
+    );
   }
 }

@@ -38,7 +38,7 @@ describe('a plain send published once, as it rests', () => {
   const alike = (task: Task): unknown => {
     let json = JSON.stringify(TaskCodec.toJSON(task));
     json = json.replaceAll(task.id, 'TASK').replaceAll(task.contextId, 'CONTEXT');
-    task.history.forEach((message, i) => (json = json.replaceAll(message.messageId, `MESSAGE-${i}`)));
+    for (const [i, message] of task.history.entries()) json = json.replaceAll(message.messageId, `MESSAGE-${i}`);
     return JSON.parse(json.replace(/"timestamp":"[^"]*"/g, '"timestamp":"T"'));
   };
   const stored = (id: string) => client.getTask({ tenant: '', id, historyLength: 100 });
@@ -90,7 +90,9 @@ describe('a plain send published once, as it rests', () => {
   it('answers a question on a task published once as on any other, and the answer rests alike', async () => {
     const asked = (await client.sendMessage(userText('kiwi tart'))) as Task;
     expect(asked.status?.state).toBe(TaskState.TASK_STATE_INPUT_REQUIRED);
-    const answer = SendMessageRequest.fromJSON({ message: { messageId: randomUUID(), role: 'ROLE_USER', parts: [{ data: { entry: 'beta' } }], taskId: asked.id, contextId: asked.contextId } });
+    const answer = SendMessageRequest.fromJSON({
+      message: { messageId: randomUUID(), role: 'ROLE_USER', parts: [{ data: { entry: 'beta' } }], taskId: asked.id, contextId: asked.contextId },
+    });
     const answered = (await client.sendMessage(answer)) as Task;
     expect(answered.status?.state).toBe(TaskState.TASK_STATE_COMPLETED);
     expect(answered.history.map((message) => message.role)).toEqual([Role.ROLE_USER, Role.ROLE_AGENT, Role.ROLE_USER, Role.ROLE_AGENT]);

@@ -18,15 +18,12 @@ const listEntries = (labels: readonly string[]): string =>
  * What a task says once advanced: the answer with the versions that decided it, or the question
  * in words with its teach block under `metadata[URI]` — one key a client may ignore.
  */
-export function outcomeOf<Input, Result>(
-  taskId: string,
-  contextId: string,
-  advanced: Advanced<Input, Result>,
-  summary?: Record<string, unknown>,
-): Outcome {
+export function outcomeOf<Input, Result>(taskId: string, contextId: string, advanced: Advanced<Input, Result>, summary?: Record<string, unknown>): Outcome {
   const { reading, pins } = advanced;
   if (reading.settled) {
-    const said = Object.values(reading.findings).map((finding) => finding.reads).join('\n');
+    const said = Object.values(reading.findings)
+      .map((finding) => finding.reads)
+      .join('\n');
     const extension: OutcomeData = {
       versions: pins,
       findings: reading.findings,
@@ -87,7 +84,12 @@ export function failureOf(taskId: string, contextId: string, sentence: string): 
  */
 export function restedTask(task: Task, outcome: Outcome, timestamp: string): Task {
   const artifact = outcome.artifact;
-  const artifacts = artifact === undefined ? task.artifacts : task.artifacts.some((one) => one.artifactId === artifact.artifactId) ? task.artifacts.map((one) => (one.artifactId === artifact.artifactId ? artifact : one)) : [...task.artifacts, artifact];
+  const artifacts =
+    artifact === undefined
+      ? task.artifacts
+      : task.artifacts.some((one) => one.artifactId === artifact.artifactId)
+        ? task.artifacts.map((one) => (one.artifactId === artifact.artifactId ? artifact : one))
+        : [...task.artifacts, artifact];
   const history = task.history.some((message) => message.messageId === outcome.message.messageId) ? task.history : [...task.history, outcome.message];
   return { ...task, artifacts, history, status: { state: outcome.state, message: outcome.message, timestamp } };
 }

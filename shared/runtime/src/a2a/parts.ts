@@ -16,7 +16,8 @@ export function toInputParts(parts: readonly Part[]): InputPart[] {
     if (!content) continue;
     if (content.$case === 'text') out.push({ kind: 'text', text: content.value, ...(mediaType && { mediaType }) });
     // The SDK hands incoming bytes over as a Uint8Array (structured-cloned), whatever its type says.
-    else if (content.$case === 'raw') out.push({ kind: 'file', bytes: new Uint8Array(content.value), ...(mediaType && { mediaType }), ...(filename && { filename }) });
+    else if (content.$case === 'raw')
+      out.push({ kind: 'file', bytes: new Uint8Array(content.value), ...(mediaType && { mediaType }), ...(filename && { filename }) });
     else if (content.$case === 'data') out.push({ kind: 'data', data: content.value, ...(mediaType && { mediaType }) });
   }
   return out;
@@ -71,8 +72,6 @@ export function readAnswer(parts: readonly Part[], entries: readonly EntryChoice
   const named = entries.some((e) => e.key === wanted || labelAsRead(e.label) === read);
   if (!named && NONE_WORDS.test(wanted)) return { said: wanted, none: true, ...(answeredBy && { answeredBy }) };
   const match =
-    entries.find((e) => e.key === wanted) ??
-    entries.find((e) => labelAsRead(e.label) === read) ??
-    entries.find((e) => e.key.toLowerCase() === lower);
+    entries.find((e) => e.key === wanted) ?? entries.find((e) => labelAsRead(e.label) === read) ?? entries.find((e) => e.key.toLowerCase() === lower);
   return { said: wanted, ...(match && { entry: match.key }), ...(answeredBy && { answeredBy }) };
 }

@@ -16,8 +16,24 @@ const executor: AgentExecutor = {
   async execute(context, bus) {
     const { taskId, contextId } = context;
     const message = context.userMessage;
-    bus.publish(AgentEvent.task({ id: taskId, contextId, status: { state: TaskState.TASK_STATE_SUBMITTED, message: undefined, timestamp: undefined }, history: [message], artifacts: [], metadata: {} }));
-    bus.publish(AgentEvent.statusUpdate({ taskId, contextId, metadata: undefined, status: { state: TaskState.TASK_STATE_WORKING, message: undefined, timestamp: undefined } }));
+    bus.publish(
+      AgentEvent.task({
+        id: taskId,
+        contextId,
+        status: { state: TaskState.TASK_STATE_SUBMITTED, message: undefined, timestamp: undefined },
+        history: [message],
+        artifacts: [],
+        metadata: {},
+      }),
+    );
+    bus.publish(
+      AgentEvent.statusUpdate({
+        taskId,
+        contextId,
+        metadata: undefined,
+        status: { state: TaskState.TASK_STATE_WORKING, message: undefined, timestamp: undefined },
+      }),
+    );
     bus.publish(
       AgentEvent.artifactUpdate({
         taskId,
@@ -25,10 +41,24 @@ const executor: AgentExecutor = {
         append: false,
         lastChunk: true,
         metadata: undefined,
-        artifact: { artifactId: 'result', name: 'result', description: '', parts: [{ content: { $case: 'text', value: 'done' }, metadata: {}, filename: '', mediaType: 'text/plain' }], metadata: {}, extensions: [] },
+        artifact: {
+          artifactId: 'result',
+          name: 'result',
+          description: '',
+          parts: [{ content: { $case: 'text', value: 'done' }, metadata: {}, filename: '', mediaType: 'text/plain' }],
+          metadata: {},
+          extensions: [],
+        },
       }),
     );
-    bus.publish(AgentEvent.statusUpdate({ taskId, contextId, metadata: undefined, status: { state: TaskState.TASK_STATE_COMPLETED, message: undefined, timestamp: undefined } }));
+    bus.publish(
+      AgentEvent.statusUpdate({
+        taskId,
+        contextId,
+        metadata: undefined,
+        status: { state: TaskState.TASK_STATE_COMPLETED, message: undefined, timestamp: undefined },
+      }),
+    );
     bus.finished();
   },
   async cancelTask() {},
@@ -68,7 +98,16 @@ async function sendOne(pushNotifications: boolean): Promise<{ loads: number; clo
     const answer = await handler.sendMessage(
       {
         tenant: '',
-        message: { messageId: 'm1', contextId: '', taskId: '', role: Role.ROLE_USER, parts: [{ content: { $case: 'text', value: 'hello' }, metadata: {}, filename: '', mediaType: 'text/plain' }], metadata: {}, extensions: [], referenceTaskIds: [] },
+        message: {
+          messageId: 'm1',
+          contextId: '',
+          taskId: '',
+          role: Role.ROLE_USER,
+          parts: [{ content: { $case: 'text', value: 'hello' }, metadata: {}, filename: '', mediaType: 'text/plain' }],
+          metadata: {},
+          extensions: [],
+          referenceTaskIds: [],
+        },
         configuration: undefined,
         metadata: {},
       } as unknown as Parameters<typeof handler.sendMessage>[0],
@@ -85,7 +124,12 @@ describe('the A2A SDK as patched: a push payload only when one can be sent', () 
 
   it('with push notifications on, still hands the sender every event with the task as it stood', async () => {
     const { pushed, answer } = await sendOne(true);
-    expect(pushed.map((task) => task.status?.state)).toEqual([TaskState.TASK_STATE_SUBMITTED, TaskState.TASK_STATE_WORKING, TaskState.TASK_STATE_WORKING, TaskState.TASK_STATE_COMPLETED]);
+    expect(pushed.map((task) => task.status?.state)).toEqual([
+      TaskState.TASK_STATE_SUBMITTED,
+      TaskState.TASK_STATE_WORKING,
+      TaskState.TASK_STATE_WORKING,
+      TaskState.TASK_STATE_COMPLETED,
+    ]);
     expect(pushed.map((task) => task.artifacts.length)).toEqual([0, 0, 1, 1]);
     expect(answer).toMatchObject({ status: { state: TaskState.TASK_STATE_COMPLETED } });
   });

@@ -34,11 +34,17 @@ function v03Part(part: V03Part): Part {
   if (part.kind === 'data') return { ...base, content: { $case: 'data', value: part.data } } as Part;
   if (part.kind === 'file' && typeof part.file === 'object' && part.file !== null) {
     const file = part.file;
-    const named = { metadata: undefined, filename: typeof file.name === 'string' ? file.name : '', mediaType: typeof file.mimeType === 'string' ? file.mimeType : '' };
+    const named = {
+      metadata: undefined,
+      filename: typeof file.name === 'string' ? file.name : '',
+      mediaType: typeof file.mimeType === 'string' ? file.mimeType : '',
+    };
     if (typeof file.bytes === 'string') return { ...named, content: { $case: 'raw', value: Buffer.from(file.bytes, 'base64') } };
     if (typeof file.uri === 'string') return { ...named, content: { $case: 'url', value: file.uri } };
   }
-  throw new InputRefused(`A part of this message cannot be read as A2A v0.3 (kind "${String(part.kind).slice(0, 40)}"): each part is text, a file with bytes or a uri, or data.`);
+  throw new InputRefused(
+    `A part of this message cannot be read as A2A v0.3 (kind "${String(part.kind).slice(0, 40)}"): each part is text, a file with bytes or a uri, or data.`,
+  );
 }
 
 /**
@@ -47,6 +53,6 @@ function v03Part(part: V03Part): Part {
  * else as v1.0. A v0.3 request carrying a v1.0-shaped message (no `kind`) is read as v1.0.
  */
 export function messageParts(message: object, v03: boolean): readonly Part[] {
-  if (v03 && isV03Message(message as { parts?: unknown })) return ((message as { parts: V03Part[] }).parts).map(v03Part);
+  if (v03 && isV03Message(message as { parts?: unknown })) return (message as { parts: V03Part[] }).parts.map(v03Part);
   return Message.fromJSON(message).parts;
 }

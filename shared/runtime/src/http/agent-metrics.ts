@@ -30,12 +30,25 @@ export class AgentMetrics {
     const s = this.service;
     this.messages = s.counter('learnables_messages_total', 'Messages this instance took as new tasks (answers to its questions are learnables_answers_total).');
     this.answers = s.counter('learnables_answers_total', 'Messages this instance took that answer a question of a task it asked.');
-    this.questions = s.counter('learnables_questions_total', 'New tasks on which this instance had to ask a person, by the collection asked about.', ['collection']);
-    this.decisions = s.counter('learnables_decisions_total', 'Tasks this instance decided, by who decided: rules (what was taught) or operator (an answer to its question).', ['decided_by']);
+    this.questions = s.counter('learnables_questions_total', 'New tasks on which this instance had to ask a person, by the collection asked about.', [
+      'collection',
+    ]);
+    this.decisions = s.counter(
+      'learnables_decisions_total',
+      'Tasks this instance decided, by who decided: rules (what was taught) or operator (an answer to its question).',
+      ['decided_by'],
+    );
     this.failures = s.counter('learnables_tasks_failed_total', 'Tasks that failed on this instance, by cause.', ['cause']);
-    this.refusals = s.counter('learnables_refusals_total', 'Requests this instance refused with a Refusal, by its error code (SPEC §3.4): unauthorized, busy, malformed, too-large, ….', ['reason']);
+    this.refusals = s.counter(
+      'learnables_refusals_total',
+      'Requests this instance refused with a Refusal, by its error code (SPEC §3.4): unauthorized, busy, malformed, too-large, ….',
+      ['reason'],
+    );
     this.busy = s.counter('learnables_busy_total', 'Messages answered busy (HTTP 503, Retry-After) before anything was stored, by binding.', ['binding']);
-    this.corrections = s.counter('learnables_corrections_total', 'Corrections of decided tasks this instance recorded (learnables/correct that changed something; SPEC §6.7).');
+    this.corrections = s.counter(
+      'learnables_corrections_total',
+      'Corrections of decided tasks this instance recorded (learnables/correct that changed something; SPEC §6.7).',
+    );
     this.decisionDuration = s.histogram(
       'learnables_decision_duration_seconds',
       "Time from a message's task starting to its rest on this instance (pin, parse, read, answers), by outcome: decided, asked or failed.",

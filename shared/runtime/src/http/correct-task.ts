@@ -49,7 +49,9 @@ async function correctedTo(deps: CorrectDeps, collection: string, decided: Decid
     decided.none === true ||
     (winner !== undefined &&
       (live.entries.some((entry) => entry.key === winner) ||
-        (pinned !== undefined && pinned !== active.version && (await deps.authority.definition(collection, pinned)).entries.some((entry) => entry.key === winner))));
+        (pinned !== undefined &&
+          pinned !== active.version &&
+          (await deps.authority.definition(collection, pinned)).entries.some((entry) => entry.key === winner))));
   if (!wasEntry) return said;
   const lower = said.toLowerCase();
   const found = live.entries.find((entry) => entry.key === said) ?? live.entries.find((entry) => entry.label.trim().toLowerCase() === lower);
@@ -81,7 +83,10 @@ const outcomeOf = (record: CorrectionRecord, changed: boolean, count: number): C
  */
 export async function correct(deps: CorrectDeps, params: unknown, user: User, tenant: string | undefined): Promise<CorrectionOutcome> {
   if (!user.isAuthenticated) {
-    throw new MethodRefused(401, { error: 'unauthorized', message: 'Correcting a decision of this agent needs a bearer token it accepts; nothing was written.' });
+    throw new MethodRefused(401, {
+      error: 'unauthorized',
+      message: 'Correcting a decision of this agent needs a bearer token it accepts; nothing was written.',
+    });
   }
   const parsed = CorrectionSchema.safeParse(params);
   if (!parsed.success) throw new MethodRefused(400, { error: 'malformed', message: `That correction cannot be read: ${explainInvalid(parsed.error)}.` });
@@ -94,9 +99,10 @@ export async function correct(deps: CorrectDeps, params: unknown, user: User, te
     throw new MethodRefused(400, {
       error: 'malformed',
       field: 'finding',
-      message: asked.finding === undefined
-        ? `This task decided ${names.length} things (${names.join(', ')}); say which one was wrong.`
-        : `This task decided no "${asked.finding}"; it decided ${names.join(', ')}.`,
+      message:
+        asked.finding === undefined
+          ? `This task decided ${names.length} things (${names.join(', ')}); say which one was wrong.`
+          : `This task decided no "${asked.finding}"; it decided ${names.join(', ')}.`,
     });
   }
   const decided: Decided = {
@@ -104,7 +110,16 @@ export async function correct(deps: CorrectDeps, params: unknown, user: User, te
     ...(outcome.none && { none: true as const }),
     reads: finding.reads,
   };
-  const entry = asked.entry !== undefined ? await correctedTo(deps, finding.collection, decided, Object.hasOwn(outcome.versions, finding.collection) ? outcome.versions[finding.collection] : undefined, asked.entry) : undefined;
+  const entry =
+    asked.entry !== undefined
+      ? await correctedTo(
+          deps,
+          finding.collection,
+          decided,
+          Object.hasOwn(outcome.versions, finding.collection) ? outcome.versions[finding.collection] : undefined,
+          asked.entry,
+        )
+      : undefined;
   const record: CorrectionRecord = {
     taskId: asked.taskId,
     finding: name,
@@ -121,7 +136,10 @@ export async function correct(deps: CorrectDeps, params: unknown, user: User, te
     return outcomeOf(standing, changed, count);
   } catch (error) {
     if (error instanceof CorrectionRaced) {
-      throw new MethodRefused(409, { error: 'conflict', message: 'Someone corrected this decision at the same moment; look at the task again before correcting it.' });
+      throw new MethodRefused(409, {
+        error: 'conflict',
+        message: 'Someone corrected this decision at the same moment; look at the task again before correcting it.',
+      });
     }
     if (error instanceof CorrectionsFull) {
       throw new MethodRefused(409, {

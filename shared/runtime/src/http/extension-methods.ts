@@ -46,7 +46,18 @@ import { MethodRefused } from './method-refused.ts';
 export { MethodRefused };
 
 // 401 and 403 have codes of their own outside JSON-RPC's reserved range (A2A's -32001 is TaskNotFound: SPEC §3.4).
-const JSON_RPC_CODE: Record<number, number> = { 400: -32602, 401: UNAUTHORIZED_CODE, 403: FORBIDDEN_CODE, 404: -32602, 413: -32600, 422: -32602, 429: -32000, 500: -32603, 502: -32603, 503: -32603 };
+const JSON_RPC_CODE: Record<number, number> = {
+  400: -32602,
+  401: UNAUTHORIZED_CODE,
+  403: FORBIDDEN_CODE,
+  404: -32602,
+  413: -32600,
+  422: -32602,
+  429: -32000,
+  500: -32603,
+  502: -32603,
+  503: -32603,
+};
 
 export interface ExtensionMethodsDeps<Input, Result> {
   readonly agent: LearnableAgent<Input, Result>;
@@ -137,7 +148,10 @@ export async function teach<Input, Result>(deps: ExtensionMethodsDeps<Input, Res
   requireWriter(user, 'Teaching');
   if (typeof params === 'object' && params !== null && 'newEntry' in params) {
     if (deps.agent.declaration.addsEntries !== true) {
-      throw new MethodRefused(400, { error: 'malformed', message: `This agent's ${deps.agent.declaration.collection} take no new entries; teach a lesson to one that exists.` });
+      throw new MethodRefused(400, {
+        error: 'malformed',
+        message: `This agent's ${deps.agent.declaration.collection} take no new entries; teach a lesson to one that exists.`,
+      });
     }
     const newEntry = NewEntrySchema.safeParse(params);
     if (!newEntry.success) throw new MethodRefused(400, { error: 'malformed', message: `That new entry cannot be read: ${explainInvalid(newEntry.error)}.` });
@@ -152,7 +166,8 @@ export async function teach<Input, Result>(deps: ExtensionMethodsDeps<Input, Res
 export async function retract<Input, Result>(deps: ExtensionMethodsDeps<Input, Result>, params: unknown, user: User): Promise<RetractionOutcome> {
   requireWriter(user, 'Retracting a lesson of');
   const retraction = RetractionSchema.safeParse(params);
-  if (!retraction.success) throw new MethodRefused(400, { error: 'malformed', message: `That retraction cannot be read: ${explainInvalid(retraction.error)}.` });
+  if (!retraction.success)
+    throw new MethodRefused(400, { error: 'malformed', message: `That retraction cannot be read: ${explainInvalid(retraction.error)}.` });
   return deps.authority.retract(retraction.data, { onBehalfOf: user.userName });
 }
 
@@ -169,7 +184,10 @@ export async function preview<Input, Result>(
   tenant: string | undefined,
 ): Promise<PreviewResult> {
   if (!user.isAuthenticated) {
-    throw new MethodRefused(401, { error: 'unauthorized', message: 'Previewing a lesson on this agent needs a bearer token it accepts, as teaching does; nothing was read.' });
+    throw new MethodRefused(401, {
+      error: 'unauthorized',
+      message: 'Previewing a lesson on this agent needs a bearer token it accepts, as teaching does; nothing was read.',
+    });
   }
   const budget = { ...DEFAULT_PREVIEW_BUDGET, ...deps.previewBudget };
   // The caller's own tasks, scoped exactly as the ledger recorded them.
@@ -203,7 +221,15 @@ export async function preview<Input, Result>(
 
 type MethodName = keyof typeof LEARNABLES_METHODS;
 
-function run<Input, Result>(deps: ExtensionMethodsDeps<Input, Result>, method: MethodName, params: unknown, user: User, tenant: string | undefined, v03: boolean, ticket: ParseTicket | undefined) {
+function run<Input, Result>(
+  deps: ExtensionMethodsDeps<Input, Result>,
+  method: MethodName,
+  params: unknown,
+  user: User,
+  tenant: string | undefined,
+  v03: boolean,
+  ticket: ParseTicket | undefined,
+) {
   switch (method) {
     case 'reread':
       return reread(deps, params, user, tenant, v03, ticket);
@@ -240,9 +266,7 @@ function asRefusal(error: unknown, log: (message: string, error?: unknown) => vo
 }
 
 const wantsExtension = (req: Request): boolean =>
-  [req.get(EXTENSIONS_HEADER), req.get(`X-${EXTENSIONS_HEADER}`)].some((header) =>
-    (header ?? '').split(',').some((uri) => uri.trim() === LEARNABLES_URI),
-  );
+  [req.get(EXTENSIONS_HEADER), req.get(`X-${EXTENSIONS_HEADER}`)].some((header) => (header ?? '').split(',').some((uri) => uri.trim() === LEARNABLES_URI));
 
 /** Whether the request speaks A2A v0.3; if it activated the extension, echo it as that version does (§7.1). */
 function speakAsAsked(req: Request, res: Response): boolean {
@@ -265,7 +289,11 @@ export function jsonRpcBody(limit: string): Router {
       res.status(413).json({
         jsonrpc: '2.0',
         id: null,
-        error: { code: -32600, message: `The request is larger than this agent accepts (${limit}).`, data: { error: 'too-large', message: `The request is larger than this agent accepts (${limit}).` } },
+        error: {
+          code: -32600,
+          message: `The request is larger than this agent accepts (${limit}).`,
+          data: { error: 'too-large', message: `The request is larger than this agent accepts (${limit}).` },
+        },
       });
     } else next(error);
   });
@@ -278,7 +306,9 @@ const methodNamed = (name: unknown, transport: 'jsonrpc' | 'rest'): MethodName |
 
 /** A 409 about what was asked (an entry's key, a retraction, a correction of no decision) is the caller's to fix; a lost race is not. */
 const jsonRpcCode = (refused: MethodRefused): number =>
-  refused.refusal.error === 'entry-exists' || refused.refusal.error === 'not-retractable' || refused.refusal.error === 'not-correctable' ? -32602 : (JSON_RPC_CODE[refused.status] ?? -32603);
+  refused.refusal.error === 'entry-exists' || refused.refusal.error === 'not-retractable' || refused.refusal.error === 'not-correctable'
+    ? -32602
+    : (JSON_RPC_CODE[refused.status] ?? -32603);
 
 /** Whether a refusal is about access (401, 403); a 401 gets the RFC 6750 challenge (`WWW-Authenticate: Bearer`). */
 function challenged(req: Request, res: Response, refused: MethodRefused, realm: string): boolean {
@@ -316,7 +346,9 @@ export function jsonRpcExtensionMethods<Input, Result>(deps: ExtensionMethodsDep
       deps.refused?.(refused.refusal.error);
       // An access refusal keeps its HTTP status (A2A: authentication failures are the transport's,
       // 401 with a challenge); every other refusal is a JSON-RPC error on HTTP 200, as the binding's.
-      res.status(challenged(req, res, refused, deps.agent.name) ? refused.status : 200).json({ jsonrpc: '2.0', id, error: { code: jsonRpcCode(refused), message: refused.message, data: refused.refusal } });
+      res
+        .status(challenged(req, res, refused, deps.agent.name) ? refused.status : 200)
+        .json({ jsonrpc: '2.0', id, error: { code: jsonRpcCode(refused), message: refused.message, data: refused.refusal } });
     }
   });
   return router;

@@ -59,30 +59,51 @@ describe('inSeries', () => {
     ran.length = 0;
     const response = await fetch(`${url}/${mount}?what=${what}`, { method });
     const text = await response.text();
-    return { status: response.status, body: response.headers.get('content-type')?.startsWith('application/json') ? (JSON.parse(text) as unknown) : 'not json', ran: ran.map((line) => line.replace(/^(\S+) \/\S+ /, '$1 /mount ')) };
+    return {
+      status: response.status,
+      body: response.headers.get('content-type')?.startsWith('application/json') ? (JSON.parse(text) as unknown) : 'not json',
+      ran: ran.map((line) => line.replace(/^(\S+) \/\S+ /, '$1 /mount ')),
+    };
   };
 
   it('answers every case as the same handlers mounted side by side do', async () => {
     const cases = ['go', 'answer', 'pass', 'falsy', 'throw', 'reject', 'reject-falsy', 'thenable', 'route', 'router'];
-    for (const [one, each] of [['one', 'each'], ['one-catching', 'each-catching']] as const) {
+    for (const [one, each] of [
+      ['one', 'each'],
+      ['one-catching', 'each-catching'],
+    ] as const) {
       for (const method of ['POST', 'GET']) {
-        for (const what of cases) expect({ one, method, what, ...(await call(one, method, what)) }).toEqual({ one, method, what, ...(await call(each, method, what)) });
+        for (const what of cases)
+          expect({ one, method, what, ...(await call(one, method, what)) }).toEqual({ one, method, what, ...(await call(each, method, what)) });
       }
     }
   });
 
   it('runs each in order on next(), with the path trimmed as for a mount, and stops at the one that answers', async () => {
-    expect(await call('one', 'POST', 'go')).toEqual({ status: 200, body: { answered: 'by the router' }, ran: ['first /mount /?what=go', 'third /mount /?what=go'] });
+    expect(await call('one', 'POST', 'go')).toEqual({
+      status: 200,
+      body: { answered: 'by the router' },
+      ran: ['first /mount /?what=go', 'third /mount /?what=go'],
+    });
     expect(await call('one', 'POST', 'answer')).toEqual({ status: 200, body: { answered: 'by the second' }, ran: ['first /mount /?what=answer'] });
     expect(await call('one', 'GET', 'go')).toMatchObject({ body: { answered: 'past the mount' } });
   });
 
   it("hands an error passed to next, thrown or rejected to the next error handler among them, else to the app's, skipping the rest", async () => {
-    for (const [what, error] of [['pass', 'passed'], ['throw', 'thrown'], ['reject', 'rejected'], ['reject-falsy', 'Rejected promise'], ['thenable', 'thenable']] as const) {
+    for (const [what, error] of [
+      ['pass', 'passed'],
+      ['throw', 'thrown'],
+      ['reject', 'rejected'],
+      ['reject-falsy', 'Rejected promise'],
+      ['thenable', 'thenable'],
+    ] as const) {
       expect(await call('one', 'POST', what)).toEqual({ status: 500, body: { error }, ran: [`first /mount /?what=${what}`] });
       expect(await call('one-catching', 'POST', what)).toEqual({ status: 200, body: { caught: error }, ran: [`first /mount /?what=${what}`] });
     }
     // Passed over when no error is pending.
-    expect(await call('one-catching', 'POST', 'go')).toMatchObject({ body: { answered: 'by the router' }, ran: ['first /mount /?what=go', 'third /mount /?what=go'] });
+    expect(await call('one-catching', 'POST', 'go')).toMatchObject({
+      body: { answered: 'by the router' },
+      ran: ['first /mount /?what=go', 'third /mount /?what=go'],
+    });
   });
 });

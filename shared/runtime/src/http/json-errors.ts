@@ -41,14 +41,21 @@ export function jsonErrors(agentName: string, logger: Logger) {
     if (under(path, JSONRPC_PATH)) {
       res.status(200).json({ jsonrpc: '2.0', id: null, error: { code: status >= 500 ? -32603 : -32600, message } });
     } else if (under(path, REST_PATH)) {
-      res.status(status).json({ error: { code: status, status: REST_STATUS.get(status) ?? (status >= 500 ? 'INTERNAL' : 'INVALID_ARGUMENT'), message, details: [] } });
+      res
+        .status(status)
+        .json({ error: { code: status, status: REST_STATUS.get(status) ?? (status >= 500 ? 'INTERNAL' : 'INVALID_ARGUMENT'), message, details: [] } });
     } else {
       res.status(status).json({ error: status === 404 ? 'not-found' : status >= 500 ? 'internal' : 'malformed', message });
     }
   };
   return {
     notFound(req: Request, res: Response): void {
-      answer(req, res, 404, `The ${agentCalled(agentName)} has no ${req.method} ${req.path}; its card, at /.well-known/agent-card.json, says where it answers.`);
+      answer(
+        req,
+        res,
+        404,
+        `The ${agentCalled(agentName)} has no ${req.method} ${req.path}; its card, at /.well-known/agent-card.json, says where it answers.`,
+      );
     },
     failed(error: HttpError, req: Request, res: Response, _next: NextFunction): void {
       const status = error.status ?? error.statusCode ?? 500;

@@ -53,7 +53,11 @@ export class AgentCounts {
 
   private async compute(): Promise<Counts> {
     const standing = await this.corrections.standing();
-    const [{ messages, questions }, day, week] = await Promise.all([this.ledger.totals(), this.ledger.byPeriod('day', standing), this.ledger.byPeriod('week', standing)]);
+    const [{ messages, questions }, day, week] = await Promise.all([
+      this.ledger.totals(),
+      this.ledger.byPeriod('day', standing),
+      this.ledger.byPeriod('week', standing),
+    ]);
     return { messages, questions, standing, periods: { day, week } };
   }
 }

@@ -40,8 +40,16 @@ const send = (url: string, text: string) =>
   fetch(`${url}/a2a/jsonrpc`, {
     method: 'POST',
     headers: { 'content-type': 'application/json', 'A2A-Version': '1.0' },
-    body: JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'SendMessage', params: { message: { messageId: randomUUID(), role: 'ROLE_USER', parts: [{ text }] } } }),
-  }).then(async (response) => ({ status: response.status, body: (await response.json()) as { result?: { task?: { status?: { state?: string } } }; error?: { message: string; data?: { error: string } } } }));
+    body: JSON.stringify({
+      jsonrpc: '2.0',
+      id: 1,
+      method: 'SendMessage',
+      params: { message: { messageId: randomUUID(), role: 'ROLE_USER', parts: [{ text }] } },
+    }),
+  }).then(async (response) => ({
+    status: response.status,
+    body: (await response.json()) as { result?: { task?: { status?: { state?: string } } }; error?: { message: string; data?: { error: string } } },
+  }));
 
 describe('admitting the messages a request brings', () => {
   const cleanup: (() => Promise<void> | void)[] = [];
@@ -51,8 +59,16 @@ describe('admitting the messages a request brings', () => {
 
   async function agentBehind(authorityUrl: string, parsing: { maxParses?: number; inFlightBytes?: number }): Promise<RunningAgent> {
     const dir = scratchDir('runtime-admission-');
-    const agent = await startLearnableAgent(wordAgent, { store: `sqlite:${dir.path}/agent.db`, authority: { url: authorityUrl }, parsing: { threads: 0, ...parsing }, logger: silentLogger() });
-    cleanup.push(() => dir.remove(), () => agent.close());
+    const agent = await startLearnableAgent(wordAgent, {
+      store: `sqlite:${dir.path}/agent.db`,
+      authority: { url: authorityUrl },
+      parsing: { threads: 0, ...parsing },
+      logger: silentLogger(),
+    });
+    cleanup.push(
+      () => dir.remove(),
+      () => agent.close(),
+    );
     return agent;
   }
 

@@ -97,13 +97,21 @@ export function admitParses(
     const carried = reader.carry(bytes);
     if (carried === undefined) {
       const { messages, bytes: taken } = reader.load.inFlight;
-      refuse(req, res, `This agent is busy with ${messages} other messages (${sizeInWords(taken)}) and did not take this one (${sizeInWords(bytes)}); nothing was saved. Send it again in ${retryAfterSeconds} seconds.`);
+      refuse(
+        req,
+        res,
+        `This agent is busy with ${messages} other messages (${sizeInWords(taken)}) and did not take this one (${sizeInWords(bytes)}); nothing was saved. Send it again in ${retryAfterSeconds} seconds.`,
+      );
       return;
     }
     const ticket = reader.admit();
     if (ticket === undefined) {
       carried();
-      refuse(req, res, `This agent is busy reading ${reader.load.maxParses} other messages and did not take this one; nothing was saved. Send it again in ${retryAfterSeconds} seconds.`);
+      refuse(
+        req,
+        res,
+        `This agent is busy reading ${reader.load.maxParses} other messages and did not take this one; nothing was saved. Send it again in ${retryAfterSeconds} seconds.`,
+      );
       return;
     }
     res.once('close', () => {

@@ -8,7 +8,11 @@ import { declaredUnpackedSize, readingCost } from './reading-cost.ts';
 
 const file = (bytes: Uint8Array, filename = 'sheet.xlsx'): InputPart => ({ kind: 'file', bytes, filename, mediaType: 'application/octet-stream' });
 /** A 14 MB part at maximum compression: about 14 kB of zip. */
-const bomb = () => zipParts([{ name: 'xl/worksheets/sheet1.xml', data: Buffer.alloc(14_000_000, 'x') }, { name: 'xl/workbook.xml', data: Buffer.from('<workbook/>') }]);
+const bomb = () =>
+  zipParts([
+    { name: 'xl/worksheets/sheet1.xml', data: Buffer.alloc(14_000_000, 'x') },
+    { name: 'xl/workbook.xml', data: Buffer.from('<workbook/>') },
+  ]);
 
 describe('readingCost', () => {
   it('counts a zip by the sizes its directory declares unpacked, a file of other bytes by its bytes', () => {

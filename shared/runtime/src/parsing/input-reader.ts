@@ -135,7 +135,11 @@ export class InputReader<Input> {
     this.threads = this.module ? threads : 0;
     this.maxParses = wholeNumber(options.maxParses ?? Math.max(2, 2 * threads), 'The number of messages read at once', 1);
     this.inThreadFrom = wholeNumber(options.inThreadFrom ?? 16_000, 'The size from which a message is read in a thread', 0);
-    this.inFlightBytes = wholeNumber(options.inFlightBytes ?? this.maxParses * IN_FLIGHT_PER_PARSE, 'The bytes of messages taken and not yet answered', IN_FLIGHT_FLOOR);
+    this.inFlightBytes = wholeNumber(
+      options.inFlightBytes ?? this.maxParses * IN_FLIGHT_PER_PARSE,
+      'The bytes of messages taken and not yet answered',
+      IN_FLIGHT_FLOOR,
+    );
     if (this.module) {
       this.pool = new Piscina({
         filename: THREAD,
@@ -213,7 +217,11 @@ export class InputReader<Input> {
   async parse(parts: InputPart[], ticket?: ParseTicket): Promise<Input> {
     const cost = readingCost(parts, this.inThreadFrom);
     const inThread = this.pool !== undefined && this.module !== undefined && cost >= this.inThreadFrom;
-    return inSpan('learnables.parse', { 'learnables.parse.thread': inThread, 'learnables.parse.cost_bytes': cost, 'learnables.parse.parts': parts.length }, () => this.parseNow(parts, inThread, ticket));
+    return inSpan(
+      'learnables.parse',
+      { 'learnables.parse.thread': inThread, 'learnables.parse.cost_bytes': cost, 'learnables.parse.parts': parts.length },
+      () => this.parseNow(parts, inThread, ticket),
+    );
   }
 
   private async parseNow(parts: InputPart[], inThread: boolean, ticket?: ParseTicket): Promise<Input> {

@@ -24,7 +24,13 @@ export interface PreviewBudget {
   readonly overall?: number;
 }
 
-export const DEFAULT_PREVIEW_BUDGET: Required<PreviewBudget> = { milliseconds: 5_000, bytes: 64 * 1024 * 1024, inputBytes: 2 * 1024 * 1024, perCaller: 1, overall: 2 };
+export const DEFAULT_PREVIEW_BUDGET: Required<PreviewBudget> = {
+  milliseconds: 5_000,
+  bytes: 64 * 1024 * 1024,
+  inputBytes: 2 * 1024 * 1024,
+  perCaller: 1,
+  overall: 2,
+};
 
 /** Work done between two turns of the event loop, at most (one input's reading can take longer). */
 const SLICE_MS = 10;
@@ -81,7 +87,11 @@ export class PreviewSpend {
 /** A preview refused for the previews running already; `mine`: the caller's own. */
 export class PreviewsBusy extends Error {
   constructor(readonly mine: boolean) {
-    super(mine ? 'Another preview of yours is still running on this agent; wait for it to answer, then try again.' : 'This agent is running as many previews as it takes at once; try again in a few seconds.');
+    super(
+      mine
+        ? 'Another preview of yours is still running on this agent; wait for it to answer, then try again.'
+        : 'This agent is running as many previews as it takes at once; try again in a few seconds.',
+    );
   }
 }
 

@@ -62,7 +62,11 @@ export async function previewLesson<Input, Result>(
   const asked = (typeof params === 'object' && params !== null ? params : {}) as { lesson?: unknown; newEntry?: unknown };
   const collection = collectionOf(asked);
   const kind = agent.kinds.find((k) => k.collection === collection);
-  if (!kind) throw new UnknownCollection(collection, agent.kinds.map((k) => k.collection));
+  if (!kind)
+    throw new UnknownCollection(
+      collection,
+      agent.kinds.map((k) => k.collection),
+    );
 
   const actives = await Promise.all(agent.kinds.map((k) => authority.active(k.collection)));
   const pins = new Map(actives.map((active) => [active.collection, active.version]));
@@ -127,7 +131,14 @@ export async function previewLesson<Input, Result>(
     const shown = kept.get(effect) ?? 0;
     if (shown >= EXAMPLES_PER_EFFECT) continue;
     kept.set(effect, shown + 1);
-    examples.push({ taskId, finding: name, effect, now: wire(was, current.version), after: wire(will, current.version), ...(word !== undefined && { said: word }) });
+    examples.push({
+      taskId,
+      finding: name,
+      effect,
+      now: wire(was, current.version),
+      after: wire(will, current.version),
+      ...(word !== undefined && { said: word }),
+    });
   }
   return {
     collection,
@@ -149,7 +160,10 @@ export async function previewLesson<Input, Result>(
  * What people said of these tasks' findings: the answer each question was given (a finding asked
  * about and settled by the answer), then the latest correction of it over that. Read-only.
  */
-async function saidOf(deps: Pick<PreviewDeps<unknown, unknown>, 'journal' | 'corrections'>, taskIds: readonly string[]): Promise<Map<string, Map<string, Said>>> {
+async function saidOf(
+  deps: Pick<PreviewDeps<unknown, unknown>, 'journal' | 'corrections'>,
+  taskIds: readonly string[],
+): Promise<Map<string, Map<string, Said>>> {
   const out = new Map<string, Map<string, Said>>();
   if (taskIds.length === 0) return out;
   const put = (taskId: string, name: string, word: Said) => {
@@ -177,7 +191,11 @@ async function saidOf(deps: Pick<PreviewDeps<unknown, unknown>, 'journal' | 'cor
 function findingsOf(reading: unknown): Map<string, { settled?: unknown; winner?: unknown }> {
   const findings = (reading as { findings?: unknown } | null | undefined)?.findings;
   if (typeof findings !== 'object' || findings === null) return new Map();
-  return new Map(Object.entries(findings as Record<string, unknown>).filter((entry): entry is [string, { settled?: unknown; winner?: unknown }] => typeof entry[1] === 'object' && entry[1] !== null));
+  return new Map(
+    Object.entries(findings as Record<string, unknown>).filter(
+      (entry): entry is [string, { settled?: unknown; winner?: unknown }] => typeof entry[1] === 'object' && entry[1] !== null,
+    ),
+  );
 }
 
 /**

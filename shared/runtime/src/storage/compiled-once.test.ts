@@ -19,7 +19,16 @@ const reference = {
   open: (db: Kysely<RuntimeTables>, agent: string, entry: { taskId: string; tenant: string; owner: string; messageAt: number }, now: number) =>
     db
       .insertInto('learnables_tasks')
-      .values({ task_id: entry.taskId, agent, tenant: entry.tenant, owner: entry.owner, message_at: entry.messageAt, asked: 0, state: 'running', created_at: now })
+      .values({
+        task_id: entry.taskId,
+        agent,
+        tenant: entry.tenant,
+        owner: entry.owner,
+        message_at: entry.messageAt,
+        asked: 0,
+        state: 'running',
+        created_at: now,
+      })
       .onConflict((oc) => oc.column('task_id').doNothing())
       .execute(),
   resume: (db: Kysely<RuntimeTables>, taskId: string) => db.updateTable('learnables_tasks').set({ state: 'running' }).where('task_id', '=', taskId).execute(),
@@ -43,14 +52,29 @@ const reference = {
 };
 
 const operation = fc.oneof(
-  fc.record({ kind: fc.constant('open' as const), task: fc.nat(3), owner: fc.constantFrom(ANONYMOUS_OWNER, 'alice'), tenant: fc.constantFrom('', 't'), messageAt: fc.nat() }),
+  fc.record({
+    kind: fc.constant('open' as const),
+    task: fc.nat(3),
+    owner: fc.constantFrom(ANONYMOUS_OWNER, 'alice'),
+    tenant: fc.constantFrom('', 't'),
+    messageAt: fc.nat(),
+  }),
   fc.record({ kind: fc.constant('resume' as const), task: fc.nat(3) }),
-  fc.record({ kind: fc.constant('settle' as const), task: fc.nat(3), state: fc.constantFrom<RestingState>('asking', 'done', 'failed'), messageAt: fc.option(fc.nat(), { nil: undefined }) }),
+  fc.record({
+    kind: fc.constant('settle' as const),
+    task: fc.nat(3),
+    state: fc.constantFrom<RestingState>('asking', 'done', 'failed'),
+    messageAt: fc.option(fc.nat(), { nil: undefined }),
+  }),
   fc.record({ kind: fc.constant('record' as const), task: fc.nat(3), step: fc.constantFrom('parse', 'pin', 'read'), result: fc.json() }),
   fc.record({
     kind: fc.constant('recordAll' as const),
     task: fc.nat(3),
-    steps: fc.uniqueArray(fc.record({ step: fc.constantFrom('parse', 'pin', 'read'), result: fc.json() }), { selector: (one) => one.step, minLength: 1, maxLength: 3 }),
+    steps: fc.uniqueArray(fc.record({ step: fc.constantFrom('parse', 'pin', 'read'), result: fc.json() }), {
+      selector: (one) => one.step,
+      minLength: 1,
+      maxLength: 3,
+    }),
   }),
 );
 
@@ -68,7 +92,9 @@ describe.each(['sqlite', 'postgres'] as const)('statements compiled once (%s)', 
           const taskId = `r${run}-t${op.task}`;
           if (op.kind === 'open') {
             await ledger.open({ taskId, tenant: op.tenant, owner: op.owner, messageAt: op.messageAt });
-            const created = (await databases.ours.db.selectFrom('learnables_tasks').select('created_at').where('task_id', '=', taskId).executeTakeFirstOrThrow()).created_at;
+            const created = (
+              await databases.ours.db.selectFrom('learnables_tasks').select('created_at').where('task_id', '=', taskId).executeTakeFirstOrThrow()
+            ).created_at;
             await reference.open(databases.theirs.db, 'agent', { taskId, tenant: op.tenant, owner: op.owner, messageAt: op.messageAt }, Number(created));
           } else if (op.kind === 'resume') {
             await ledger.resume(taskId);
@@ -79,23 +105,52 @@ describe.each(['sqlite', 'postgres'] as const)('statements compiled once (%s)', 
           } else if (op.kind === 'recordAll') {
             // Several steps in one commit: each row as recording it alone leaves it, each result
             // the one recorded first.
-            const kept = await journal.recordAll(taskId, op.steps.map(({ step, result }) => ({ step, result: JSON.parse(result) as unknown })));
+            const kept = await journal.recordAll(
+              taskId,
+              op.steps.map(({ step, result }) => ({ step, result: JSON.parse(result) as unknown })),
+            );
             for (const [i, { step, result }] of op.steps.entries()) {
-              const at = (await databases.ours.db.selectFrom('learnables_journal').select('at').where('task_id', '=', taskId).where('step', '=', step).executeTakeFirstOrThrow()).at;
+              const at = (
+                await databases.ours.db
+                  .selectFrom('learnables_journal')
+                  .select('at')
+                  .where('task_id', '=', taskId)
+                  .where('step', '=', step)
+                  .executeTakeFirstOrThrow()
+              ).at;
               const inserted = await reference.record(databases.theirs.db, taskId, step, JSON.stringify(JSON.parse(result) ?? null), Number(at));
-              const first = await databases.theirs.db.selectFrom('learnables_journal').select('result').where('task_id', '=', taskId).where('step', '=', step).executeTakeFirstOrThrow();
+              const first = await databases.theirs.db
+                .selectFrom('learnables_journal')
+                .select('result')
+                .where('task_id', '=', taskId)
+                .where('step', '=', step)
+                .executeTakeFirstOrThrow();
               expect(kept[i]).toEqual(inserted ? (JSON.parse(result) ?? null) : JSON.parse(first.result));
             }
           } else {
             const kept = await journal.record(taskId, op.step, JSON.parse(op.result) as unknown);
-            const at = (await databases.ours.db.selectFrom('learnables_journal').select('at').where('task_id', '=', taskId).where('step', '=', op.step).executeTakeFirstOrThrow()).at;
+            const at = (
+              await databases.ours.db
+                .selectFrom('learnables_journal')
+                .select('at')
+                .where('task_id', '=', taskId)
+                .where('step', '=', op.step)
+                .executeTakeFirstOrThrow()
+            ).at;
             const inserted = await reference.record(databases.theirs.db, taskId, op.step, JSON.stringify(JSON.parse(op.result) ?? null), Number(at));
             if (inserted) expect(kept).toEqual(JSON.parse(op.result) ?? null);
           }
         }
         const rows = async (db: Kysely<RuntimeTables>) => ({
-          tasks: (await db.selectFrom('learnables_tasks').selectAll().where('task_id', 'like', `r${run}-%`).orderBy('task_id').execute()).map((row) => ({ ...row, message_at: Number(row.message_at), created_at: Number(row.created_at), asked: Number(row.asked) })),
-          journal: (await db.selectFrom('learnables_journal').selectAll().where('task_id', 'like', `r${run}-%`).orderBy('task_id').orderBy('step').execute()).map((row) => ({ ...row, at: Number(row.at) })),
+          tasks: (await db.selectFrom('learnables_tasks').selectAll().where('task_id', 'like', `r${run}-%`).orderBy('task_id').execute()).map((row) => ({
+            ...row,
+            message_at: Number(row.message_at),
+            created_at: Number(row.created_at),
+            asked: Number(row.asked),
+          })),
+          journal: (
+            await db.selectFrom('learnables_journal').selectAll().where('task_id', 'like', `r${run}-%`).orderBy('task_id').orderBy('step').execute()
+          ).map((row) => ({ ...row, at: Number(row.at) })),
         });
         expect(await rows(databases.ours.db)).toEqual(await rows(databases.theirs.db));
       }),
@@ -104,16 +159,20 @@ describe.each(['sqlite', 'postgres'] as const)('statements compiled once (%s)', 
   });
 
   it('refuses, when it is made, a statement that leaves out one of its values', () => {
-    expect(() => compiledOnce(['task_id', 'state'], (value) => databases.ours.db.updateTable('learnables_tasks').set({ state: 'done' }).where('task_id', '=', value('task_id')))).toThrow(
-      /does not use its values state/,
-    );
+    expect(() =>
+      compiledOnce(['task_id', 'state'], (value) =>
+        databases.ours.db.updateTable('learnables_tasks').set({ state: 'done' }).where('task_id', '=', value('task_id')),
+      ),
+    ).toThrow(/does not use its values state/);
   });
 });
 
 describe.each(['sqlite', 'postgres'] as const)('steps that end together (%s)', (engine) => {
   const databases = pairedDatabases(engine, 'together');
   const rowsOf = async (taskId: string) =>
-    (await databases.ours.db.selectFrom('learnables_journal').select(['step', 'result']).where('task_id', '=', taskId).orderBy('step').execute()).map((row) => `${row.step}=${row.result}`);
+    (await databases.ours.db.selectFrom('learnables_journal').select(['step', 'result']).where('task_id', '=', taskId).orderBy('step').execute()).map(
+      (row) => `${row.step}=${row.result}`,
+    );
 
   it('are recorded all or none, each computed once, the known ones not again', async () => {
     const journal = new Journal(databases.ours, undefined);
@@ -123,7 +182,10 @@ describe.each(['sqlite', 'postgres'] as const)('steps that end together (%s)', (
     // One result over its bound: neither is recorded, and the refusal is the bound's.
     const tooLong = await journal.forTask('a', { fresh: true });
     await expect(
-      tooLong.together<[number, string]>([step('pin', 7), { ...step('parse', 'x'.repeat(50)), bound: { characters: 10, refuse: () => new Error('too long to keep') } }]),
+      tooLong.together<[number, string]>([
+        step('pin', 7),
+        { ...step('parse', 'x'.repeat(50)), bound: { characters: 10, refuse: () => new Error('too long to keep') } },
+      ]),
     ).rejects.toThrow('too long to keep');
     expect(await rowsOf('a')).toEqual([]);
 
@@ -166,33 +228,53 @@ describe.each(['sqlite', 'postgres'] as const)('steps that end together (%s)', (
 
     const fresh = await journal.forTask('then-a', { fresh: true });
     // `then` is given the results as a replay gets them back (JSON): undefined members are gone.
-    expect(await fresh.togetherThen<[{ v: number }, string], string>([step('pin', { v: 3, gone: undefined }), step('parse', 'mango')], read)).toEqual([[{ v: 3 }, 'mango'], 'mango@3']);
+    expect(await fresh.togetherThen<[{ v: number }, string], string>([step('pin', { v: 3, gone: undefined }), step('parse', 'mango')], read)).toEqual([
+      [{ v: 3 }, 'mango'],
+      'mango@3',
+    ]);
     expect(await rowsOf('then-a')).toEqual(['parse="mango"', 'pin={"v":3}', 'read="mango@3"']);
     computed.length = 0;
     const resumed = await journal.forTask('then-a');
-    expect(await resumed.togetherThen<[{ v: number }, string], string>([step('pin', { v: 4 }), step('parse', 'other')], read)).toEqual([[{ v: 3 }, 'mango'], 'mango@3']);
+    expect(await resumed.togetherThen<[{ v: number }, string], string>([step('pin', { v: 4 }), step('parse', 'other')], read)).toEqual([
+      [{ v: 3 }, 'mango'],
+      'mango@3',
+    ]);
     expect(computed).toEqual([]);
 
     // A step over its bound refuses the task before `then` runs, and nothing is recorded.
     computed.length = 0;
     const tooLong = await journal.forTask('then-b', { fresh: true });
     await expect(
-      tooLong.togetherThen<[{ v: number }, string], string>([step('pin', { v: 1 }), { ...step('parse', 'x'.repeat(50)), bound: { characters: 10, refuse: () => new Error('too long to keep') } }], read),
+      tooLong.togetherThen<[{ v: number }, string], string>(
+        [step('pin', { v: 1 }), { ...step('parse', 'x'.repeat(50)), bound: { characters: 10, refuse: () => new Error('too long to keep') } }],
+        read,
+      ),
     ).rejects.toThrow('too long to keep');
     expect(computed).toEqual(['pin', 'parse']);
     expect(await rowsOf('then-b')).toEqual([]);
 
     // `then` failing leaves nothing recorded: a resume starts the task again.
     const failing = await journal.forTask('then-c', { fresh: true });
-    const broken = { name: 'read', compute: (): string => { throw new Error('unreadable'); } };
+    const broken = {
+      name: 'read',
+      compute: (): string => {
+        throw new Error('unreadable');
+      },
+    };
     await expect(failing.togetherThen<[{ v: number }, string], string>([step('pin', { v: 1 }), step('parse', 'p')], broken)).rejects.toThrow('unreadable');
     expect(await rowsOf('then-c')).toEqual([]);
 
     // A journal from before the reading was recorded with them: only the reading is computed, from what is recorded.
-    await journal.recordAll('then-d', [{ step: 'pin', result: { v: 7 } }, { step: 'parse', result: 'kept' }]);
+    await journal.recordAll('then-d', [
+      { step: 'pin', result: { v: 7 } },
+      { step: 'parse', result: 'kept' },
+    ]);
     computed.length = 0;
     const older = await journal.forTask('then-d');
-    expect(await older.togetherThen<[{ v: number }, string], string>([step('pin', { v: 9 }), step('parse', 'again')], read)).toEqual([[{ v: 7 }, 'kept'], 'kept@7']);
+    expect(await older.togetherThen<[{ v: number }, string], string>([step('pin', { v: 9 }), step('parse', 'again')], read)).toEqual([
+      [{ v: 7 }, 'kept'],
+      'kept@7',
+    ]);
     expect(computed).toEqual(['read']);
   });
 
@@ -203,13 +285,20 @@ describe.each(['sqlite', 'postgres'] as const)('steps that end together (%s)', (
 
     // Both replicas started the task with nothing recorded; the other one committed first.
     const ours = await journal.forTask('then-e', { fresh: true });
-    await journal.recordAll('then-e', [{ step: 'pin', result: 1 }, { step: 'parse', result: 'theirs' }, { step: 'read', result: 'theirs@1' }]);
+    await journal.recordAll('then-e', [
+      { step: 'pin', result: 1 },
+      { step: 'parse', result: 'theirs' },
+      { step: 'read', result: 'theirs@1' },
+    ]);
     expect(await ours.togetherThen<[number, string], string>([step('pin', 2), step('parse', 'ours')], read)).toEqual([[1, 'theirs'], 'theirs@1']);
 
     // An older replica recorded the pin and the parse alone meanwhile: our reading would be written
     // beside a pin it was not made with, so the task is refused rather than decided on it.
     const racing = await journal.forTask('then-f', { fresh: true });
-    await journal.recordAll('then-f', [{ step: 'pin', result: 1 }, { step: 'parse', result: 'theirs' }]);
+    await journal.recordAll('then-f', [
+      { step: 'pin', result: 1 },
+      { step: 'parse', result: 'theirs' },
+    ]);
     await expect(racing.togetherThen<[number, string], string>([step('pin', 2), step('parse', 'ours')], read)).rejects.toThrow(/another replica/);
   });
 });
@@ -221,7 +310,8 @@ describe('RuntimeDatabase.run on SQLite', () => {
     const insert = compiledOnce(['task_id', 'step'], (value) =>
       database.db.insertInto('learnables_journal').values({ task_id: value('task_id'), step: value('step'), result: '1', at: 1 }),
     );
-    const steps = async () => (await database.db.selectFrom('learnables_journal').select(['task_id', 'step']).orderBy('task_id').execute()).map((row) => `${row.task_id}/${row.step}`);
+    const steps = async () =>
+      (await database.db.selectFrom('learnables_journal').select(['task_id', 'step']).orderBy('task_id').execute()).map((row) => `${row.task_id}/${row.step}`);
 
     // Together: the second fails (the same key twice), so neither is written.
     await expect(database.run([insert({ task_id: 'a', step: 'parse' }), insert({ task_id: 'a', step: 'parse' })])).rejects.toThrow(/UNIQUE/);

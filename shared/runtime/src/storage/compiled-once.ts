@@ -29,5 +29,9 @@ export function compiledOnce<Name extends string, Row = unknown>(
   });
   const missing = names.filter((name) => !order.some((taken) => taken.name === name));
   if (missing.length > 0) throw new Error(`The statement ${compiled.sql} does not use its values ${missing.join(', ')}.`);
-  return (values) => CompiledQuery.raw(compiled.sql, order.map((taken) => (taken.name !== undefined ? values[taken.name] : taken.constant))) as CompiledQuery<Row>;
+  return (values) =>
+    CompiledQuery.raw(
+      compiled.sql,
+      order.map((taken) => (taken.name !== undefined ? values[taken.name] : taken.constant)),
+    ) as CompiledQuery<Row>;
 }

@@ -148,7 +148,14 @@ export class Corrections {
 
   /** The tasks of this agent with at least one finding that stands corrected now. */
   async standing(): Promise<Set<string>> {
-    const rows = await this.db.selectFrom('learnables_corrections').selectAll().where('agent', '=', this.agent).orderBy('task_id').orderBy('finding').orderBy('seq').execute();
+    const rows = await this.db
+      .selectFrom('learnables_corrections')
+      .selectAll()
+      .where('agent', '=', this.agent)
+      .orderBy('task_id')
+      .orderBy('finding')
+      .orderBy('seq')
+      .execute();
     const latest = new Map<string, CorrectionRecord>();
     for (const row of rows) latest.set(`${row.task_id}\u0000${row.finding}`, recordOf(row));
     const tasks = new Set<string>();

@@ -52,12 +52,7 @@ export class Journal {
   }
 
   private async recorded<T>(taskId: string, step: string): Promise<T | undefined> {
-    const row = await this.db
-      .selectFrom('learnables_journal')
-      .select('result')
-      .where('task_id', '=', taskId)
-      .where('step', '=', step)
-      .executeTakeFirst();
+    const row = await this.db.selectFrom('learnables_journal').select('result').where('task_id', '=', taskId).where('step', '=', step).executeTakeFirst();
     return row === undefined ? undefined : (JSON.parse(row.result) as T);
   }
 
@@ -86,7 +81,12 @@ export class Journal {
    * records none of them: its `refuse()` is thrown instead.
    */
   async recordAll(taskId: string, results: readonly { step: string; result: unknown; bound?: JournalBound }[]): Promise<unknown[]> {
-    return (await this.recordEncoded(taskId, results.map(({ step, result, bound }) => encodeStep(step, result, bound)))).values;
+    return (
+      await this.recordEncoded(
+        taskId,
+        results.map(({ step, result, bound }) => encodeStep(step, result, bound)),
+      )
+    ).values;
   }
 
   /**
@@ -118,7 +118,9 @@ export class Journal {
       insert = compiledOnce(names, (value) =>
         this.db
           .insertInto('learnables_journal')
-          .values(Array.from({ length: rows }, (_, i) => ({ task_id: value('task_id'), step: value(`step_${i}`), result: value(`result_${i}`), at: value('at') })))
+          .values(
+            Array.from({ length: rows }, (_, i) => ({ task_id: value('task_id'), step: value(`step_${i}`), result: value(`result_${i}`), at: value('at') })),
+          )
           .onConflict((oc) => oc.columns(['task_id', 'step']).doNothing())
           .returning('step'),
       );
@@ -203,7 +205,10 @@ export class Journal {
   }
 
   async count(): Promise<number> {
-    const row = await this.db.selectFrom('learnables_journal').select((eb) => eb.fn.countAll().as('n')).executeTakeFirst();
+    const row = await this.db
+      .selectFrom('learnables_journal')
+      .select((eb) => eb.fn.countAll().as('n'))
+      .executeTakeFirst();
     return Number(row?.n ?? 0);
   }
 }
@@ -254,7 +259,11 @@ export class TaskJournal {
     return inSpan('learnables.journal.step', { 'learnables.task_id': this.taskId, 'learnables.steps': names }, () => this.runSteps(steps, pending, then));
   }
 
-  private async runSteps(steps: readonly StepOf<unknown>[], pending: readonly StepOf<unknown>[], then?: ThenOf<readonly unknown[], unknown>): Promise<{ values: unknown[]; last: unknown }> {
+  private async runSteps(
+    steps: readonly StepOf<unknown>[],
+    pending: readonly StepOf<unknown>[],
+    then?: ThenOf<readonly unknown[], unknown>,
+  ): Promise<{ values: unknown[]; last: unknown }> {
     const encoded: EncodedStep[] = [];
     if (pending.length > 0) {
       // Each one's failure, thrown at once or later, is the whole call's: none is left unheard.

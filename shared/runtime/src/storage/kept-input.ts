@@ -28,7 +28,9 @@ const DIGEST_SIZE = 512;
 
 /** A size as people read it: `37.2 MB`, `64 kB`. */
 export const megabytes = (bytes: number): string =>
-  bytes >= 1_000_000 ? `${(bytes / 1_000_000).toLocaleString('en-US', { maximumFractionDigits: 1 })} MB` : `${Math.ceil(bytes / 1000).toLocaleString('en-US')} kB`;
+  bytes >= 1_000_000
+    ? `${(bytes / 1_000_000).toLocaleString('en-US', { maximumFractionDigits: 1 })} MB`
+    : `${Math.ceil(bytes / 1000).toLocaleString('en-US')} kB`;
 
 const TOO_LONG = Symbol('too long');
 
@@ -77,7 +79,10 @@ function standIn(part: Part, limit: number): Part {
   const { bytes, sha256 } = digestOf(part);
   const what = [part.filename, part.mediaType].filter((word) => word !== '').join(', ') || 'a part';
   return {
-    content: { $case: 'text', value: `${what} (${megabytes(bytes)}) was read when it arrived and is not kept: this agent keeps ${megabytes(limit)} of a message. SHA-256 ${sha256}.` },
+    content: {
+      $case: 'text',
+      value: `${what} (${megabytes(bytes)}) was read when it arrived and is not kept: this agent keeps ${megabytes(limit)} of a message. SHA-256 ${sha256}.`,
+    },
     mediaType: 'text/plain',
     filename: part.filename,
     metadata: { [NOT_KEPT]: { bytes, sha256, mediaType: part.mediaType } },
@@ -101,7 +106,10 @@ export function keptMessage(message: Message, limit: number): Message {
   }
   if (total > limit) {
     const everything: Part = {
-      content: { $case: 'text', value: `${message.parts.length.toLocaleString('en-US')} parts were read when they arrived and are not kept: this agent keeps ${megabytes(limit)} of a message.` },
+      content: {
+        $case: 'text',
+        value: `${message.parts.length.toLocaleString('en-US')} parts were read when they arrived and are not kept: this agent keeps ${megabytes(limit)} of a message.`,
+      },
       mediaType: 'text/plain',
       filename: '',
       metadata: { [NOT_KEPT]: { bytes: sizes.reduce((sum, size) => sum + size, 0), parts: message.parts.length } },
@@ -136,7 +144,12 @@ export class KeepingTaskStore implements RuntimeTaskStore {
     private readonly limit: number,
   ) {}
 
-  open(task: Task, context: ServerCallContext, entry: Omit<LedgerEntry, 'tenant' | 'owner'> & { messageAt: number }, options?: { seenOnlyAtRest?: boolean }): Promise<void> {
+  open(
+    task: Task,
+    context: ServerCallContext,
+    entry: Omit<LedgerEntry, 'tenant' | 'owner'> & { messageAt: number },
+    options?: { seenOnlyAtRest?: boolean },
+  ): Promise<void> {
     return this.inner.open(keptTask(task, this.limit), context, entry, options);
   }
 

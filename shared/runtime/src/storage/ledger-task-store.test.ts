@@ -50,7 +50,7 @@ describe.each(['sqlite', 'postgres'] as const)('LedgerTaskStore against the SDK 
     }
   });
 
-  it('reads, after every save of generated tasks, exactly what the store alone reads, and the database holds each run\'s first passing save', async () => {
+  it("reads, after every save of generated tasks, exactly what the store alone reads, and the database holds each run's first passing save", async () => {
     const plain = new DatabaseTaskStore(database.db as never);
     const reference = await openRuntimeDatabase(`sqlite:${dir.path}/reference.db`);
     const everySave = new DatabaseTaskStore(reference.db as never);
@@ -101,14 +101,23 @@ describe.each(['sqlite', 'postgres'] as const)('LedgerTaskStore against the SDK 
     await store.save({ ...task, status: { state: TaskState.TASK_STATE_WORKING, message: undefined, timestamp: '' } }, who);
     const loaded = await store.load('copy-1', who);
     loaded!.status!.state = TaskState.TASK_STATE_FAILED;
-    loaded!.history.push({ messageId: 'm', taskId: 'copy-1', contextId: 'c', role: Role.ROLE_AGENT, parts: [], metadata: {}, extensions: [], referenceTaskIds: [] });
+    loaded!.history.push({
+      messageId: 'm',
+      taskId: 'copy-1',
+      contextId: 'c',
+      role: Role.ROLE_AGENT,
+      parts: [],
+      metadata: {},
+      extensions: [],
+      referenceTaskIds: [],
+    });
     expect((await store.load('copy-1', who))?.status?.state).toBe(TaskState.TASK_STATE_WORKING);
     expect((await store.load('copy-1', who))?.history).toEqual([]);
   });
 });
 
 describe('LedgerTaskStore copies of a task', () => {
-  it('equal what the codec reads back, bytes as Buffers, for generated tasks, and keep a data part\'s own __proto__ key as a key', async () => {
+  it("equal what the codec reads back, bytes as Buffers, for generated tasks, and keep a data part's own __proto__ key as a key", async () => {
     const dir = scratchDir('ledger-copy-');
     const database = await openRuntimeDatabase(`sqlite:${dir.path}/agent.db`);
     const store = new LedgerTaskStore(database, new TaskLedger(database, 'agent'));
@@ -119,11 +128,17 @@ describe('LedgerTaskStore copies of a task', () => {
         await store.save(task, context());
         const loaded = await store.load(id, context());
         expect(loaded).toEqual(Task.fromJSON(Task.toJSON(task)));
-        for (const message of loaded!.history) for (const part of message.parts) if (part.content?.$case === 'raw') expect(Buffer.isBuffer(part.content.value)).toBe(true);
+        for (const message of loaded!.history)
+          for (const part of message.parts) if (part.content?.$case === 'raw') expect(Buffer.isBuffer(part.content.value)).toBe(true);
       }),
       { numRuns: 100 },
     );
-    const hostile = Task.fromJSON({ id: 'proto-1', contextId: 'c', status: { state: 'TASK_STATE_WORKING' }, history: [{ messageId: 'm', role: 'ROLE_USER', parts: [{ data: JSON.parse('{"__proto__": {"polluted": true}, "a": 1}') }] }] });
+    const hostile = Task.fromJSON({
+      id: 'proto-1',
+      contextId: 'c',
+      status: { state: 'TASK_STATE_WORKING' },
+      history: [{ messageId: 'm', role: 'ROLE_USER', parts: [{ data: JSON.parse('{"__proto__": {"polluted": true}, "a": 1}') }] }],
+    });
     await store.save(hostile, context());
     await store.save(hostile, context());
     const data = (await store.load('proto-1', context()))!.history[0]!.parts[0]!.content;

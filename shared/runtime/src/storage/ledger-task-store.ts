@@ -27,7 +27,12 @@ export interface RuntimeTaskStore extends TaskStore {
    * a task nobody hears of before it rests (`seenOnlyAtRest`), the ledger's row alone, holding the
    * task, and the task's own row at rest (see `TaskWrites.open`).
    */
-  open(task: Task, context: ServerCallContext, entry: Omit<LedgerEntry, 'tenant' | 'owner'> & { messageAt: number }, options?: { seenOnlyAtRest?: boolean }): Promise<void>;
+  open(
+    task: Task,
+    context: ServerCallContext,
+    entry: Omit<LedgerEntry, 'tenant' | 'owner'> & { messageAt: number },
+    options?: { seenOnlyAtRest?: boolean },
+  ): Promise<void>;
 }
 
 /**
@@ -90,7 +95,12 @@ export class LedgerTaskStore implements RuntimeTaskStore {
     this.writes = new TaskWrites(database, ledger);
   }
 
-  async open(task: Task, context: ServerCallContext, entry: Omit<LedgerEntry, 'tenant' | 'owner'> & { messageAt: number }, options: { seenOnlyAtRest?: boolean } = {}): Promise<void> {
+  async open(
+    task: Task,
+    context: ServerCallContext,
+    entry: Omit<LedgerEntry, 'tenant' | 'owner'> & { messageAt: number },
+    options: { seenOnlyAtRest?: boolean } = {},
+  ): Promise<void> {
     await this.writes.open(task, context, entry, options.seenOnlyAtRest ?? false);
     this.inFlight.set(keyOf(task.id, context), asStored(task));
   }

@@ -62,15 +62,21 @@ describe('a task opening on PostgreSQL', () => {
 
   const commitsOf = async (taskId: string) =>
     (
-      await sql<{ what: string; synchronous_commit: string }>`select what, synchronous_commit from opening_commits where task_id = ${taskId} and what not like 'task-%' order by what = 'open' desc`.execute(
+      await sql<{
+        what: string;
+        synchronous_commit: string;
+      }>`select what, synchronous_commit from opening_commits where task_id = ${taskId} and what not like 'task-%' order by what = 'open' desc`.execute(
         agent.database.db,
       )
     ).rows.map((row) => `${row.what}:${row.synchronous_commit}`);
   /** The writes of the task's row in the SDK's table, in order. */
   const taskRowWrites = async (taskId: string) =>
-    (await sql<{ what: string; synchronous_commit: string }>`select what, synchronous_commit from opening_commits where task_id = ${taskId} and what like 'task-%' order by seq`.execute(agent.database.db)).rows.map(
-      (row) => `${row.what}:${row.synchronous_commit}`,
-    );
+    (
+      await sql<{
+        what: string;
+        synchronous_commit: string;
+      }>`select what, synchronous_commit from opening_commits where task_id = ${taskId} and what like 'task-%' order by seq`.execute(agent.database.db)
+    ).rows.map((row) => `${row.what}:${row.synchronous_commit}`);
   const restedOf = async (client: Client, id: string): Promise<Task> => {
     for (;;) {
       const task = await client.getTask({ tenant: '', id, historyLength: 0 });
@@ -83,7 +89,15 @@ describe('a task opening on PostgreSQL', () => {
     const response = await fetch(`${url}/a2a/jsonrpc`, {
       method: 'POST',
       headers: { 'content-type': 'application/json' },
-      body: JSON.stringify({ jsonrpc: '2.0', id: 7, method: 'message/send', params: { message: { kind: 'message', messageId: randomUUID(), role: 'user', parts: [{ kind: 'text', text }] }, ...(configuration && { configuration }) } }),
+      body: JSON.stringify({
+        jsonrpc: '2.0',
+        id: 7,
+        method: 'message/send',
+        params: {
+          message: { kind: 'message', messageId: randomUUID(), role: 'user', parts: [{ kind: 'text', text }] },
+          ...(configuration && { configuration }),
+        },
+      }),
     });
     const { result } = (await response.json()) as { result: { id: string; status: { state: string } } };
     return { id: result.id, state: result.status.state };
@@ -122,7 +136,10 @@ describe('a task opening on PostgreSQL', () => {
     expect(await taskRowWrites(streamed!)).toEqual(['task-insert:server', 'task-update:server']);
 
     // Answered at once (A2A 1.0 `returnImmediately`): the client holds the id before the task rests.
-    const early = SendMessageRequest.fromJSON({ message: { messageId: randomUUID(), role: 'ROLE_USER', parts: [{ text: 'quince' }] }, configuration: { returnImmediately: true } });
+    const early = SendMessageRequest.fromJSON({
+      message: { messageId: randomUUID(), role: 'ROLE_USER', parts: [{ text: 'quince' }] },
+      configuration: { returnImmediately: true },
+    });
     const answered = (await client.sendMessage(early)) as Task;
     await restedOf(client, answered.id);
     expect(await commitsOf(answered.id)).toEqual(['open:server', 'asking:server']);

@@ -21,7 +21,11 @@ describe('the SQLite runtime database, reusing prepared statements', () => {
       expect(await all()).toEqual([1, 2, 3, 4, 5]);
       expect(await all()).toEqual([1, 2, 3, 4, 5]);
       const seen: number[] = [];
-      for await (const row of db.selectFrom('t' as never).select('n' as never).orderBy('n' as never).stream() as AsyncIterable<{ n: number }>) {
+      for await (const row of db
+        .selectFrom('t' as never)
+        .select('n' as never)
+        .orderBy('n' as never)
+        .stream() as AsyncIterable<{ n: number }>) {
         seen.push(row.n);
       }
       expect(seen).toEqual([1, 2, 3, 4, 5]);
@@ -51,12 +55,15 @@ describe('the PostgreSQL runtime database, running prepared statements', () => {
     await database?.close();
     await scratch?.drop();
   });
-  const rows = async (query: string, parameters: unknown[] = [], on: 'db' | 'steps' = 'db') => (await database.run([CompiledQuery.raw(query, parameters)], on))[0]!.rows;
+  const rows = async (query: string, parameters: unknown[] = [], on: 'db' | 'steps' = 'db') =>
+    (await database.run([CompiledQuery.raw(query, parameters)], on))[0]!.rows;
 
   it('compresses large values with lz4 where the server has it (else its default, pglz), on both pools and through kysely (a teach block of every entry is some 23 kB)', async () => {
     // The server the tests run on decides: the local one has lz4; the embedded one a fresh machine
     // falls back to may not, and must then still work, with pglz.
-    const [{ lz4 }] = (await rows(`select 'lz4' = any(enumvals) as lz4 from pg_settings where name = 'default_toast_compression'`)) as [{ lz4: boolean | null }];
+    const [{ lz4 }] = (await rows(`select 'lz4' = any(enumvals) as lz4 from pg_settings where name = 'default_toast_compression'`)) as [
+      { lz4: boolean | null },
+    ];
     const expected = lz4 === true ? 'lz4' : 'pglz';
     await sql`create table big (id integer primary key, body text)`.execute(database.db);
     const body = JSON.stringify(Array.from({ length: 500 }, (_, i) => ({ key: `customer-${i}`, label: `Customer ${i}` })));

@@ -10,18 +10,30 @@ import { openRuntimeDatabase } from './open-database.ts';
 import { Role, Task, TaskState } from '@a2a-js/sdk';
 import { ServerCallContext, UnauthenticatedUser } from '@a2a-js/sdk/server';
 
-export const context = (owner?: string) => new ServerCallContext(owner ? { user: { isAuthenticated: true, userName: owner } } : { user: new UnauthenticatedUser() });
-export const STATES = [TaskState.TASK_STATE_SUBMITTED, TaskState.TASK_STATE_WORKING, TaskState.TASK_STATE_INPUT_REQUIRED, TaskState.TASK_STATE_COMPLETED, TaskState.TASK_STATE_FAILED, TaskState.TASK_STATE_CANCELED];
+export const context = (owner?: string) =>
+  new ServerCallContext(owner ? { user: { isAuthenticated: true, userName: owner } } : { user: new UnauthenticatedUser() });
+export const STATES = [
+  TaskState.TASK_STATE_SUBMITTED,
+  TaskState.TASK_STATE_WORKING,
+  TaskState.TASK_STATE_INPUT_REQUIRED,
+  TaskState.TASK_STATE_COMPLETED,
+  TaskState.TASK_STATE_FAILED,
+  TaskState.TASK_STATE_CANCELED,
+];
 
 const part = fc.oneof(
   fc.string({ maxLength: 40 }).map((value) => ({ content: { $case: 'text' as const, value }, metadata: {}, filename: '', mediaType: 'text/plain' })),
-  fc.uint8Array({ maxLength: 64 }).map((value) => ({ content: { $case: 'raw' as const, value }, metadata: {}, filename: 'm.eml', mediaType: 'message/rfc822' })),
-  fc.dictionary(fc.string({ maxLength: 6 }), fc.oneof(fc.integer(), fc.string({ maxLength: 10 }), fc.boolean())).map((value) => ({ content: { $case: 'data' as const, value }, metadata: {}, filename: '', mediaType: 'application/json' })),
+  fc
+    .uint8Array({ maxLength: 64 })
+    .map((value) => ({ content: { $case: 'raw' as const, value }, metadata: {}, filename: 'm.eml', mediaType: 'message/rfc822' })),
+  fc
+    .dictionary(fc.string({ maxLength: 6 }), fc.oneof(fc.integer(), fc.string({ maxLength: 10 }), fc.boolean()))
+    .map((value) => ({ content: { $case: 'data' as const, value }, metadata: {}, filename: '', mediaType: 'application/json' })),
 );
 const message = (taskId: string) =>
-  fc.record({ parts: fc.array(part, { minLength: 1, maxLength: 3 }), role: fc.constantFrom(Role.ROLE_USER, Role.ROLE_AGENT), id: fc.uuid() }).map(({ parts, role, id }) =>
-    ({ messageId: id, taskId, contextId: 'c', role, parts, metadata: {}, extensions: [], referenceTaskIds: [] }),
-  );
+  fc
+    .record({ parts: fc.array(part, { minLength: 1, maxLength: 3 }), role: fc.constantFrom(Role.ROLE_USER, Role.ROLE_AGENT), id: fc.uuid() })
+    .map(({ parts, role, id }) => ({ messageId: id, taskId, contextId: 'c', role, parts, metadata: {}, extensions: [], referenceTaskIds: [] }));
 export const save = (taskId: string) =>
   fc.record({
     state: fc.constantFrom(...STATES),
@@ -31,7 +43,6 @@ export const save = (taskId: string) =>
     owner: fc.constantFrom(undefined, 'alice'),
     repeat: fc.boolean(),
   });
-
 
 /** The task a generated save describes, as the SDK's codec gives it. */
 export function generatedTask(id: string, described: ReturnType<typeof save> extends fc.Arbitrary<infer T> ? T : never, at: number): Task {

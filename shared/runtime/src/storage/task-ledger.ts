@@ -92,7 +92,9 @@ export const settleRow = (db: Kysely<RuntimeTables>, value: Placeholder<(typeof 
 
 /** The values of `settleRow` for a task and where it came to rest. */
 export const settleValues = (taskId: string, state: RestingState, messageAt?: number): SettleValues =>
-  messageAt === undefined ? { dated: false, values: { task_id: taskId, state, asked: state === 'asking' ? 1 : 0 } } : { dated: true, values: { task_id: taskId, state, asked: state === 'asking' ? 1 : 0, message_at: messageAt } };
+  messageAt === undefined
+    ? { dated: false, values: { task_id: taskId, state, asked: state === 'asking' ? 1 : 0 } }
+    : { dated: true, values: { task_id: taskId, state, asked: state === 'asking' ? 1 : 0, message_at: messageAt } };
 
 type SettleValues =
   | { readonly dated: false; readonly values: Readonly<Record<(typeof SETTLE_VALUES)[number], unknown>> }
@@ -170,7 +172,15 @@ export class TaskLedger {
    * SDK's table gets no row for it before it rests (`TaskWrites.open`).
    */
   openValues(entry: LedgerEntry & { messageAt: number; opening?: string }) {
-    return { task_id: entry.taskId, agent: this.agent, tenant: entry.tenant, owner: entry.owner, message_at: entry.messageAt, created_at: Date.now(), opening: entry.opening ?? null };
+    return {
+      task_id: entry.taskId,
+      agent: this.agent,
+      tenant: entry.tenant,
+      owner: entry.owner,
+      message_at: entry.messageAt,
+      created_at: Date.now(),
+      opening: entry.opening ?? null,
+    };
   }
 
   /** The statement of a task's opening row, to run alone (`open`) or beside the task's first save (`TaskWrites`). */

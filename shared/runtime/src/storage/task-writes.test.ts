@@ -63,8 +63,18 @@ describe.each(['sqlite', 'postgres'] as const)('TaskWrites against the SDK store
           }
         }
         const rows = async (db: Kysely<RuntimeTables>) => ({
-          tasks: (await db.selectFrom('tasks').selectAll().where('id', 'like', `w${run}-%`).orderBy('owner').orderBy('id').execute()).map((row) => ({ ...row, status_last_updated: Number(row.status_last_updated) })),
-          ledger: (await db.selectFrom('learnables_tasks').select(['task_id', 'agent', 'tenant', 'owner', 'message_at', 'asked', 'state']).where('task_id', 'like', `w${run}-%`).orderBy('task_id').execute()).map((row) => ({
+          tasks: (await db.selectFrom('tasks').selectAll().where('id', 'like', `w${run}-%`).orderBy('owner').orderBy('id').execute()).map((row) => ({
+            ...row,
+            status_last_updated: Number(row.status_last_updated),
+          })),
+          ledger: (
+            await db
+              .selectFrom('learnables_tasks')
+              .select(['task_id', 'agent', 'tenant', 'owner', 'message_at', 'asked', 'state'])
+              .where('task_id', 'like', `w${run}-%`)
+              .orderBy('task_id')
+              .execute()
+          ).map((row) => ({
             ...row,
             message_at: Number(row.message_at),
             asked: Number(row.asked),
@@ -72,7 +82,12 @@ describe.each(['sqlite', 'postgres'] as const)('TaskWrites against the SDK store
         });
         expect(await rows(databases.ours.db)).toEqual(await rows(databases.theirs.db));
         // Once at rest, no task keeps its opening in the ledger.
-        const rested = await databases.ours.db.selectFrom('learnables_tasks').select('opening').where('task_id', 'like', `w${run}-%`).where('state', '!=', 'running').execute();
+        const rested = await databases.ours.db
+          .selectFrom('learnables_tasks')
+          .select('opening')
+          .where('task_id', 'like', `w${run}-%`)
+          .where('state', '!=', 'running')
+          .execute();
         expect(rested.map((row) => row.opening)).toEqual(rested.map(() => null));
       }),
       { numRuns: 60 },

@@ -10,7 +10,19 @@ import { OPEN_VALUES, SETTLE_DATED_VALUES, SETTLE_VALUES, openRow, settleRow, se
 import type { RuntimeTables } from './tables.ts';
 
 /** The columns of the SDK's task row, as its store names them. */
-const TASK_VALUES = ['tenant', 'owner', 'id', 'context_id', 'status_last_updated', 'status_state', 'status', 'artifacts', 'history', 'metadata', 'protocol_version'] as const;
+const TASK_VALUES = [
+  'tenant',
+  'owner',
+  'id',
+  'context_id',
+  'status_last_updated',
+  'status_state',
+  'status',
+  'artifacts',
+  'history',
+  'metadata',
+  'protocol_version',
+] as const;
 type TaskValues = Readonly<Record<(typeof TASK_VALUES)[number], unknown>>;
 
 /** What the SDK's store writes in `protocol_version` (its payload format). */
@@ -26,7 +38,8 @@ const encode = (value: unknown): string | null => (value === undefined ? null : 
  * with statements compiled once.
  */
 export function taskRow(scope: { tenant: string; owner: string }, task: Task): TaskValues {
-  if (typeof scope.tenant !== 'string' || typeof scope.owner !== 'string' || typeof task.id !== 'string') throw new Error('A task needs a tenant, an owner and an id to be stored.');
+  if (typeof scope.tenant !== 'string' || typeof scope.owner !== 'string' || typeof task.id !== 'string')
+    throw new Error('A task needs a tenant, an owner and an id to be stored.');
   const payload = TaskCodec.toJSON(task) as { status?: unknown; artifacts?: unknown; history?: unknown; metadata?: unknown };
   const updated = task.status?.timestamp ? Date.parse(task.status.timestamp) : 0;
   return {
@@ -83,8 +96,12 @@ export class TaskWrites {
     if (database.engine === 'postgres') {
       this.withLedger = {
         open: compiledOnce([...TASK_VALUES, ...OPEN_VALUES], (value) => upsertTask(db.with('ledger', () => openRow(db, value)) as never, value)),
-        settle: compiledOnce([...TASK_VALUES, ...SETTLE_VALUES], (value) => upsertTask(db.with('ledger', () => settleRow(db, value as never, false)) as never, value)),
-        settleDated: compiledOnce([...TASK_VALUES, ...SETTLE_DATED_VALUES], (value) => upsertTask(db.with('ledger', () => settleRow(db, value, true)) as never, value)),
+        settle: compiledOnce([...TASK_VALUES, ...SETTLE_VALUES], (value) =>
+          upsertTask(db.with('ledger', () => settleRow(db, value as never, false)) as never, value),
+        ),
+        settleDated: compiledOnce([...TASK_VALUES, ...SETTLE_DATED_VALUES], (value) =>
+          upsertTask(db.with('ledger', () => settleRow(db, value, true)) as never, value),
+        ),
       };
     }
   }
@@ -102,7 +119,12 @@ export class TaskWrites {
    * for the disk): the resting save waits, and so makes this durable with it; a process killed
    * meanwhile loses nothing (the server has it).
    */
-  async open(task: Task, context: ServerCallContext, entry: Omit<LedgerEntry, 'tenant' | 'owner'> & { messageAt: number }, seenOnlyAtRest = false): Promise<void> {
+  async open(
+    task: Task,
+    context: ServerCallContext,
+    entry: Omit<LedgerEntry, 'tenant' | 'owner'> & { messageAt: number },
+    seenOnlyAtRest = false,
+  ): Promise<void> {
     const scope = scopeOf(context);
     if (seenOnlyAtRest) {
       await this.database.run([this.ledger.openStatement({ ...entry, ...scope, opening: JSON.stringify(TaskCodec.toJSON(task)) })], 'steps');
@@ -121,7 +143,9 @@ export class TaskWrites {
     if (rest === undefined) await this.database.run([this.save1(row)]);
     else if (this.withLedger) {
       const settle = settleValues(task.id, rest.state, rest.messageAt);
-      await this.database.run([settle.dated ? this.withLedger.settleDated({ ...row, ...settle.values }) : this.withLedger.settle({ ...row, ...settle.values })]);
+      await this.database.run([
+        settle.dated ? this.withLedger.settleDated({ ...row, ...settle.values }) : this.withLedger.settle({ ...row, ...settle.values }),
+      ]);
     } else await this.database.run([this.ledger.settleStatement(task.id, rest.state, rest.messageAt), this.save1(row)]);
     if (rest !== undefined) this.ledger.touched();
   }

@@ -33,7 +33,13 @@ function readingsPanel(task: TaskView): HTMLElement {
           'ul',
           { class: 'readings', 'aria-labelledby': 'readings-title' },
           readings.map(([name, reading]) =>
-            h('li', { class: reading.settled ? 'reading settled' : 'reading unsettled' }, h('span', { class: 'reading-name' }, labelOf(name)), h('p', { class: 'reads' }, reading.reads), !reading.settled && h('span', { class: 'muted' }, 'Not decided yet')),
+            h(
+              'li',
+              { class: reading.settled ? 'reading settled' : 'reading unsettled' },
+              h('span', { class: 'reading-name' }, labelOf(name)),
+              h('p', { class: 'reads' }, reading.reads),
+              !reading.settled && h('span', { class: 'muted' }, 'Not decided yet'),
+            ),
           ),
         ),
       );
@@ -74,7 +80,14 @@ function entryFinder(entries: readonly { key: string; label: string }[], choices
   if (entries.length < FIND_FROM) return undefined;
   const id = uniqueId('entry-find');
   const count = h('p', { class: 'help', id: `${id}-count`, 'aria-live': 'polite' });
-  const input = h('input', { type: 'search', id, autocomplete: 'off', 'data-find': true, 'aria-keyshortcuts': '/', 'aria-describedby': `${id}-help ${id}-count` });
+  const input = h('input', {
+    type: 'search',
+    id,
+    autocomplete: 'off',
+    'data-find': true,
+    'aria-keyshortcuts': '/',
+    'aria-describedby': `${id}-help ${id}-count`,
+  });
   const matching = () => choices.filter((choice) => !choice.hidden);
   input.addEventListener('input', () => {
     const words = input.value.toLowerCase().split(/\s+/).filter(Boolean);
@@ -122,19 +135,33 @@ function answerForm(main: HTMLElement, ctx: AppContext, agent: AgentView | undef
   const entryError = h('p', { class: 'field-error', id: entryErrorId, hidden: true });
 
   const entries = teach?.entries ?? [];
-  const freeAnswer = entries.length === 0 ? h('input', { type: 'text', id: 'answer-text', name: 'answer-text', autocomplete: 'off', 'aria-describedby': entryErrorId }) : undefined;
+  const freeAnswer =
+    entries.length === 0
+      ? h('input', { type: 'text', id: 'answer-text', name: 'answer-text', autocomplete: 'off', 'aria-describedby': entryErrorId })
+      : undefined;
   const choices = entries.map((entry, index) =>
     h(
       'label',
       { class: 'choice' },
-      h('input', { type: 'radio', name: 'answer-entry', value: entry.key, 'aria-describedby': entryErrorId, ...(index < 9 && { 'aria-keyshortcuts': String(index + 1) }) }),
+      h('input', {
+        type: 'radio',
+        name: 'answer-entry',
+        value: entry.key,
+        'aria-describedby': entryErrorId,
+        ...(index < 9 && { 'aria-keyshortcuts': String(index + 1) }),
+      }),
       h('span', {}, entry.label),
     ),
   );
   // Beyond the question's entries, the card may allow two more answers (SPEC §2.6–2.8, §3.5).
   const entryWord = learnable?.entry || 'entry';
   const special = (answer: 'none' | 'new', words: string) =>
-    h('label', { class: 'choice special' }, h('input', { type: 'radio', name: 'answer-entry', value: `:${answer}`, 'data-answer': answer, 'aria-describedby': entryErrorId }), h('span', {}, words));
+    h(
+      'label',
+      { class: 'choice special' },
+      h('input', { type: 'radio', name: 'answer-entry', value: `:${answer}`, 'data-answer': answer, 'aria-describedby': entryErrorId }),
+      h('span', {}, words),
+    );
   const noneChoice = teach && learnable?.admitsNone && entries.length > 0 ? special('none', 'None of these') : undefined;
   const newNameId = uniqueId('new-entry');
   const newName = h('input', { type: 'text', id: newNameId, name: 'new-entry-label', autocomplete: 'off', maxlength: 120, 'aria-describedby': entryErrorId });
@@ -185,7 +212,12 @@ function answerForm(main: HTMLElement, ctx: AppContext, agent: AgentView | undef
       'fieldset',
       { class: 'remember' },
       h('legend', {}, 'For next time'),
-      h('label', { class: 'choice', for: 'remember' }, toggle, h('span', {}, h('strong', {}, 'Remember this'), ` and teach ${agent?.name ?? 'the agent'} ${learnable.teaches || 'this answer'}`)),
+      h(
+        'label',
+        { class: 'choice', for: 'remember' },
+        toggle,
+        h('span', {}, h('strong', {}, 'Remember this'), ` and teach ${agent?.name ?? 'the agent'} ${learnable.teaches || 'this answer'}`),
+      ),
       lessonBox,
     );
   }
@@ -283,7 +315,11 @@ function answerForm(main: HTMLElement, ctx: AppContext, agent: AgentView | undef
     previewing = true;
     submit.setAttribute('aria-disabled', 'true');
     previewBox.replaceChildren(h('p', { class: 'muted' }, 'Trying the lesson on recent messages…'));
-    void postJson<PreviewView>(`/agents/${segment(task.agentId)}/tasks/${segment(task.taskId)}/preview`, { entry, value: lesson?.values() ?? {}, reason: lesson?.reason() ?? '' })
+    void postJson<PreviewView>(`/agents/${segment(task.agentId)}/tasks/${segment(task.taskId)}/preview`, {
+      entry,
+      value: lesson?.values() ?? {},
+      reason: lesson?.reason() ?? '',
+    })
       .then((answer) => {
         if (closed || asked !== lessonState()) return;
         if (answer.refusal) {
@@ -294,7 +330,12 @@ function answerForm(main: HTMLElement, ctx: AppContext, agent: AgentView | undef
         previewedFor = asked;
         previewBox.replaceChildren(
           answer.preview
-            ? previewView(answer.preview, { agentId: task.agentId, agentName: agent?.name ?? task.agentName, entryWord, labelOf: (key) => entries.find((candidate) => candidate.key === key)?.label ?? key })
+            ? previewView(answer.preview, {
+                agentId: task.agentId,
+                agentName: agent?.name ?? task.agentName,
+                entryWord,
+                labelOf: (key) => entries.find((candidate) => candidate.key === key)?.label ?? key,
+              })
             : h('p', { class: 'notice notice-info', role: 'status' }, answer.problem ?? 'Nothing could be previewed.'),
         );
       })
@@ -338,7 +379,14 @@ function answerForm(main: HTMLElement, ctx: AppContext, agent: AgentView | undef
         unsaved.delete(form);
         const answered = result.added?.entry ?? entry;
         const label = request.none ? 'None of these' : request.newEntry?.label;
-        showBackView(main, ctx, { agent, question: task, entry: answered, result, ...(label !== undefined && { label }), ...(request.lesson && { lastValues: request.lesson.value }) });
+        showBackView(main, ctx, {
+          agent,
+          question: task,
+          entry: answered,
+          result,
+          ...(label !== undefined && { label }),
+          ...(request.lesson && { lastValues: request.lesson.value }),
+        });
       })
       .catch((error: unknown) => {
         sending = false;
@@ -375,7 +423,12 @@ export async function answerPage(main: HTMLElement, ctx: AppContext, agentId: st
   const [task, agents] = await Promise.all([getJson<TaskView>(`/agents/${segment(agentId)}/tasks/${segment(taskId)}`), ctx.agents()]);
   const agent = agents.find((candidate) => candidate.id === agentId);
   if (task.state !== 'asking') {
-    fill(main, h('h1', { tabindex: -1 }, 'Already answered'), h('p', { class: 'lead' }, 'This question is no longer waiting. Here is how the task ended.'), taskDetails(task));
+    fill(
+      main,
+      h('h1', { tabindex: -1 }, 'Already answered'),
+      h('p', { class: 'lead' }, 'This question is no longer waiting. Here is how the task ended.'),
+      taskDetails(task),
+    );
     return;
   }
   const form = answerForm(main, ctx, agent, task);

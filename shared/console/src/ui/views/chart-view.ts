@@ -37,7 +37,11 @@ export function chartView(periods: readonly ChartPeriod[], title: string, yMax?:
       s('text', { class: 'tick', x: label.x, y: plot.bottom + 16, 'text-anchor': 'middle' }, label.label),
       s('text', { class: 'tick count', x: label.x, y: plot.bottom + 30, 'text-anchor': 'middle' }, `${label.messages} msgs`),
     ]),
-    s('text', { class: 'axis-title', x: (plot.left + plot.right) / 2, y: geometry.height - 6, 'text-anchor': 'middle' }, 'Week of (message date), with messages that week'),
+    s(
+      'text',
+      { class: 'axis-title', x: (plot.left + plot.right) / 2, y: geometry.height - 6, 'text-anchor': 'middle' },
+      'Week of (message date), with messages that week',
+    ),
     s('line', { class: 'axis', x1: plot.left, x2: plot.right, y1: plot.bottom, y2: plot.bottom }),
     geometry.line !== '' && s('path', { class: 'line', d: geometry.line }),
     geometry.points.map((point) =>

@@ -45,12 +45,22 @@ function correctionsList(view: CorrectionsView, many: boolean): HTMLElement {
 }
 
 /** The form: which finding (when several), what it should have been, and why. */
-function correctionForm(ctx: AppContext, task: TaskView, view: CorrectionsView, close: () => void, done: (outcome: CorrectionOutcome) => Promise<void>): HTMLElement {
+function correctionForm(
+  ctx: AppContext,
+  task: TaskView,
+  view: CorrectionsView,
+  close: () => void,
+  done: (outcome: CorrectionOutcome) => Promise<void>,
+): HTMLElement {
   const errors = h('div', { class: 'form-errors' });
   const findingId = uniqueId('correct-finding');
   const valueId = uniqueId('correct-value');
   const reasonId = uniqueId('correct-reason');
-  const findingSelect = h('select', { id: findingId, name: 'finding' }, view.findings.map((finding) => h('option', { value: finding.name }, labelOf(finding.name))));
+  const findingSelect = h(
+    'select',
+    { id: findingId, name: 'finding' },
+    view.findings.map((finding) => h('option', { value: finding.name }, labelOf(finding.name))),
+  );
   const valueSlot = h('div', { class: 'field' });
   let value: HTMLSelectElement | HTMLInputElement = h('input', { type: 'text' });
   const chosen = () => view.findings.find((finding) => finding.name === findingSelect.value) ?? view.findings[0];
@@ -102,7 +112,8 @@ function correctionForm(ctx: AppContext, task: TaskView, view: CorrectionsView, 
       reason.focus();
       return;
     }
-    const request: CorrectionRequest = value.value === NONE ? { finding: finding.name, none: true, reason: reason.value } : { finding: finding.name, entry: value.value, reason: reason.value };
+    const request: CorrectionRequest =
+      value.value === NONE ? { finding: finding.name, none: true, reason: reason.value } : { finding: finding.name, entry: value.value, reason: reason.value };
     confirm.disabled = true;
     postJson<CorrectionOutcome>(`/agents/${segment(task.agentId)}/tasks/${segment(task.taskId)}/corrections`, request)
       .then(done)
@@ -140,7 +151,9 @@ export async function correctionsSection(ctx: AppContext, task: TaskView, said?:
       slot,
       correctionForm(ctx, task, view, close, async (outcome) => {
         const finding = view.findings.find((candidate) => candidate.name === outcome.finding);
-        await redraw(outcome.changed ? `Recorded: ${shouldHaveBeen(outcome, finding)}.` : `Already recorded: ${shouldHaveBeen(outcome, finding)}; nothing was added.`);
+        await redraw(
+          outcome.changed ? `Recorded: ${shouldHaveBeen(outcome, finding)}.` : `Already recorded: ${shouldHaveBeen(outcome, finding)}; nothing was added.`,
+        );
       }),
     );
     slot.querySelector<HTMLElement>('select, input')?.focus();
@@ -158,7 +171,12 @@ export async function correctionsSection(ctx: AppContext, task: TaskView, said?:
       : [
           correctionsList(view, view.findings.length > 1),
           corrected.length > 0 &&
-            h('p', { class: 'muted' }, corrected.map(({ finding, entry }) => [h('a', { href: entryHref(finding.collection, entry) }, `What ${named(finding, entry)} is taught`), ' ']), '— teach it there, or take back what decided this.'),
+            h(
+              'p',
+              { class: 'muted' },
+              corrected.map(({ finding, entry }) => [h('a', { href: entryHref(finding.collection, entry) }, `What ${named(finding, entry)} is taught`), ' ']),
+              '— teach it there, or take back what decided this.',
+            ),
           view.findings.length > 0 && [opener, slot],
         ],
   );

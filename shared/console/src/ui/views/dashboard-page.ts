@@ -16,7 +16,11 @@ function headline(stats: AgentStats): HTMLElement {
   const latest = stats.periods.at(-1);
   const earliest = stats.periods.find((period) => period.messages >= MIN_MESSAGES);
   if (!chosen) {
-    return h('p', { class: 'headline few' }, `No week has ${MIN_MESSAGES} messages yet, too few for a figure worth a headline; the chart shows each week with its count.`);
+    return h(
+      'p',
+      { class: 'headline few' },
+      `No week has ${MIN_MESSAGES} messages yet, too few for a figure worth a headline; the chart shows each week with its count.`,
+    );
   }
   return h(
     'p',
@@ -26,7 +30,13 @@ function headline(stats: AgentStats): HTMLElement {
     (chosen.corrected ?? 0) > 0 && `; ${decisions(chosen.corrected ?? 0)} corrected later`,
     ')',
     earliest && earliest !== chosen && h('span', { class: 'muted' }, ` — ${earliest.questionsPer100} in the week of ${periodLabel(earliest.period)}`),
-    latest && latest !== chosen && h('span', { class: 'muted block' }, ` Later weeks had fewer than ${MIN_MESSAGES} messages (${latest.messages} in the week of ${periodLabel(latest.period)}), too few to count.`),
+    latest &&
+      latest !== chosen &&
+      h(
+        'span',
+        { class: 'muted block' },
+        ` Later weeks had fewer than ${MIN_MESSAGES} messages (${latest.messages} in the week of ${periodLabel(latest.period)}), too few to count.`,
+      ),
   );
 }
 
@@ -38,22 +48,39 @@ const decisions = (count: number) => `${count} decision${count === 1 ? '' : 's'}
  */
 function correctionsLine(stats: AgentStats): HTMLElement {
   const taken = stats.takenBack;
-  const takenBack =
-    taken !== undefined &&
-    taken.lessons > 0 && [' ', h('a', { href: historyHref(taken.collection) }, `${taken.atLeast ? 'At least ' : ''}${taken.lessons} lesson${taken.lessons === 1 ? '' : 's'} taken back`), '.'];
+  const takenBack = taken !== undefined &&
+    taken.lessons > 0 && [
+      ' ',
+      h('a', { href: historyHref(taken.collection) }, `${taken.atLeast ? 'At least ' : ''}${taken.lessons} lesson${taken.lessons === 1 ? '' : 's'} taken back`),
+      '.',
+    ];
   if (!stats.periods.some((period) => period.corrected !== undefined)) {
-    return h('p', { class: 'corrections-line muted' }, `${stats.name} does not count decisions corrected later, so a falling line here cannot show whether it fell by deciding wrongly.`, takenBack);
+    return h(
+      'p',
+      { class: 'corrections-line muted' },
+      `${stats.name} does not count decisions corrected later, so a falling line here cannot show whether it fell by deciding wrongly.`,
+      takenBack,
+    );
   }
   const corrected = stats.periods.reduce((sum, period) => sum + (period.corrected ?? 0), 0);
   const unasked = stats.periods.reduce((sum, period) => sum + (period.correctedUnasked ?? 0), 0);
   if (corrected === 0) {
-    return h('p', { class: 'corrections-line' }, 'No decision corrected later.', takenBack, ' ', h('span', { class: 'muted' }, 'A person who finds one wrong says so on its task page.'));
+    return h(
+      'p',
+      { class: 'corrections-line' },
+      'No decision corrected later.',
+      takenBack,
+      ' ',
+      h('span', { class: 'muted' }, 'A person who finds one wrong says so on its task page.'),
+    );
   }
   return h(
     'p',
     { class: 'corrections-line warn' },
     h('strong', {}, `${decisions(corrected)} corrected later`),
-    unasked > 0 ? ` (${unasked === corrected ? (corrected === 1 ? 'made' : 'all made') : `${unasked} of them made`} without asking)` : ' (all answered by a person)',
+    unasked > 0
+      ? ` (${unasked === corrected ? (corrected === 1 ? 'made' : 'all made') : `${unasked} of them made`} without asking)`
+      : ' (all answered by a person)',
     '.',
     takenBack,
     ' ',
@@ -87,7 +114,15 @@ function agentPanel(stats: AgentStats, yMax: number): HTMLElement {
                 h(
                   'table',
                   { class: 'data' },
-                  h('thead', {}, h('tr', {}, ['Week of', 'Messages', 'Questions', 'Per 100', 'Corrected later'].map((title) => h('th', { scope: 'col' }, title)))),
+                  h(
+                    'thead',
+                    {},
+                    h(
+                      'tr',
+                      {},
+                      ['Week of', 'Messages', 'Questions', 'Per 100', 'Corrected later'].map((title) => h('th', { scope: 'col' }, title)),
+                    ),
+                  ),
                   h(
                     'tbody',
                     {},
@@ -99,7 +134,12 @@ function agentPanel(stats: AgentStats, yMax: number): HTMLElement {
                         h('td', {}, String(period.messages), period.messages > 0 && period.messages < MIN_MESSAGES && h('span', { class: 'muted' }, ' (few)')),
                         h('td', {}, String(period.questions)),
                         h('td', {}, period.messages > 0 ? String(period.questionsPer100) : '—'),
-                        h('td', {}, period.corrected === undefined ? '—' : String(period.corrected), (period.correctedUnasked ?? 0) > 0 && h('span', { class: 'muted' }, ` (${period.correctedUnasked} without asking)`)),
+                        h(
+                          'td',
+                          {},
+                          period.corrected === undefined ? '—' : String(period.corrected),
+                          (period.correctedUnasked ?? 0) > 0 && h('span', { class: 'muted' }, ` (${period.correctedUnasked} without asking)`),
+                        ),
                       ),
                     ),
                   ),
@@ -124,14 +164,24 @@ function replayPanel(initial: ReplayState, redraw: () => Promise<void>): HTMLEle
     if (!state.running) notFresh = state.notFresh;
     fill(
       guard,
-      notFresh !== undefined && !state.running && [
-        warningNotice(notFresh),
-        h('label', { class: 'choice', for: despite.id }, despite, h('span', {}, 'Replay anyway, on top of the messages already here')),
-      ],
+      notFresh !== undefined &&
+        !state.running && [
+          warningNotice(notFresh),
+          h('label', { class: 'choice', for: despite.id }, despite, h('span', {}, 'Replay anyway, on top of the messages already here')),
+        ],
     );
     button.disabled = state.running || (notFresh !== undefined && !despite.checked);
     log.textContent = state.lines.join('\n');
-    fill(outcome, state.problem !== undefined ? warningNotice(state.problem) : state.summary !== undefined ? h('p', { class: 'replay-summary' }, state.summary) : state.running ? h('p', { class: 'muted' }, 'Replaying…') : false);
+    fill(
+      outcome,
+      state.problem !== undefined
+        ? warningNotice(state.problem)
+        : state.summary !== undefined
+          ? h('p', { class: 'replay-summary' }, state.summary)
+          : state.running
+            ? h('p', { class: 'muted' }, 'Replaying…')
+            : false,
+    );
   };
   despite.addEventListener('change', () => {
     button.disabled = notFresh !== undefined && !despite.checked;
@@ -172,10 +222,23 @@ export async function dashboardPage(main: HTMLElement, ctx: AppContext): Promise
     const seen = JSON.stringify(list);
     if (seen === drawn) return;
     drawn = seen;
-    const open = new Set(Array.from(charts.querySelectorAll('section.stats')).filter((panel) => panel.querySelector('details')?.open).map((panel) => panel.id));
+    const open = new Set(
+      Array.from(charts.querySelectorAll('section.stats'))
+        .filter((panel) => panel.querySelector('details')?.open)
+        .map((panel) => panel.id),
+    );
     // One scale for every panel, so two agents' lines can be compared by eye.
     const yMax = sharedScaleMax(list.map((stats) => stats.periods));
-    fill(charts, list.length === 0 ? h('p', { class: 'card empty' }, 'No agents are configured.') : h('div', { class: 'stats-grid' }, list.map((stats) => agentPanel(stats, yMax))));
+    fill(
+      charts,
+      list.length === 0
+        ? h('p', { class: 'card empty' }, 'No agents are configured.')
+        : h(
+            'div',
+            { class: 'stats-grid' },
+            list.map((stats) => agentPanel(stats, yMax)),
+          ),
+    );
     for (const panel of Array.from(charts.querySelectorAll('section.stats'))) if (open.has(panel.id)) panel.querySelector('details')?.setAttribute('open', '');
   };
   await drawCharts(agents);
@@ -195,7 +258,11 @@ export async function dashboardPage(main: HTMLElement, ctx: AppContext): Promise
   fill(
     main,
     h('h1', { tabindex: -1 }, 'Questions per 100 messages'),
-    h('p', { class: 'lead' }, `Week by week, by each message’s own date, with the decisions a person later said were wrong. A line that falls with no corrections under it means the agents are keeping what they are taught. Weeks with fewer than ${MIN_MESSAGES} messages are drawn hollow and never headline; a week with no messages leaves a gap.`),
+    h(
+      'p',
+      { class: 'lead' },
+      `Week by week, by each message’s own date, with the decisions a person later said were wrong. A line that falls with no corrections under it means the agents are keeping what they are taught. Weeks with fewer than ${MIN_MESSAGES} messages are drawn hollow and never headline; a week with no messages leaves a gap.`,
+    ),
     replayPanel(replay, async () => drawCharts((await getJson<StatsResponse>('/stats')).agents)),
     charts,
   );

@@ -27,8 +27,13 @@ function retractForm(ctx: AppContext, entry: EntryView, lesson: ActivationView, 
 function taughtTable(ctx: AppContext, entry: EntryView, done: (said: string) => Promise<void>): HTMLElement {
   const body = h('tbody', {});
   for (const lesson of entry.taught) {
-    const { row: formRowOf, open } = formRow(COLUMNS.length, (close) => retractForm(ctx, entry, lesson, close, done), () => button);
-    const button = lesson.kind === 'lesson' || entry.taught.length === 1 ? h('button', { type: 'button', class: 'secondary', onclick: open }, 'Take back') : undefined;
+    const { row: formRowOf, open } = formRow(
+      COLUMNS.length,
+      (close) => retractForm(ctx, entry, lesson, close, done),
+      () => button,
+    );
+    const button =
+      lesson.kind === 'lesson' || entry.taught.length === 1 ? h('button', { type: 'button', class: 'secondary', onclick: open }, 'Take back') : undefined;
     body.append(
       h(
         'tr',
@@ -47,7 +52,15 @@ function taughtTable(ctx: AppContext, entry: EntryView, done: (said: string) => 
     'table',
     { class: 'data history taught' },
     h('caption', {}, `What ${entry.label} is taught in version ${entry.activeVersion}, the active one, newest first.`),
-    h('thead', {}, h('tr', {}, COLUMNS.map((title) => h('th', { scope: 'col' }, title)))),
+    h(
+      'thead',
+      {},
+      h(
+        'tr',
+        {},
+        COLUMNS.map((title) => h('th', { scope: 'col' }, title)),
+      ),
+    ),
     body,
   );
 }
@@ -62,7 +75,13 @@ function retractedList(entry: EntryView): HTMLElement | undefined {
       'ul',
       { class: 'plain retracted' },
       entry.retracted.map(({ lesson, by }) =>
-        h('li', {}, h('s', {}, lesson.audit), ` (v${lesson.version}, ${lesson.author}), taken back in v${by.version} by ${by.author}: ${by.reason} `, timeElement(by.at)),
+        h(
+          'li',
+          {},
+          h('s', {}, lesson.audit),
+          ` (v${lesson.version}, ${lesson.author}), taken back in v${by.version} by ${by.author}: ${by.reason} `,
+          timeElement(by.at),
+        ),
       ),
     ),
   );

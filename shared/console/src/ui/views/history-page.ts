@@ -35,7 +35,13 @@ function collectionNav(collections: readonly CollectionView[], current: string |
 
 /** One activation in a sentence: its version, what the learnable said it did, and who. */
 const activationLine = (activation: ActivationView): HTMLElement =>
-  h('li', {}, h('strong', {}, `v${activation.version}`), ` ${activation.audit} — ${activation.author}`, activation.reason !== '' && h('span', { class: 'muted' }, ` (“${activation.reason}”)`));
+  h(
+    'li',
+    {},
+    h('strong', {}, `v${activation.version}`),
+    ` ${activation.audit} — ${activation.author}`,
+    activation.reason !== '' && h('span', { class: 'muted' }, ` (“${activation.reason}”)`),
+  );
 
 /** What confirming will take out of effect and bring back, read from the authority before anything is written. */
 function rollbackEffect(collection: CollectionView, version: number): HTMLElement {
@@ -48,11 +54,19 @@ function rollbackEffect(collection: CollectionView, version: number): HTMLElemen
         undoes.length === 0
           ? h('p', {}, 'Confirming takes no lesson out of effect.')
           : [
-              h('p', {}, h('strong', {}, `Confirming takes ${undoes.length === 1 ? 'this change' : `these ${undoes.length} changes`} out of effect`), ', newest first (they stay in the history and can be brought back by rolling forward):'),
+              h(
+                'p',
+                {},
+                h('strong', {}, `Confirming takes ${undoes.length === 1 ? 'this change' : `these ${undoes.length} changes`} out of effect`),
+                ', newest first (they stay in the history and can be brought back by rolling forward):',
+              ),
               h('ul', { class: 'plain undoes' }, undoes.slice(0, 50).map(activationLine)),
               undoes.length > 50 && h('p', { class: 'muted' }, `and ${undoes.length - 50} older ones.`),
             ],
-        effect.restores.length > 0 && [h('p', {}, h('strong', {}, 'It brings back'), ':'), h('ul', { class: 'plain restores' }, effect.restores.slice(0, 50).map(activationLine))],
+        effect.restores.length > 0 && [
+          h('p', {}, h('strong', {}, 'It brings back'), ':'),
+          h('ul', { class: 'plain restores' }, effect.restores.slice(0, 50).map(activationLine)),
+        ],
       );
     })
     .catch((error: unknown) => fill(box, errorNotice(`What this would undo cannot be shown: ${error instanceof ApiFailure ? error.message : String(error)}`)));
@@ -81,7 +95,11 @@ function historyTable(ctx: AppContext, collection: CollectionView, history: Hist
   const body = h('tbody', {});
   for (const activation of history.activations) {
     const isActive = activation.id === activeId;
-    const { row: formRowOf, open } = formRow(COLUMNS.length, (close) => rollbackForm(ctx, collection, activation, close), () => button);
+    const { row: formRowOf, open } = formRow(
+      COLUMNS.length,
+      (close) => rollbackForm(ctx, collection, activation, close),
+      () => button,
+    );
     const button =
       isActive || activation.version === history.activeVersion
         ? undefined
@@ -89,8 +107,17 @@ function historyTable(ctx: AppContext, collection: CollectionView, history: Hist
     body.append(
       h(
         'tr',
-        { class: [isActive && 'active', activation.id === highlighted && 'highlight'].filter(Boolean).join(' ') || undefined, id: `activation-${activation.id}` },
-        h('td', { 'data-label': 'Version', class: 'nowrap' }, h('strong', {}, `v${activation.version}`), isActive && h('span', { class: 'badge' }, 'active'), h('span', { class: 'muted block kind' }, activation.kind)),
+        {
+          class: [isActive && 'active', activation.id === highlighted && 'highlight'].filter(Boolean).join(' ') || undefined,
+          id: `activation-${activation.id}`,
+        },
+        h(
+          'td',
+          { 'data-label': 'Version', class: 'nowrap' },
+          h('strong', {}, `v${activation.version}`),
+          isActive && h('span', { class: 'badge' }, 'active'),
+          h('span', { class: 'muted block kind' }, activation.kind),
+        ),
         // Which program recorded it is for whoever audits; the clerk sees the person.
         h('td', { 'data-label': 'Who', title: activation.client !== '' ? `Recorded through ${activation.client}` : undefined }, activation.author),
         h('td', { 'data-label': 'Why', class: 'wrap-anywhere' }, activation.reason),
@@ -98,7 +125,10 @@ function historyTable(ctx: AppContext, collection: CollectionView, history: Hist
           'td',
           { 'data-label': 'What changed', class: 'wrap-anywhere' },
           activation.audit,
-          activation.entry !== undefined && [' ', h('a', { href: entryHref(collection.collection, activation.entry), class: 'entry-link' }, `what ${activation.entry} holds now`)],
+          activation.entry !== undefined && [
+            ' ',
+            h('a', { href: entryHref(collection.collection, activation.entry), class: 'entry-link' }, `what ${activation.entry} holds now`),
+          ],
         ),
         h('td', { 'data-label': 'When', class: 'nowrap' }, timeElement(activation.at)),
         h('td', { class: 'row-action' }, button),
@@ -110,7 +140,15 @@ function historyTable(ctx: AppContext, collection: CollectionView, history: Hist
     'table',
     { class: 'data history' },
     h('caption', {}, `Every activation of ${collection.collection}, newest first. Version ${history.activeVersion ?? '–'} is active.`),
-    h('thead', {}, h('tr', {}, COLUMNS.map((title) => h('th', { scope: 'col' }, title)))),
+    h(
+      'thead',
+      {},
+      h(
+        'tr',
+        {},
+        COLUMNS.map((title) => h('th', { scope: 'col' }, title)),
+      ),
+    ),
     body,
   );
 }
@@ -124,7 +162,9 @@ export async function historyPage(main: HTMLElement, ctx: AppContext, wanted: st
       main,
       h('h1', { tabindex: -1 }, 'History'),
       collectionNav(collections, undefined),
-      current === undefined ? h('p', { class: 'card empty' }, 'The authority holds no collections yet.') : errorNotice(`The authority has no collection “${current}”.`),
+      current === undefined
+        ? h('p', { class: 'card empty' }, 'The authority holds no collections yet.')
+        : errorNotice(`The authority has no collection “${current}”.`),
     );
     return;
   }

@@ -50,7 +50,12 @@ function decisionRow(task: TaskView): HTMLElement {
     {},
     h('td', { class: 'nowrap' }, timeElement(task.at)),
     h('td', {}, task.agentName),
-    h('td', {}, h('a', { href: taskHref(task.agentId, task.taskId) }, about || task.said || '(no words)'), about !== '' && task.said !== '' && h('span', { class: 'muted block' }, task.said)),
+    h(
+      'td',
+      {},
+      h('a', { href: taskHref(task.agentId, task.taskId) }, about || task.said || '(no words)'),
+      about !== '' && task.said !== '' && h('span', { class: 'muted block' }, task.said),
+    ),
     h('td', {}, versionsView(task.versions, '') ?? ''),
     h('td', {}, decidedByText(task)),
   );
@@ -65,7 +70,15 @@ function decisionsTable(decided: DecisionsResponse): HTMLElement {
         h(
           'table',
           { class: 'data' },
-          h('thead', {}, h('tr', {}, ['When', 'Agent', 'Message', 'Version', 'How'].map((title) => h('th', { scope: 'col' }, title)))),
+          h(
+            'thead',
+            {},
+            h(
+              'tr',
+              {},
+              ['When', 'Agent', 'Message', 'Version', 'How'].map((title) => h('th', { scope: 'col' }, title)),
+            ),
+          ),
           h('tbody', {}, decided.decisions.map(decisionRow)),
         ),
       );
@@ -112,7 +125,12 @@ export function narrowed(questions: readonly TaskView[], wanted: typeof view, no
     if (wanted.agent !== '' && task.agentId !== wanted.agent) return false;
     if (wanted.age > 0 && now - (Date.parse(task.at) || now) < wanted.age) return false;
     if (words.length === 0) return true;
-    const haystack = [task.agentName, task.said, aboutLine(task.summary), ...summaryItems(task.summary).flatMap((item) => (item.value.kind === 'text' ? [item.value.text] : item.value.kind === 'list' ? item.value.items : []))]
+    const haystack = [
+      task.agentName,
+      task.said,
+      aboutLine(task.summary),
+      ...summaryItems(task.summary).flatMap((item) => (item.value.kind === 'text' ? [item.value.text] : item.value.kind === 'list' ? item.value.items : [])),
+    ]
       .join(' ')
       .toLowerCase();
     return words.every((word) => haystack.includes(word));
@@ -129,7 +147,11 @@ function toolbar(agents: readonly AgentView[], changed: () => void): HTMLElement
     changed();
   });
   const select = (id: string, options: readonly (readonly [string, string])[], current: string, set: (value: string) => void) => {
-    const element = h('select', { id }, options.map(([value, label]) => h('option', { value, selected: value === current }, label)));
+    const element = h(
+      'select',
+      { id },
+      options.map(([value, label]) => h('option', { value, selected: value === current }, label)),
+    );
     element.addEventListener('change', () => {
       set(element.value);
       changed();
@@ -142,9 +164,43 @@ function toolbar(agents: readonly AgentView[], changed: () => void): HTMLElement
     { class: 'inbox-tools', role: 'search', 'aria-label': 'Narrow the questions' },
     h('div', { class: 'tool' }, h('label', { for: 'inbox-find' }, 'Find'), search),
     named.length > 1 &&
-      h('div', { class: 'tool' }, h('label', { for: 'inbox-agent' }, 'Agent'), select('inbox-agent', [['', 'All agents'], ...named.map((agent) => [agent.id, agent.name ?? agent.id] as const)], view.agent, (value) => (view.agent = value))),
-    h('div', { class: 'tool' }, h('label', { for: 'inbox-age' }, 'Waiting'), select('inbox-age', AGES.map(([ms, label]) => [String(ms), label] as const), String(view.age), (value) => (view.age = Number(value)))),
-    h('div', { class: 'tool' }, h('label', { for: 'inbox-order' }, 'Order'), select('inbox-order', [['newest', 'Newest first'], ['oldest', 'Oldest first'], ['agent', 'By agent']], view.order, (value) => (view.order = value as typeof view.order))),
+      h(
+        'div',
+        { class: 'tool' },
+        h('label', { for: 'inbox-agent' }, 'Agent'),
+        select(
+          'inbox-agent',
+          [['', 'All agents'], ...named.map((agent) => [agent.id, agent.name ?? agent.id] as const)],
+          view.agent,
+          (value) => (view.agent = value),
+        ),
+      ),
+    h(
+      'div',
+      { class: 'tool' },
+      h('label', { for: 'inbox-age' }, 'Waiting'),
+      select(
+        'inbox-age',
+        AGES.map(([ms, label]) => [String(ms), label] as const),
+        String(view.age),
+        (value) => (view.age = Number(value)),
+      ),
+    ),
+    h(
+      'div',
+      { class: 'tool' },
+      h('label', { for: 'inbox-order' }, 'Order'),
+      select(
+        'inbox-order',
+        [
+          ['newest', 'Newest first'],
+          ['oldest', 'Oldest first'],
+          ['agent', 'By agent'],
+        ],
+        view.order,
+        (value) => (view.order = value as typeof view.order),
+      ),
+    ),
   );
 }
 
@@ -171,16 +227,26 @@ export async function inboxPage(main: HTMLElement, ctx: AppContext): Promise<voi
     const shown = narrowed(snapshot.questions, view, Date.now());
     const order = view.order === 'newest' ? 'newest first' : view.order === 'oldest' ? 'oldest first' : 'by agent';
     const sentence =
-      count === 0 ? 'Nothing is waiting for an answer.' : shown.length === count ? `${count} waiting for an answer, ${order}.` : `${count} waiting for an answer; ${shown.length} shown, ${order}.`;
+      count === 0
+        ? 'Nothing is waiting for an answer.'
+        : shown.length === count
+          ? `${count} waiting for an answer, ${order}.`
+          : `${count} waiting for an answer; ${shown.length} shown, ${order}.`;
     if (lead.textContent !== sentence) lead.textContent = sentence;
     fill(problems, problemsNotice(snapshot.problems, known));
     reconcile(list, rows, shown);
     list.hidden = shown.length === 0;
-    empty.textContent = count === 0 ? 'When an agent cannot decide a message, its question appears here.' : 'No waiting question matches; clear the search or the filters to see them all.';
+    empty.textContent =
+      count === 0
+        ? 'When an agent cannot decide a message, its question appears here.'
+        : 'No waiting question matches; clear the search or the filters to see them all.';
     empty.hidden = shown.length > 0;
     // A question that left the list was decided: the decisions below change with it.
     if (shownCount !== -1 && count < shownCount) {
-      void getJson<DecisionsResponse>('/decisions?limit=8').then((fresh) => fill(recent, decisionsTable(fresh)), () => undefined);
+      void getJson<DecisionsResponse>('/decisions?limit=8').then(
+        (fresh) => fill(recent, decisionsTable(fresh)),
+        () => undefined,
+      );
     }
     shownCount = count;
   };
@@ -188,7 +254,12 @@ export async function inboxPage(main: HTMLElement, ctx: AppContext): Promise<voi
 
   fill(
     main,
-    h('div', { class: 'page-head' }, h('h1', { tabindex: -1 }, 'Questions'), h('p', { class: 'muted hint' }, 'Press ', h('kbd', {}, '?'), ' for keyboard shortcuts')),
+    h(
+      'div',
+      { class: 'page-head' },
+      h('h1', { tabindex: -1 }, 'Questions'),
+      h('p', { class: 'muted hint' }, 'Press ', h('kbd', {}, '?'), ' for keyboard shortcuts'),
+    ),
     toolbar(agents, () => draw(last, lastAgents)),
     lead,
     problems,
@@ -197,6 +268,9 @@ export async function inboxPage(main: HTMLElement, ctx: AppContext): Promise<voi
     h('section', { class: 'recent', 'aria-labelledby': 'recent-title' }, h('h2', { id: 'recent-title' }, 'Recently decided'), recent),
   );
   ctx.watchQuestions((snapshot) => {
-    void ctx.agents().then((known) => draw(snapshot, known), () => draw(snapshot, agents));
+    void ctx.agents().then(
+      (known) => draw(snapshot, known),
+      () => draw(snapshot, agents),
+    );
   });
 }

@@ -12,7 +12,13 @@ export const warningNotice = (...children: (Node | string)[]): HTMLElement => h(
 export function problemsNotice(problems: readonly AgentProblem[], agents: readonly AgentView[]): HTMLElement | undefined {
   if (problems.length === 0) return undefined;
   const nameOf = (id: string) => agents.find((agent) => agent.id === id)?.name ?? id;
-  return warningNotice(h('ul', { class: 'plain' }, problems.map((problem) => h('li', {}, h('strong', {}, nameOf(problem.agentId)), ': ', problem.message))));
+  return warningNotice(
+    h(
+      'ul',
+      { class: 'plain' },
+      problems.map((problem) => h('li', {}, h('strong', {}, nameOf(problem.agentId)), ': ', problem.message)),
+    ),
+  );
 }
 
 /** "lists v3" links: which version of which collection decided a task, each to its history. */
@@ -23,7 +29,10 @@ export function versionsView(versions: TaskView['versions'], prefix = 'Decided w
     'span',
     { class: 'versions' },
     prefix,
-    pairs.map(([collection, version], index) => [index > 0 && ', ', h('a', { href: historyHref(collection, version), class: 'version-link' }, `${collection} v${version}`)]),
+    pairs.map(([collection, version], index) => [
+      index > 0 && ', ',
+      h('a', { href: historyHref(collection, version), class: 'version-link' }, `${collection} v${version}`),
+    ]),
   );
 }
 

@@ -20,7 +20,12 @@ const SHOWN = 5;
 const saidWords = (said: NonNullable<PreviewExample['said']>, words: PreviewWords): string =>
   `${said.by === 'answer' ? 'Answered' : 'Corrected to'}: ${said.none === true || said.entry === undefined ? 'none of these' : words.labelOf(said.entry)}.`;
 
-function examples(list: readonly PreviewExample[], words: PreviewWords, effect: PreviewExample['effect'], which: (example: PreviewExample) => boolean = () => true): HTMLElement | undefined {
+function examples(
+  list: readonly PreviewExample[],
+  words: PreviewWords,
+  effect: PreviewExample['effect'],
+  which: (example: PreviewExample) => boolean = () => true,
+): HTMLElement | undefined {
   const chosen = list.filter((example) => example.effect === effect && which(example)).slice(0, SHOWN);
   if (chosen.length === 0) return undefined;
   return h(
@@ -58,7 +63,12 @@ export function previewView(result: PreviewResult, words: PreviewWords): HTMLEle
   const partial = result.tried !== undefined && result.recent !== undefined && result.tried < result.recent;
   const target = words.labelOf(result.entry);
   if (!result.changed) {
-    return h('div', { class: 'notice notice-info preview', role: 'status' }, h('p', {}, `${words.agentName} already knows this; the lesson would change nothing.`), h('p', { class: 'muted' }, result.audit));
+    return h(
+      'div',
+      { class: 'notice notice-info preview', role: 'status' },
+      h('p', {}, `${words.agentName} already knows this; the lesson would change nothing.`),
+      h('p', { class: 'muted' }, result.audit),
+    );
   }
   return h(
     'div',
@@ -71,7 +81,11 @@ export function previewView(result: PreviewResult, words: PreviewWords): HTMLEle
         `${words.agentName} tried the lesson on the latest ${plural(result.tried!, 'message', 'messages')} of the ${result.recent} it received recently; a preview stops after a few seconds, so the older ones were not tried.`,
       ),
     (result.tooLarge ?? 0) > 0 &&
-      h('p', { class: 'preview-partial' }, `${plural(result.tooLarge!, 'recent message was', 'recent messages were')} too large to try it on here, so ${result.tooLarge === 1 ? 'it is' : 'they are'} not counted below.`),
+      h(
+        'p',
+        { class: 'preview-partial' },
+        `${plural(result.tooLarge!, 'recent message was', 'recent messages were')} too large to try it on here, so ${result.tooLarge === 1 ? 'it is' : 'they are'} not counted below.`,
+      ),
     examined === 0
       ? h('p', {}, `${words.agentName} has no recent messages to try it on, so nothing can be compared yet.`)
       : [
@@ -83,11 +97,27 @@ export function previewView(result: PreviewResult, words: PreviewWords): HTMLEle
               h(
                 'li',
                 { class: 'preview-against' },
-                h('strong', {}, `${plural(against, 'message', 'messages')} someone answered or corrected (as another ${words.entryWord}, or none of these) would go to ${target}, against what they said.`),
+                h(
+                  'strong',
+                  {},
+                  `${plural(against, 'message', 'messages')} someone answered or corrected (as another ${words.entryWord}, or none of these) would go to ${target}, against what they said.`,
+                ),
                 examples(result.examples, words, 'changes', (example) => example.said !== undefined),
               ),
-            taken > 0 && h('li', { class: 'preview-takes' }, h('strong', {}, `${plural(taken, 'message', 'messages')} decided for another ${words.entryWord} would go to ${target} instead.`), examples(result.examples, words, 'changes', (example) => example.said === undefined)),
-            unsettled > 0 && h('li', { class: 'preview-unsettles' }, h('strong', {}, `${plural(unsettled, 'message', 'messages')} decided now would no longer be decided; ${words.agentName} would ask about them.`), examples(result.examples, words, 'unsettles', (example) => example.after.contested !== true)),
+            taken > 0 &&
+              h(
+                'li',
+                { class: 'preview-takes' },
+                h('strong', {}, `${plural(taken, 'message', 'messages')} decided for another ${words.entryWord} would go to ${target} instead.`),
+                examples(result.examples, words, 'changes', (example) => example.said === undefined),
+              ),
+            unsettled > 0 &&
+              h(
+                'li',
+                { class: 'preview-unsettles' },
+                h('strong', {}, `${plural(unsettled, 'message', 'messages')} decided now would no longer be decided; ${words.agentName} would ask about them.`),
+                examples(result.examples, words, 'unsettles', (example) => example.after.contested !== true),
+              ),
             contested > 0 &&
               h(
                 'li',
@@ -95,7 +125,13 @@ export function previewView(result: PreviewResult, words: PreviewWords): HTMLEle
                 `${plural(contested, 'message', 'messages')} decided now would be asked about: the lesson shows that what decided ${contested === 1 ? 'it' : 'them'} fits another ${words.entryWord} too.`,
                 examples(result.examples, words, 'unsettles', (example) => example.after.contested === true),
               ),
-            counts.settles > 0 && h('li', {}, `${plural(counts.settles, 'message', 'messages')} it could not decide would be decided.`, examples(result.examples, words, 'settles')),
+            counts.settles > 0 &&
+              h(
+                'li',
+                {},
+                `${plural(counts.settles, 'message', 'messages')} it could not decide would be decided.`,
+                examples(result.examples, words, 'settles'),
+              ),
             counts.stillOpen > 0 && h('li', {}, `${plural(counts.stillOpen, 'message', 'messages')} it could not decide would still be asked about.`),
             counts.changes + counts.unsettles + counts.settles + counts.stillOpen === 0 && h('li', {}, 'None of them would be read differently.'),
           ),

@@ -49,15 +49,22 @@ export function reasonForm(options: ReasonFormOptions): HTMLElement {
  * A table row's form, in a hidden row under it: `open` shows it and puts the cursor in it, closing
  * hides it and gives focus back to what opened it.
  */
-export function formRow(columns: number, form: (close: () => void) => HTMLElement, opener: () => HTMLElement | undefined): { row: HTMLTableRowElement; open: () => void } {
+export function formRow(
+  columns: number,
+  form: (close: () => void) => HTMLElement,
+  opener: () => HTMLElement | undefined,
+): { row: HTMLTableRowElement; open: () => void } {
   const row = h('tr', { class: 'form-row', hidden: true }, h('td', { colspan: columns }));
   const open = () => {
     row.hidden = false;
     const cell = row.firstElementChild!;
-    fill(cell, form(() => {
-      row.hidden = true;
-      opener()?.focus();
-    }));
+    fill(
+      cell,
+      form(() => {
+        row.hidden = true;
+        opener()?.focus();
+      }),
+    );
     cell.querySelector('textarea')?.focus();
   };
   return { row, open };

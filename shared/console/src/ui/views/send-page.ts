@@ -25,7 +25,11 @@ function outcomeView(task: TaskView): HTMLElement {
   if (task.state === 'decided') {
     return h('div', { class: 'notice notice-success' }, h('p', {}, h('strong', {}, `${task.agentName} decided: `), task.said), versionsView(task.versions));
   }
-  return h('div', { class: 'notice notice-error', role: 'alert' }, h('p', {}, h('strong', {}, `${task.agentName}: `), task.said || 'the task ended without a word.'));
+  return h(
+    'div',
+    { class: 'notice notice-error', role: 'alert' },
+    h('p', {}, h('strong', {}, `${task.agentName}: `), task.said || 'the task ended without a word.'),
+  );
 }
 
 /** A select among the agents that read a media type, or a sentence naming the only one. */
@@ -34,7 +38,11 @@ function agentChooser(candidates: readonly AgentView[], label: string): { elemen
     return { element: h('p', { class: 'route' }, `Goes to ${candidates[0]!.name ?? candidates[0]!.url}.`), chosen: () => candidates[0] };
   }
   const id = uniqueId('send-to');
-  const select = h('select', { id }, candidates.map((agent) => h('option', { value: agent.id }, agent.name ?? agent.url)));
+  const select = h(
+    'select',
+    { id },
+    candidates.map((agent) => h('option', { value: agent.id }, agent.name ?? agent.url)),
+  );
   return {
     element: h('div', { class: 'field' }, h('label', { for: id }, label), select),
     chosen: () => candidates.find((agent) => agent.id === select.value),
@@ -56,8 +64,17 @@ function pickedView(agents: readonly AgentView[], file: File, onReady: () => voi
   const candidates = mediaType === '' ? [] : agentsAccepting(agents, mediaType);
   const head = h('p', {}, h('strong', {}, file.name), ` · ${size(file.size)} · ${kindOf(mediaType, file.name)}`);
   if (candidates.length === 0) {
-    const readers = agents.map((agent) => `${agent.name ?? agent.url} reads ${agent.accepts.map((type) => kindOf(type)).join(', ') || 'nothing it says'}`).join('; ');
-    return { element: h('li', { class: 'picked' }, head, errorNotice(`No agent here reads ${mediaType ? `${kindOf(mediaType, file.name)} (${mediaType})` : 'this kind of file'}: ${readers}.`)) };
+    const readers = agents
+      .map((agent) => `${agent.name ?? agent.url} reads ${agent.accepts.map((type) => kindOf(type)).join(', ') || 'nothing it says'}`)
+      .join('; ');
+    return {
+      element: h(
+        'li',
+        { class: 'picked' },
+        head,
+        errorNotice(`No agent here reads ${mediaType ? `${kindOf(mediaType, file.name)} (${mediaType})` : 'this kind of file'}: ${readers}.`),
+      ),
+    };
   }
   const chooser = agentChooser(candidates, `Send ${file.name} to`);
   const warning = h('div', {});
@@ -73,7 +90,14 @@ function pickedView(agents: readonly AgentView[], file: File, onReady: () => voi
         h(
           'div',
           { class: 'notice notice-warning duplicate', role: 'status' },
-          h('p', {}, h('strong', {}, 'Sent before: '), `${before.same === 'message-id' ? 'a message with the same Message-ID' : 'the same file'} (${before.name}) went to ${before.agent} `, timeElement(before.at), '.'),
+          h(
+            'p',
+            {},
+            h('strong', {}, 'Sent before: '),
+            `${before.same === 'message-id' ? 'a message with the same Message-ID' : 'the same file'} (${before.name}) went to ${before.agent} `,
+            timeElement(before.at),
+            '.',
+          ),
           h('label', { class: 'choice' }, again, h('span', {}, 'Send it again anyway')),
         ),
       );
@@ -104,7 +128,10 @@ function fileSection(agents: readonly AgentView[], result: HTMLElement): HTMLEle
     if (sending) return;
     const views = files.map((file) => pickedView(agents, file, update));
     picked = views.flatMap((view) => (view.picked ? [view.picked] : []));
-    fill(details, views.map((view) => view.element));
+    fill(
+      details,
+      views.map((view) => view.element),
+    );
     update();
   };
 
@@ -152,7 +179,11 @@ function fileSection(agents: readonly AgentView[], result: HTMLElement): HTMLEle
         outcomes.append(line);
         if (!agent) continue;
         try {
-          const { task } = await postFile<{ task: TaskView }>(`/agents/${segment(agent.id)}/files?filename=${encodeURIComponent(item.file.name)}`, item.file, item.mediaType);
+          const { task } = await postFile<{ task: TaskView }>(
+            `/agents/${segment(agent.id)}/files?filename=${encodeURIComponent(item.file.name)}`,
+            item.file,
+            item.mediaType,
+          );
           rememberSent(await item.print, item.file.name, agent.name ?? agent.url);
           fill(line, going.length > 1 && h('p', { class: 'file-name' }, h('strong', {}, item.file.name), ` → ${agent.name ?? agent.url}`), outcomeView(task));
         } catch (error) {
@@ -180,7 +211,14 @@ function noteSection(agents: readonly AgentView[], result: HTMLElement): HTMLEle
   const note = h('textarea', { id, name: 'note', rows: 3, required: true });
   const chooser = agentChooser(readers, 'Send to');
   const send = h('button', { type: 'submit', class: 'primary' }, 'Send note');
-  const form = h('form', { class: 'card' }, h('h2', {}, 'Write a note'), h('div', { class: 'field' }, h('label', { for: id }, 'Text'), note), chooser.element, h('div', { class: 'actions' }, send));
+  const form = h(
+    'form',
+    { class: 'card' },
+    h('h2', {}, 'Write a note'),
+    h('div', { class: 'field' }, h('label', { for: id }, 'Text'), note),
+    chooser.element,
+    h('div', { class: 'actions' }, send),
+  );
   form.addEventListener('submit', (event) => {
     event.preventDefault();
     const agent = chooser.chosen();

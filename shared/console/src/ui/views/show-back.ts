@@ -25,8 +25,18 @@ export interface ShowBackState {
 
 function lessonLine(lesson: LessonOutcome): HTMLElement {
   return lesson.changed
-    ? h('p', { class: 'lesson-kept' }, `Kept as version ${lesson.version} of ${lesson.collection}: ${lesson.audit}. `, h('a', { href: historyHref(lesson.collection, lesson.version) }, 'See it in the history'))
-    : h('p', { class: 'lesson-kept' }, `Already known, so nothing new was written: version ${lesson.version} of ${lesson.collection} stays active. `, h('a', { href: historyHref(lesson.collection, lesson.version) }, 'See the history'));
+    ? h(
+        'p',
+        { class: 'lesson-kept' },
+        `Kept as version ${lesson.version} of ${lesson.collection}: ${lesson.audit}. `,
+        h('a', { href: historyHref(lesson.collection, lesson.version) }, 'See it in the history'),
+      )
+    : h(
+        'p',
+        { class: 'lesson-kept' },
+        `Already known, so nothing new was written: version ${lesson.version} of ${lesson.collection} stays active. `,
+        h('a', { href: historyHref(lesson.collection, lesson.version) }, 'See the history'),
+      );
 }
 
 function readingItem(name: string, reading: Reading, teachAgain: (() => void) | undefined): HTMLElement {
@@ -38,7 +48,11 @@ function readingItem(name: string, reading: Reading, teachAgain: (() => void) | 
     { class: 'reading unsettled', role: 'alert' },
     label,
     h('p', { class: 'reads' }, reading.reads),
-    h('p', {}, 'The lesson was kept, but with it the agent still cannot decide this message. Teach it again with something this message shows, or roll the lesson back in the history.'),
+    h(
+      'p',
+      {},
+      'The lesson was kept, but with it the agent still cannot decide this message. Teach it again with something this message shows, or roll the lesson back in the history.',
+    ),
     version,
     teachAgain && h('button', { type: 'button', class: 'secondary', onclick: teachAgain }, 'Teach again'),
   );
@@ -49,7 +63,11 @@ function readingsView(showBack: ShowBack | undefined, teachAgain: (() => void) |
   if (showBack.problem !== undefined) return warningNotice(showBack.problem);
   const readings = Object.entries(showBack.readings ?? {});
   if (readings.length === 0) return warningNotice('The agent read the message again but said nothing about it.');
-  return h('ul', { class: 'readings' }, readings.map(([name, reading]) => readingItem(name, reading, teachAgain)));
+  return h(
+    'ul',
+    { class: 'readings' },
+    readings.map(([name, reading]) => readingItem(name, reading, teachAgain)),
+  );
 }
 
 /** After an answer: what the agent said, the lesson that was kept, and what the agent reads now. */
@@ -68,7 +86,15 @@ export function showBackView(main: HTMLElement, ctx: AppContext, state: ShowBack
           fields.setRequired(true);
           const errors = h('div', { class: 'form-errors' });
           const send = h('button', { type: 'submit', class: 'primary' }, 'Teach this');
-          const form = h('form', { class: 'card' }, h('h2', {}, 'Teach again'), h('p', { class: 'honesty' }, lessonPromise(learnable.decidedBy)), errors, fields.element, h('div', { class: 'actions' }, send));
+          const form = h(
+            'form',
+            { class: 'card' },
+            h('h2', {}, 'Teach again'),
+            h('p', { class: 'honesty' }, lessonPromise(learnable.decidedBy)),
+            errors,
+            fields.element,
+            h('div', { class: 'actions' }, send),
+          );
           form.addEventListener('submit', (event) => {
             event.preventDefault();
             errors.replaceChildren();
@@ -96,15 +122,26 @@ export function showBackView(main: HTMLElement, ctx: AppContext, state: ShowBack
     h(
       'section',
       { class: 'card' },
-      h('p', { class: 'lead' }, `You answered “${answeredLabel}”.`, result.task.said !== '' && [' ', h('span', { class: 'muted' }, `${result.task.agentName}:`), ' ', h('q', {}, result.task.said)]),
+      h(
+        'p',
+        { class: 'lead' },
+        `You answered “${answeredLabel}”.`,
+        result.task.said !== '' && [' ', h('span', { class: 'muted' }, `${result.task.agentName}:`), ' ', h('q', {}, result.task.said)],
+      ),
       result.added &&
         h(
           'p',
           { class: 'lesson-kept' },
-          result.added.changed ? `Added as version ${result.added.version} of ${result.added.collection}: ${result.added.audit}. ` : `It was there already: ${result.added.audit}. `,
+          result.added.changed
+            ? `Added as version ${result.added.version} of ${result.added.collection}: ${result.added.audit}. `
+            : `It was there already: ${result.added.audit}. `,
           h('a', { href: entryHref(result.added.collection, result.added.entry) }, 'See what it holds'),
         ),
-      h('p', { class: 'muted' }, versionsView(result.task.versions, result.lesson ? 'This task was decided on the version it started with, unchanged by the lesson: ' : 'Decided with ')),
+      h(
+        'p',
+        { class: 'muted' },
+        versionsView(result.task.versions, result.lesson ? 'This task was decided on the version it started with, unchanged by the lesson: ' : 'Decided with '),
+      ),
     ),
     result.lesson &&
       h(
@@ -116,7 +153,12 @@ export function showBackView(main: HTMLElement, ctx: AppContext, state: ShowBack
         readingsView(result.showBack, teachAgain),
       ),
     again,
-    h('p', { class: 'actions' }, h('a', { href: '#/', class: 'button-link primary-link' }, 'Back to questions'), h('a', { href: taskHref(question.agentId, question.taskId), class: 'button-link' }, 'Task details')),
+    h(
+      'p',
+      { class: 'actions' },
+      h('a', { href: '#/', class: 'button-link primary-link' }, 'Back to questions'),
+      h('a', { href: taskHref(question.agentId, question.taskId), class: 'button-link' }, 'Task details'),
+    ),
   );
   main.querySelector<HTMLElement>('h1')?.focus();
 }

@@ -8,7 +8,15 @@ import { errorNotice, warningNotice } from './notices.ts';
  * (a session that expired or was signed out elsewhere), so the page does not look like a fault.
  */
 export function signInPage(root: HTMLElement, signedIn: () => void, ended?: string): void {
-  const name = h('input', { type: 'text', id: 'operator-name', name: 'username', autocomplete: 'username', autocapitalize: 'none', spellcheck: 'false', required: true });
+  const name = h('input', {
+    type: 'text',
+    id: 'operator-name',
+    name: 'username',
+    autocomplete: 'username',
+    autocapitalize: 'none',
+    spellcheck: 'false',
+    required: true,
+  });
   const password = h('input', { type: 'password', id: 'operator-password', name: 'password', autocomplete: 'current-password', required: true });
   const errors = h('div', { class: 'form-errors' });
   const submit = h('button', { type: 'submit', class: 'primary' }, 'Sign in');

@@ -8,7 +8,16 @@ function drawValue(value: SummaryValue): HTMLElement {
     case 'text':
       return h('span', { class: 'summary-text' }, value.text);
     case 'list':
-      return h('span', {}, h('ul', { class: 'summary-list' }, value.items.map((item) => h('li', {}, item))), value.more > 0 && h('span', { class: 'muted' }, `and ${value.more} more`));
+      return h(
+        'span',
+        {},
+        h(
+          'ul',
+          { class: 'summary-list' },
+          value.items.map((item) => h('li', {}, item)),
+        ),
+        value.more > 0 && h('span', { class: 'muted' }, `and ${value.more} more`),
+      );
     case 'table':
       return h(
         'span',
@@ -16,8 +25,27 @@ function drawValue(value: SummaryValue): HTMLElement {
         h(
           'table',
           { class: 'summary-table' },
-          value.head && h('thead', {}, h('tr', {}, value.head.map((cell) => h('th', { scope: 'col' }, cell)))),
-          h('tbody', {}, value.rows.map((row) => h('tr', {}, row.map((cell) => h('td', {}, cell))))),
+          value.head &&
+            h(
+              'thead',
+              {},
+              h(
+                'tr',
+                {},
+                value.head.map((cell) => h('th', { scope: 'col' }, cell)),
+              ),
+            ),
+          h(
+            'tbody',
+            {},
+            value.rows.map((row) =>
+              h(
+                'tr',
+                {},
+                row.map((cell) => h('td', {}, cell)),
+              ),
+            ),
+          ),
         ),
         value.more > 0 && h('span', { class: 'muted' }, `and ${value.more} more rows`),
       );

@@ -40,7 +40,12 @@ function decidedItView(task: TaskView): HTMLElement | undefined {
       ),
     );
   };
-  return h('section', { class: 'decided-it', 'aria-labelledby': 'decided-it-title' }, h('h2', { id: 'decided-it-title' }, 'What decided it'), h('ul', { class: 'readings' }, task.findings.map(item)));
+  return h(
+    'section',
+    { class: 'decided-it', 'aria-labelledby': 'decided-it-title' },
+    h('h2', { id: 'decided-it-title' }, 'What decided it'),
+    h('ul', { class: 'readings' }, task.findings.map(item)),
+  );
 }
 
 /** A task's ending: what the agent said, which version of which collection decided it, and who. */
