@@ -3,7 +3,7 @@
 // the workspace and regenerates docker-compose.yml. Asks for what flags leave out when run in a
 // terminal with no flags. See docs/write-your-own-agent.md.
 import { spawnSync } from 'node:child_process';
-import { readFileSync } from 'node:fs';
+import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { createInterface } from 'node:readline/promises';
 import { parseArgs } from 'node:util';
@@ -103,6 +103,17 @@ function pnpm(args: string[]): void {
 }
 
 /**
+ * The new package formatted as the rest of the repository (Biome, biome.json), so the test command's
+ * lint passes on it as written. Skipped, silently, where Biome is not installed (a copy without it).
+ */
+function formatWritten(folder: string): void {
+  const biome = join(repoRoot, 'node_modules/.bin/biome');
+  if (!existsSync(biome)) return;
+  const run = spawnSync(biome, ['format', '--write', folder], { cwd: repoRoot, encoding: 'utf8' });
+  if (run.status !== 0) throw new Error(`${run.stdout ?? ''}${run.stderr ?? ''}\nbiome format ${folder} failed.`);
+}
+
+/**
  * The ports of the registry's lines, read from its text: importing it would import every agent, and
  * one scaffolded with --no-install and not installed yet would not import.
  */
@@ -125,6 +136,7 @@ try {
     ...registeredPorts(),
   ]);
   scaffoldAgent(repoRoot, answers);
+  formatWritten(`agents/${answers.name}`);
   console.log(
     `Wrote agents/${answers.name}/ (${answers.lesson} lesson, answer: ${answers.answer === 'entry' ? 'the entry' : 'a field'}) and its line in stack/src/agents.ts.`,
   );
