@@ -224,7 +224,11 @@ describe('pnpm new-agent, every lesson and answer shape, from a copy of the repo
   }, 300_000);
 
   it("pass the test command's lint as written: the scaffolder formats what it writes", async () => {
-    await run(join(dir.path, 'node_modules/.bin/biome'), ['check', '--diagnostic-level=error', ...SHAPES.map((shape) => `agents/${shape.name}`), 'stack/src/agents.ts'], dir.path);
+    await run(
+      join(dir.path, 'node_modules/.bin/biome'),
+      ['check', '--diagnostic-level=error', ...SHAPES.map((shape) => `agents/${shape.name}`), 'stack/src/agents.ts'],
+      dir.path,
+    );
   }, 60_000);
 
   it('passes their own tests, and the registry-wide ones: compose is current, their words stay out of shared code', async () => {
