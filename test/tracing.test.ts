@@ -6,7 +6,8 @@ import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { LearnableAgent } from '@learnables/runtime';
 import type { ReadableSpan } from '../shared/tracing/src/index.ts';
-import { InMemorySpanExporter, flushTracing, startTracing } from '../shared/tracing/src/index.ts';
+import { flushTracing, startTracing } from '../shared/tracing/src/index.ts';
+import { InMemorySpanExporter } from '../shared/tracing/src/testing.ts';
 import { wordAgent } from '../shared/runtime/src/word-agent.test-support.ts';
 import type { ConsoleStack } from './browser/console-harness.ts';
 import { sendText, signInCookie, startConsoleStack } from './browser/console-harness.ts';
@@ -15,7 +16,7 @@ import { TaskState } from '@a2a-js/sdk';
 import type { Task } from '@a2a-js/sdk';
 
 const exporter = new InMemorySpanExporter();
-const tracing = startTracing('learnables-test', { exporter });
+const tracing = await startTracing('learnables-test', { exporter });
 
 const hex = (bytes: number) =>
   randomUUID()

@@ -20,7 +20,7 @@ const streamsTotal = wholeFrom(process.env.AUTHORITY_MAX_CHANGE_STREAMS, 1, 'AUT
 const streamsPerAddress = wholeFrom(process.env.AUTHORITY_MAX_CHANGE_STREAMS_PER_ADDRESS, 1, 'AUTHORITY_MAX_CHANGE_STREAMS_PER_ADDRESS');
 
 // Traces go to OTEL_EXPORTER_OTLP_ENDPOINT when it is set (docs/tracing.md); nothing is done otherwise.
-const tracing = startTracing('learnables-authority');
+const tracing = await startTracing('learnables-authority');
 const store = await openStore(storeUrl);
 // The store listens again by itself; the operator should still know the feed had a gap.
 store.onFeedError((error) => logger.warn({ err: error }, 'the change feed lost its connection and is reconnecting'));

@@ -14,7 +14,6 @@ import type { ReplayAction } from '@learnables/console';
 import { LOCAL_DEV_TOKEN, portFrom, realToken } from './config.ts';
 import { consoleAccounts } from './console-accounts.ts';
 import { formatWeekLine } from './demo/report.ts';
-import { runScenario } from './demo/run-scenario.ts';
 import { AUTHORITY_PORT, CONSOLE_PORT, localAgentUrls } from './registry.ts';
 import { serviceLogger } from './service-logger.ts';
 
@@ -38,6 +37,9 @@ const replay: ReplayAction = {
   description:
     'Sends six weeks of dated messages to the agents; a simulated operator answers every question from the ground truth and ticks “remember this”. Run it once, on a fresh stack: the line below should fall week by week.',
   async run(report, signal) {
+    // Imported when pressed: the replay reads manifests as the manifest agent does, and the console
+    // should not load an agent's libraries for a button most consoles never press.
+    const { runScenario } = await import('./demo/run-scenario.ts');
     const result = await runScenario({
       ...(process.env.EMAIL_AGENT_URL && { emailAgentUrl: process.env.EMAIL_AGENT_URL }),
       ...(process.env.MANIFEST_AGENT_URL && { manifestAgentUrl: process.env.MANIFEST_AGENT_URL }),
@@ -64,7 +66,7 @@ if (firstUser?.made)
   logger.warn(`made the console user ${firstUser.name} with the password ${firstUser.password} (kept in data/console-first-password until it is changed)`);
 
 // Traces go to OTEL_EXPORTER_OTLP_ENDPOINT when it is set (docs/tracing.md); nothing is done otherwise.
-const tracing = startTracing('learnables-console');
+const tracing = await startTracing('learnables-console');
 const running = await createConsole({
   accounts,
   replay,

@@ -26,8 +26,8 @@ import { serviceLogger } from './service-logger.ts';
 export async function runAgent(registered: RegisteredAgent): Promise<void> {
   const env = (name: string) => process.env[`${registered.envPrefix}_${name}`];
   // Traces go to OTEL_EXPORTER_OTLP_ENDPOINT when it is set (docs/tracing.md); nothing is done otherwise.
-  const tracing = startTracing(`learnables-${registered.envPrefix.toLowerCase().replace(/_/g, '-')}`);
-  const agent = registered.create(env);
+  const tracing = await startTracing(`learnables-${registered.envPrefix.toLowerCase().replace(/_/g, '-')}`);
+  const agent = await registered.create(env);
   const logger = serviceLogger(agent.name);
   const host = env('HOST') ?? '127.0.0.1';
   const users = new Map([...parseTokens(process.env.AGENT_TOKENS, 'AGENT_TOKENS')].map(([token, name]) => [token, name === 'local' ? 'operator-desk' : name]));
