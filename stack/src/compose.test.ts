@@ -158,12 +158,19 @@ describe('docker-compose.yml', () => {
   });
 
   it('would notice a new registry line (the staleness check can fail)', () => {
-    const carrier = registerAgent({ name: 'carrier', agent: agents[2]!.agent, port: 4204, vocabulary: ['carrier'] });
+    const carrier = registerAgent({ name: 'carrier', kinds: agents[2]!.kinds, agent: () => agents[2]!.create(), port: 4204, vocabulary: ['carrier'] });
     const grown = composeFile([...agents, carrier]);
     expect(grown).not.toBe(composeFile(agents));
     expect(grown).toContain('CARRIER_AGENT_PUBLIC_URL: ${CARRIER_AGENT_PUBLIC_URL:-http://carrier-agent:4204}');
     expect(grown).toContain(',http://carrier-agent:4204\n');
-    const scaled = registerAgent({ name: 'carrier', agent: agents[2]!.agent, port: 4204, replicas: 3, vocabulary: ['carrier'] });
+    const scaled = registerAgent({
+      name: 'carrier',
+      kinds: agents[2]!.kinds,
+      agent: () => agents[2]!.create(),
+      port: 4204,
+      replicas: 3,
+      vocabulary: ['carrier'],
+    });
     expect(composeBalancerConfig([...agents, scaled])).toContain('  server carrier-agent-3 carrier-agent-3:4204\n');
   });
 });

@@ -1,6 +1,5 @@
 import type { LearnableKind } from '@learnables/learnable';
 import type { LearnableAgent } from '@learnables/runtime';
-import { checkAgent } from '@learnables/runtime';
 
 /** Reads one of the agent's own environment variables: `env('PORT')` is `<PREFIX>_PORT`. */
 export type AgentEnv = (name: string) => string | undefined;
@@ -12,9 +11,17 @@ export interface AgentLine<Input, Result> {
    * environment prefix `<NAME>_AGENT_` and the store file `data/<name>-agent.db` all come from it.
    */
   readonly name: string;
-  readonly agent: LearnableAgent<Input, Result, any>;
-  /** Builds the agent for its own service from its environment; without it, `agent` as it is. */
-  readonly fromEnv?: (env: AgentEnv) => LearnableAgent<Input, Result, any>;
+  /**
+   * The kinds the agent learns, from its package's light `…/kinds` face: the authority serves them
+   * and the registry checks their collections, without loading any agent.
+   */
+  readonly kinds: readonly LearnableKind[];
+  /**
+   * Imports the agent's package and builds the agent for its own service from its environment. Only
+   * the process that runs the agent calls it (a dynamic `import()`), so no service loads the other
+   * agents' libraries: each would cost every process its start time and memory (BENCHMARKS.md).
+   */
+  readonly agent: (env: AgentEnv) => Promise<LearnableAgent<Input, Result, any>>;
   /** The folder of the agent's seed files (`<collection>.json`): version 1 of each collection. */
   readonly seeds?: string;
   /** The default port of `pnpm start` and docker-compose; `<NAME>_AGENT_PORT` overrides it. */
@@ -42,12 +49,16 @@ export interface RegisteredAgent {
   readonly seeds: string | undefined;
   readonly kinds: readonly LearnableKind[];
   readonly vocabulary: readonly string[];
-  /** The agent for tests and the authority; its type erased so one list holds every agent. */
-  readonly agent: LearnableAgent<unknown, unknown>;
-  create(env: AgentEnv): LearnableAgent<unknown, unknown>;
+  /**
+   * Loads and builds the agent (`env` as its service reads it; none: its defaults), checked as the
+   * runtime checks it at start, and against the line's kinds. Its type is erased so one list holds
+   * every agent.
+   */
+  create(env?: AgentEnv): Promise<LearnableAgent<unknown, unknown>>;
 }
 
 const NAME = /^[a-z][a-z0-9]*(-[a-z0-9]+)*$/;
+const NO_ENV: AgentEnv = () => undefined;
 
 /** Checks a registry line and derives its names, so a typo fails at start, with a sentence. */
 export function registerAgent<Input, Result>(line: AgentLine<Input, Result>): RegisteredAgent {
@@ -55,13 +66,10 @@ export function registerAgent<Input, Result>(line: AgentLine<Input, Result>): Re
   if (!Number.isInteger(line.port) || line.port < 1 || line.port > 65535) throw new Error(`agents.ts: ${line.name} needs a port number, not ${line.port}.`);
   const replicas = line.replicas ?? 1;
   if (!Number.isInteger(replicas) || replicas < 1) throw new Error(`agents.ts: ${line.name} needs at least one replica.`);
+  if (line.kinds.length === 0) throw new Error(`agents.ts: ${line.name} names no kinds; list the kinds its package's …/kinds face exports.`);
   for (const word of line.vocabulary) {
     if (word !== word.toLowerCase() || word.trim() === '') throw new Error(`agents.ts: ${line.name}'s vocabulary words are lower case; "${word}" is not.`);
   }
-  // Its card against its kinds, as the runtime checks at start, but in every process that reads the list.
-  checkAgent(line.agent);
-  // The runtime is generic in Input and Result; the stack only hands agents over, so it may forget them.
-  const erase = (agent: LearnableAgent<Input, Result, any>) => agent as unknown as LearnableAgent<unknown, unknown>;
   const envPrefix = `${line.name.toUpperCase().replace(/-/g, '_')}_AGENT`;
   return {
     name: line.name,
@@ -71,10 +79,24 @@ export function registerAgent<Input, Result>(line: AgentLine<Input, Result>): Re
     port: line.port,
     replicas,
     seeds: line.seeds,
-    kinds: line.agent.kinds,
+    kinds: line.kinds,
     vocabulary: line.vocabulary,
-    agent: erase(line.agent),
-    create: (env) => erase(line.fromEnv ? line.fromEnv(env) : line.agent),
+    async create(env = NO_ENV) {
+      const agent = await line.agent(env);
+      // The line's kinds are what the authority was given: the agent must learn exactly those.
+      const named = (kinds: readonly LearnableKind[]) => kinds.map((kind) => kind.collection).join(', ');
+      if (agent.kinds.length !== line.kinds.length || agent.kinds.some((kind, index) => kind !== line.kinds[index])) {
+        throw new Error(
+          `agents.ts: ${line.name}'s line names the kinds ${named(line.kinds)} and its agent learns ${named(agent.kinds)}; list the same kind objects, in the same order.`,
+        );
+      }
+      // Its card against its kinds, as the runtime checks at start. Imported here, so that reading the
+      // list (the authority, the console) does not load the runtime.
+      const { checkAgent } = await import('@learnables/runtime');
+      checkAgent(agent);
+      // The runtime is generic in Input and Result; the stack only hands agents over, so it may forget them.
+      return agent as unknown as LearnableAgent<unknown, unknown>;
+    },
   };
 }
 

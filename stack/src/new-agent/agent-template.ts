@@ -81,7 +81,7 @@ export function agentFiles(a: AgentAnswers): Map<string, string> {
         description: `The ${s.title} agent: ${how}`,
         license: 'Apache-2.0',
         type: 'module',
-        exports: { '.': './src/index.ts' },
+        exports: { '.': './src/index.ts', './kinds': './src/kinds.ts' },
         dependencies: { '@learnables/learnable': 'workspace:*', '@learnables/protocol': 'workspace:*', '@learnables/runtime': 'workspace:*', zod: '^4.1.0' },
       },
       null,
@@ -115,6 +115,15 @@ export function agentFiles(a: AgentAnswers): Map<string, string> {
 export type { ${s.RuleLesson}, ${s.RuleState} } from './${a.name}-rule.ts';
 export { ${s.agentConst}, HOW, ${byEntry ? '' : 'ANSWERS, '}${s.parseInput} } from './${a.name}-agent.ts';
 export type { ${s.Input}, ${s.Result} } from './${a.name}-agent.ts';
+export { seedsFolder } from './seeds-folder.ts';
+`,
+  );
+
+  files.set(
+    'src/kinds.ts',
+    `// What the stack's registry and the authority need of this agent without loading it: the kind it
+// learns and its seeds. \`${s.pkg}/kinds\`.
+export { ${s.ruleKind} } from './${a.name}-rule.ts';
 export { seedsFolder } from './seeds-folder.ts';
 `,
   );

@@ -51,7 +51,7 @@ describe("the vocabulary it proposes: the framework's own words left out, as the
   it('writes the registry line with the words it proposes', () => {
     const registry = "// the registry\nimport { a } from 'a';\nexport const agents: readonly RegisteredAgent[] = [\n];\n";
     expect(addToRegistry(registry, checkAnswers({ name: 'ledger' }, TAKEN), words)).toContain(
-      "registerAgent({ name: 'ledger', agent: ledgerAgent, seeds: ledgerSeeds, port: 4205, vocabulary: ['ledgeragent'] }),",
+      "registerAgent({ name: 'ledger', kinds: [ledgerRuleKind], agent: async () => (await import('@learnables/ledger-agent')).ledgerAgent, seeds: ledgerSeeds, port: 4205, vocabulary: ['ledgeragent'] }),",
     );
   });
 });

@@ -59,8 +59,8 @@ export function registryLine(a: AgentAnswers, taken: ReadonlySet<string> = new S
   const s = spellings(a);
   const seeds = `${camel(a.name)}Seeds`;
   return {
-    imports: `import { seedsFolder as ${seeds}, ${s.agentConst} } from '${s.pkg}';`,
-    line: `  registerAgent({ name: '${a.name}', agent: ${s.agentConst}, seeds: ${seeds}, port: ${a.port}, vocabulary: ${JSON.stringify(vocabularyOf(a, taken)).replace(/"/g, "'").replace(/,/g, ', ')} }),`,
+    imports: `import { seedsFolder as ${seeds}, ${s.ruleKind} } from '${s.pkg}/kinds';`,
+    line: `  registerAgent({ name: '${a.name}', kinds: [${s.ruleKind}], agent: async () => (await import('${s.pkg}')).${s.agentConst}, seeds: ${seeds}, port: ${a.port}, vocabulary: ${JSON.stringify(vocabularyOf(a, taken)).replace(/"/g, "'").replace(/,/g, ', ')} }),`,
   };
 }
 
