@@ -199,10 +199,17 @@ describe('pnpm new-agent, every lesson and answer shape, from a copy of the repo
       'Installed; docker-compose.yml regenerated. Its tests: npx vitest run agents/ledger. Run it: pnpm agent ledger (with pnpm authority), or everything: pnpm start.',
     ]);
     const registry = readFileSync(join(dir.path, 'stack/src/agents.ts'), 'utf8');
-    expect(registry).toContain("registerAgent({ name: 'carrier', agent: carrierAgent, seeds: carrierSeeds, port: 4205");
-    expect(registry).toContain("registerAgent({ name: 'ledger', agent: ledgerAgent, seeds: ledgerSeeds, port: 4212");
+    // Formatted as Biome writes a line that long: one property a line.
+    const lineOf = (name: string) => new RegExp(`registerAgent\\(\\{\\s*name: '${name}',([^}]*)\\}\\)`).exec(registry)?.[1]?.replace(/\s+/g, ' ');
+    expect(lineOf('carrier')).toContain(
+      " kinds: [carrierRuleKind], agent: async () => (await import('@learnables/carrier-agent')).carrierAgent, seeds: carrierSeeds, port: 4205,",
+    );
+    expect(registry).toContain("import { seedsFolder as carrierSeeds, carrierRuleKind } from '@learnables/carrier-agent/kinds';");
+    expect(lineOf('ledger')).toContain(
+      " kinds: [ledgerRuleKind], agent: async () => (await import('@learnables/ledger-agent')).ledgerAgent, seeds: ledgerSeeds, port: 4212,",
+    );
     // "ledger" is the runtime's own word, so it is not proposed: the vocabulary scan would fail on it.
-    expect(/name: 'ledger'.*vocabulary: \[([^\]]*)\]/.exec(registry)?.[1]).not.toMatch(/'ledger'/);
+    expect(/vocabulary: \[([^\]]*)\]/.exec(lineOf('ledger') ?? '')?.[1]).not.toMatch(/'ledger'/);
     expect(readFileSync(join(dir.path, 'docker-compose.yml'), 'utf8')).toContain('"stack/dist/agent-main.js", "ledger"');
   });
 

@@ -103,18 +103,19 @@ function pnpm(args: string[]): void {
 }
 
 /**
- * The new package formatted as the rest of the repository (Biome, biome.json), so the test command's
- * lint passes on it as written. Skipped, silently, where Biome is not installed (a copy without it).
+ * The new package and the registry it was added to, formatted as the rest of the repository (Biome,
+ * biome.json), so the test command's lint passes on them as written. Skipped, silently, where Biome
+ * is not installed (a copy without it).
  */
-function formatWritten(folder: string): void {
+function formatWritten(...paths: string[]): void {
   const biome = join(repoRoot, 'node_modules/.bin/biome');
   if (!existsSync(biome)) return;
-  const run = spawnSync(biome, ['format', '--write', folder], { cwd: repoRoot, encoding: 'utf8' });
-  if (run.status !== 0) throw new Error(`${run.stdout ?? ''}${run.stderr ?? ''}\nbiome format ${folder} failed.`);
+  const run = spawnSync(biome, ['format', '--write', ...paths], { cwd: repoRoot, encoding: 'utf8' });
+  if (run.status !== 0) throw new Error(`${run.stdout ?? ''}${run.stderr ?? ''}\nbiome format ${paths.join(' ')} failed.`);
 }
 
 /**
- * The ports of the registry's lines, read from its text: importing it would import every agent, and
+ * The ports of the registry's lines, read from its text: importing it would import every agent's kinds, and
  * one scaffolded with --no-install and not installed yet would not import.
  */
 function registeredPorts(): number[] {
@@ -136,7 +137,7 @@ try {
     ...registeredPorts(),
   ]);
   scaffoldAgent(repoRoot, answers);
-  formatWritten(`agents/${answers.name}`);
+  formatWritten(`agents/${answers.name}`, 'stack/src/agents.ts');
   console.log(
     `Wrote agents/${answers.name}/ (${answers.lesson} lesson, answer: ${answers.answer === 'entry' ? 'the entry' : 'a field'}) and its line in stack/src/agents.ts.`,
   );
