@@ -9,6 +9,7 @@ import { NOISE_MESSAGES, PROBE_MESSAGES } from './probe-messages.ts';
 import { RecentCache } from './recent-cache.ts';
 import { exampleOf } from './mark-examples.ts';
 import { wellFormed } from './well-formed.ts';
+import { markWords } from './mark-words.ts';
 
 /** The parts of a message a mark can look in; `any` is all of them at once. */
 export const MARK_PLACES = ['from', 'subject', 'body', 'attachments', 'any'] as const;
@@ -300,6 +301,10 @@ export class CustomerMarks extends Learnable.of(markLesson) {
 
   describes(lesson: MarkLesson): string {
     return `${this.key} learned: matches '${lesson.pattern}' in the ${lesson.where}${lesson.sender === undefined ? '' : ` of mail from '${lesson.sender}'`}`;
+  }
+
+  override says(lesson: MarkLesson): string {
+    return markWords(markOf(lesson));
   }
 
   unlearn(lesson: MarkLesson): Learned<CustomerMarks> {

@@ -79,6 +79,10 @@ export class HandlingExamples extends Learnable.of(exampleLesson) {
     return `${quoted(example)} is an example of ${this.label} handling`;
   }
 
+  override says({ example }: ExampleLesson): string {
+    return `lines like ${quoted(example)} get ${this.label} handling`;
+  }
+
   unlearn({ example }: ExampleLesson): Learned<HandlingExamples> {
     const phrase = samePhrase(example);
     const kept = this.examples.filter((known) => samePhrase(known) !== phrase);

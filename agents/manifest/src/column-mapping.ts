@@ -103,6 +103,12 @@ export class ColumnMapping extends Learnable.of(mappingLesson) {
     return `reads ${this.key} from the '${column}' column${inFiles(files)}`;
   }
 
+  /** In words (SPEC §3.6): `#` is this agent's notation, so it is said as "…" with what it stands for. */
+  override says({ column, files }: MappingLesson): string {
+    const scope = files === undefined ? '' : `, on files named like '${files.replaceAll('#', '…')}'${files.includes('#') ? ' (… is any number)' : ''}`;
+    return `${this.label}: the column headed '${column}'${scope}`;
+  }
+
   unlearn({ column, files }: MappingLesson): Learned<ColumnMapping> {
     if (files !== undefined) {
       const kept = this.scoped.filter((known) => !sameScoped(known, { column, files }));

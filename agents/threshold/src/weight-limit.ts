@@ -54,6 +54,10 @@ export class WeightLimit extends Learnable.of(limitLesson) {
     return `${this.key} parcels over ${maxKg} kg get a second check`;
   }
 
+  override says({ maxKg }: LimitLesson): string {
+    return `${this.label} parcels over ${maxKg} kg get a second check`;
+  }
+
   /** A limit taken back leaves none: the category's parcels are asked about again. */
   unlearn({ maxKg }: LimitLesson): Learned<WeightLimit> {
     if (maxKg !== this.maxKg) return { next: this, changed: false };

@@ -147,7 +147,7 @@ export class Authority {
       if (!active) throw new UnknownCollection(lesson.collection, await this.store.collections());
       const current = await this.resolveWith(tx, lesson.collection, active.version);
       const absorbed = absorbLesson(current, lesson);
-      const answer = { collection: lesson.collection, entry: lesson.entry, audit: absorbed.audit };
+      const answer = { collection: lesson.collection, entry: lesson.entry, audit: absorbed.audit, ...(absorbed.says !== undefined && { says: absorbed.says }) };
       if (!absorbed.changed) return { outcome: { ...answer, changed: false, version: active.version } };
       const version = await this.publish(tx, lesson.collection, active.version, current, absorbed.definition);
       await tx.activate({
@@ -156,6 +156,7 @@ export class Authority {
         author: lesson.taughtBy,
         reason: lesson.reason,
         audit: absorbed.audit,
+        ...(absorbed.says !== undefined && { says: absorbed.says }),
         client,
         entry: lesson.entry,
         value: lesson.value,
@@ -257,12 +258,13 @@ export class Authority {
         author: request.author,
         reason: request.reason,
         audit: retracted.audit,
+        ...(retracted.says !== undefined && { says: retracted.says }),
         client,
         entry,
         retracts: target,
       });
       return {
-        outcome: { collection, entry, retracted: target, changed: true, version, audit: retracted.audit },
+        outcome: { collection, entry, retracted: target, changed: true, version, audit: retracted.audit, ...(retracted.says !== undefined && { says: retracted.says }) },
         published: retracted.definition,
       };
     });

@@ -515,6 +515,11 @@ async function question(run: Run): Promise<void> {
     };
   }
   run.answerEntry = run.options.answer ?? entries[0]?.key;
+  // `says` is optional (§3.6): only the suggestion's words, so never without a suggestion.
+  if (typeof b.says === 'string' && run.block) {
+    if (!isObject(b.suggested)) r.fail('question.teach-block', `expected \`says\` only beside a \`suggested\` value (SPEC §3.6), got says ${brief(b.says)} with no suggestion`);
+    else run.block = { ...run.block, says: b.says };
+  }
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -620,7 +625,12 @@ async function teachSuggestion(run: Run): Promise<void> {
     r.fail('question.suggestion-accepted', `expected a LessonOutcome with changed: true or false from ${taught.via}, but ${verdict.problems}`);
     return;
   }
-  const outcome = taught.result as { changed: boolean; version: number };
+  const outcome = taught.result as { changed: boolean; version: number; says?: string };
+  if (block.says !== undefined && outcome.says !== undefined && outcome.says !== block.says) {
+    // Both are the learnable's words for one value: a client shows the first and records the second (§3.6).
+    r.fail('question.suggestion-accepted', `expected the LessonOutcome's says to be the teach block's ${brief(block.says)}, got ${brief(outcome.says)}`);
+    return;
+  }
   run.taught = { changed: outcome.changed, version: outcome.version, entry, via: taught.via };
   if (outcome.changed) wrote(run, outcome.version, `the suggestion for ${entry}`);
   r.pass(

@@ -62,6 +62,8 @@ export interface TeachBlock {
   readonly entries: readonly { key: string; label: string }[];
   readonly entry?: string;
   readonly suggested?: Json;
+  /** The suggestion in the learnable's words (SPEC §3.6), when the block gives them. */
+  readonly says?: string;
   readonly version: number;
 }
 

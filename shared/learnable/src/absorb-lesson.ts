@@ -3,6 +3,7 @@ import type { Definition } from './definition.ts';
 import { defineCollection } from './definition.ts';
 import { UnknownCollection, UnknownEntry } from './errors.ts';
 import type { Learnable } from './learnable.ts';
+import { saysOf } from './learnable.ts';
 
 export interface Absorbed<L extends Learnable<any> = Learnable> {
   /** The definition after the lesson: the very same object when nothing changed. */
@@ -10,6 +11,8 @@ export interface Absorbed<L extends Learnable<any> = Learnable> {
   readonly changed: boolean;
   /** The learnable's sentence for this lesson, for the activation record. */
   readonly audit: string;
+  /** The learnable's words for the value, when it has them (`Learnable.says`). */
+  readonly says?: string;
 }
 
 /**
@@ -40,7 +43,9 @@ export function absorbLesson<L extends Learnable<any>>(definition: Definition<L>
   const next = learned.next as L;
   const changed = learned.changed;
   const audit = next.describes(value);
-  if (!changed) return { definition, changed: false, audit };
+  const says = saysOf(next, value);
+  const words = says === undefined ? {} : { says };
+  if (!changed) return { definition, changed: false, audit, ...words };
   const entries = definition.entries.map((existing, i) => (i === index ? next : existing));
-  return { definition: defineCollection(definition.collection, entries), changed: true, audit };
+  return { definition: defineCollection(definition.collection, entries), changed: true, audit, ...words };
 }

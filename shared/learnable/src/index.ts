@@ -1,4 +1,4 @@
-export { Learnable, deepFreeze } from './learnable.ts';
+export { Learnable, LONGEST_SAYS, deepFreeze, saysOf } from './learnable.ts';
 export type { Learned, LearnableKind, LearnableOf, ValueOf } from './learnable.ts';
 export { lessonField, lessonValue, readLessonValue, readNumber, shown } from './lesson-value.ts';
 export type { LessonValueOf, LessonValueSchema } from './lesson-value.ts';

@@ -73,6 +73,14 @@ export abstract class Learnable<V extends object = LessonValue> {
   abstract describes(value: V): string;
 
   /**
+   * The value in words for a person who has never seen a pattern or a field name (SPEC §3.6), e.g.
+   * "mail from billing@origin.example" or "the words 'Northgate Motors' in the subject". Optional: a
+   * learnable without it is shown by its `describes` sentence. Only the learnable can say it, since
+   * only it reads the value's keys.
+   */
+  says?(value: V): string;
+
+  /**
    * The inverse of `learn`: take a value taught earlier back out. An amended copy and whether
    * anything changed (false when the value is not there, e.g. taken back already); or throw
    * `UnlearnableValue`. Only the learnable knows what of it a value put there.
@@ -84,6 +92,27 @@ export abstract class Learnable<V extends object = LessonValue> {
 
   /** The entry as plain JSON, for storage; its kind rebuilds it from this. */
   abstract toState(): unknown;
+}
+
+/** Longest `says` sentence passed on; a longer one is cut with an ellipsis (the exact value is always at hand). */
+export const LONGEST_SAYS = 300;
+
+/**
+ * A learnable's words for a value (`says`), or undefined when it has none or they cannot be had:
+ * words are a courtesy beside the exact value, so a learnable that throws here blocks nothing.
+ */
+export function saysOf<V extends object>(entry: Learnable<V>, value: V): string | undefined {
+  if (entry.says === undefined) return undefined;
+  let words: unknown;
+  try {
+    words = entry.says(value);
+  } catch {
+    return undefined;
+  }
+  if (typeof words !== 'string') return undefined;
+  const plain = words.replace(/[\u0000-\u001f\u007f\u061c\u200e\u200f\u202a-\u202e\u2066-\u2069]+/g, ' ').trim();
+  if (plain === '') return undefined;
+  return plain.length <= LONGEST_SAYS ? plain : `${plain.slice(0, LONGEST_SAYS - 1)}…`;
 }
 
 /** The value a learnable takes (its `learn`'s), e.g. `{ maxKg: number }`. */

@@ -4,6 +4,7 @@ import type { Definition } from './definition.ts';
 import { defineCollection } from './definition.ts';
 import { NotRetractable } from './errors.ts';
 import type { Learnable, LearnableKind } from './learnable.ts';
+import { saysOf } from './learnable.ts';
 
 /**
  * Take one lesson's value back out of its entry, leaving every other lesson where it is. The
@@ -19,10 +20,13 @@ export function retractValue<L extends Learnable<any>>(definition: Definition<L>
   const read = entry.readValue(value);
   const unlearned = entry.unlearn(read);
   const audit = entry.describesRetraction(read);
-  if (!unlearned.changed) return { definition, changed: false, audit };
+  // The words of the value taken back, so a history can say what no longer holds without it.
+  const says = saysOf(entry, read);
+  const words = says === undefined ? {} : { says };
+  if (!unlearned.changed) return { definition, changed: false, audit, ...words };
   const next = unlearned.next as L;
   const entries = definition.entries.map((existing, i) => (i === index ? next : existing));
-  return { definition: defineCollection(definition.collection, entries), changed: true, audit };
+  return { definition: defineCollection(definition.collection, entries), changed: true, audit, ...words };
 }
 
 /**

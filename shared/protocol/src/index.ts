@@ -14,6 +14,7 @@ export {
   LessonSchema,
   EntryChoiceSchema,
   TeachBlockSchema,
+  SaysSchema,
   ReadingSchema,
   FindingSchema,
   OutcomeSchema,

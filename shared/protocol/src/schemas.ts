@@ -185,6 +185,18 @@ export const CorrectionSchema = z
     message: 'a correction names exactly one of entry (what it should have been) or none (no entry applies)',
   });
 
+/**
+ * A lesson value in words, as its learnable phrases it for a person who has never seen a pattern
+ * (§3.6): optional beside every value it describes, a client may ignore it, and no layer but the
+ * learnable writes it. One line, no control or direction-changing character, at most 300 characters.
+ */
+export const SaysSchema = z
+  .string()
+  .min(1)
+  .max(300)
+  .regex(/^[^\u0000-\u001f\u007f\u061c\u200e\u200f\u202a-\u202e\u2066-\u2069]*$/, 'one line, without control or direction characters')
+  .regex(/\S/, 'not blank');
+
 export const EntryChoiceSchema = z.object({ key: words('an entry key'), label: z.string() });
 
 /** The profile block an agent puts in `metadata[URI]` of an input-required status message. */
@@ -195,6 +207,9 @@ export const TeachBlockSchema = z.object({
   entry: z.string().optional().meta({ description: 'The entry a lesson would extend, when the agent already knows which (e.g. the field it could not map).' }),
   suggested: LessonValueSchema.optional().meta({
     description: 'A prefilled lesson value drawn from this input; never wider than the evidence it came from.',
+  }),
+  says: SaysSchema.optional().meta({
+    description: "`suggested` in words, as the learnable phrases it for a person (§3.6); present only with `suggested`.",
   }),
   version: z.number().int().positive(),
 });
@@ -298,6 +313,7 @@ export const RetractionOutcomeSchema = z.object({
   changed: z.boolean(),
   version: z.number().int().positive(),
   audit: z.string().meta({ description: "The learnable's sentence for what was taken back, or why nothing changed." }),
+  says: SaysSchema.optional().meta({ description: 'The value taken back, in the learnable\'s words for a person (§3.6).' }),
 });
 
 /** The answer to a correction: what the task decided, what it should have been, and whether that is new. */
@@ -369,6 +385,7 @@ export const PreviewResultSchema = z.object({
   entry: z.string(),
   changed: z.boolean().meta({ description: 'Whether the lesson would publish a new version at all.' }),
   audit: z.string(),
+  says: SaysSchema.optional().meta({ description: "The lesson's value in the learnable's words for a person (§3.6)." }),
   version: z.number().int().positive().meta({ description: 'The live version the candidate was built on.' }),
   examined: z.number().int().nonnegative().meta({ description: 'How many recent tasks were read twice.' }),
   counts: z.object({
@@ -439,6 +456,7 @@ export const LessonOutcomeSchema = z.object({
   changed: z.boolean(),
   version: z.number().int().positive(),
   audit: z.string(),
+  says: SaysSchema.optional().meta({ description: "The lesson's value in the learnable's words for a person (§3.6)." }),
 });
 
 export type LessonField = z.infer<typeof LessonFieldSchema>;

@@ -1,5 +1,5 @@
 import type { Learnable, LearnableKind } from '@learnables/learnable';
-import { LessonRefused } from '@learnables/learnable';
+import { LessonRefused, saysOf } from '@learnables/learnable';
 import type { LessonValue } from '@learnables/protocol';
 import { DeclarationSchema } from '@learnables/protocol';
 import type { LearnableAgent, Question, Reading } from './learnable-agent.ts';
@@ -181,25 +181,47 @@ export function checkReading<R, V extends object>(
         const refusal = suggestionRefusal(entries, question);
         if (refusal !== undefined) {
           mistakes.push(`it suggests ${JSON.stringify(question.suggested)}, and its own learnable refuses it: ${refusal}`);
-          const { suggested: _dropped, ...rest } = question;
+          const { suggested: _dropped, says: _words, ...rest } = question;
           checked = { ...reading, question: rest };
+        } else {
+          // The suggestion in the learnable's own words (SPEC §3.6), for a person who reads no pattern.
+          const says = suggestionWords(entries, question);
+          if (says !== undefined && says !== question.says) checked = { ...reading, question: { ...question, says } };
         }
       }
     }
   }
-  if (mistakes.length === 0) return reading;
+  if (mistakes.length === 0) return checked;
   const mistake = new AgentMistake(`The agent's reading breaks the rules of the runtime (${checks.about}): ${mistakes.join('; ')}.`);
   if (checks.strict) throw mistake;
   checks.log(`${checks.about}: ${mistake.message}${checked !== reading ? ' The suggestion was left out of the question.' : ''}`);
   return checked;
 }
 
-/** Why the learnable refuses the question's suggestion, taught to the entry it would extend; undefined when it takes it. */
-function suggestionRefusal(entries: readonly Learnable<any>[], question: Question<object>): string | undefined {
+/** The entry a question's suggestion would be taught to: its `entry`, else the first of its entries the definition holds. */
+function suggestionEntry(entries: readonly Learnable<any>[], question: Question<object>): { entry: Learnable<any>; index: number } | undefined {
   const key = question.entry ?? question.entries.find((choice) => entries.some((entry) => entry.key === choice.key))?.key;
   const index = entries.findIndex((entry) => entry.key === key);
   const entry = entries[index];
-  if (entry === undefined) return undefined;
+  return entry === undefined ? undefined : { entry, index };
+}
+
+/** The learnable's words for the suggestion; undefined when it has none. */
+function suggestionWords(entries: readonly Learnable<any>[], question: Question<object>): string | undefined {
+  const found = suggestionEntry(entries, question);
+  if (found === undefined) return undefined;
+  try {
+    return saysOf(found.entry, found.entry.readValue(question.suggested as LessonValue));
+  } catch {
+    return undefined;
+  }
+}
+
+/** Why the learnable refuses the question's suggestion, taught to the entry it would extend; undefined when it takes it. */
+function suggestionRefusal(entries: readonly Learnable<any>[], question: Question<object>): string | undefined {
+  const found = suggestionEntry(entries, question);
+  if (found === undefined) return undefined;
+  const { entry, index } = found;
   try {
     entry.learn(
       entry.readValue(question.suggested as LessonValue),

@@ -38,6 +38,11 @@ export interface Question<V extends object = LessonValue> {
    * is the agent's bug (strict: the task fails; otherwise it is logged and left out).
    */
   readonly suggested?: V;
+  /**
+   * `suggested` in words (SPEC §3.6). The runtime fills it from the learnable's `says` when it
+   * checks the suggestion; an agent need not set it.
+   */
+  readonly says?: string;
 }
 
 /**

@@ -20,6 +20,8 @@ export interface Activation {
   readonly entry?: string;
   /** For a retraction: the version whose lesson (or added entry) it took back. */
   readonly retracts?: number;
+  /** The learnable's words for the value a lesson taught or a retraction took back (SPEC §3.6). */
+  readonly says?: string;
 }
 
 export type NewActivation = Omit<Activation, 'id' | 'at'> & {

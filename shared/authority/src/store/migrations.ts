@@ -75,6 +75,13 @@ const migrations = (engine: Engine): Record<string, Migration> => ({
       await db.schema.createIndex('authority_activations_by_version').on('authority_activations').columns(['collection', 'version']).execute();
     },
   },
+  // A lesson's value in its learnable's words for people (SPEC §3.6), written with the lesson or
+  // retraction; null for activations written before, and for those no learnable words describe.
+  '2026-12-03-003-activation-says': {
+    async up(db: Kysely<unknown>) {
+      await db.schema.alterTable('authority_activations').addColumn('says', 'text').execute();
+    },
+  },
 });
 
 export const authorityMigrations = (engine: Engine): MigrationProvider => ({

@@ -45,6 +45,7 @@ interface ActivationRow {
   entry?: string | null;
   value?: string | null;
   retracts?: number | null;
+  says?: string | null;
 }
 
 // pg returns bigint columns as strings; the values here are ids and epoch milliseconds.
@@ -60,6 +61,7 @@ const toActivation = (row: ActivationRow): Activation => ({
   at: Number(row.at),
   ...(row.entry != null && { entry: row.entry }),
   ...(row.retracts != null && { retracts: Number(row.retracts) }),
+  ...(row.says != null && { says: row.says }),
 });
 
 export interface SqlStoreOptions {
@@ -609,11 +611,12 @@ async function readPublishers(db: Db, collection: string, versions: readonly num
 }
 
 async function insertActivation(db: Db, activation: NewActivation): Promise<Activation> {
-  const { value, entry, retracts, ...rest } = activation;
+  const { value, entry, retracts, says, ...rest } = activation;
   const row = await db
     .insertInto('authority_activations')
     .values({
       ...rest,
+      says: says ?? null,
       entry: entry ?? null,
       value: value === undefined ? null : JSON.stringify(value),
       retracts: retracts ?? null,

@@ -32,5 +32,7 @@ export interface AuthorityTables {
     value: string | null;
     /** For a retraction: the version whose lesson it took back. */
     retracts: number | null;
+    /** The learnable's words for the value taught or taken back (SPEC §3.6); null without them. */
+    says: Generated<string | null>;
   };
 }

@@ -54,6 +54,7 @@ export function outcomeOf<Input, Result>(taskId: string, contextId: string, adva
     entries: [...question.entries],
     ...(question.entry !== undefined && { entry: question.entry }),
     ...(question.suggested !== undefined && { suggested: question.suggested }),
+    ...(question.suggested !== undefined && question.says !== undefined && { says: question.says }),
     version: pins[question.collection] ?? 1,
   };
   const retry = advanced.noneRefused

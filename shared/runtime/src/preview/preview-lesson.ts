@@ -72,7 +72,7 @@ export async function previewLesson<Input, Result>(
   const pins = new Map(actives.map((active) => [active.collection, active.version]));
   const live = pinDefinitions(await Promise.all(agent.kinds.map((k) => authority.definition(k.collection, pins.get(k.collection)!))));
   const current = live.get(collection)!;
-  const { definition, changed, audit, entry } = candidateOf(current, kind, asked);
+  const { definition, changed, audit, says, entry } = candidateOf(current, kind, asked);
   const candidate = pinDefinitions([...live.values(), { ...definition, version: current.version }]);
 
   const window = { days: deps.window?.days ?? 30, tasks: deps.window?.tasks ?? 5000 };
@@ -145,6 +145,7 @@ export async function previewLesson<Input, Result>(
     entry,
     changed,
     audit,
+    ...(says !== undefined && { says }),
     version: current.version,
     examined,
     counts,
@@ -451,7 +452,7 @@ function candidateOf(
   current: Definition,
   kind: LearnableKind,
   asked: { lesson?: unknown; newEntry?: unknown },
-): { definition: Definition; changed: boolean; audit: string; entry: string } {
+): { definition: Definition; changed: boolean; audit: string; says?: string; entry: string } {
   if (asked.lesson !== undefined) {
     const lesson = LessonSchema.safeParse(asked.lesson);
     if (!lesson.success) throw new MalformedLesson(`That lesson cannot be read: ${explainInvalid(lesson.error)}.`);
