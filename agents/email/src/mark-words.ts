@@ -49,7 +49,8 @@ const REFERENCE_END = '(?:$|[^0-9a-z/-]|[-/](?:$|[^0-9a-z])|[-/](?-i:[a-z]|[A-Z]
 
 function patternWords(pattern: string, where: MarkPlace): { from?: string; text: string } {
   const address = senderAddress(pattern);
-  if (address !== undefined && where === 'from') return { from: address.startsWith('@') ? `mail from anyone at ${address.slice(1)}` : `mail from ${address}`, text: address };
+  if (address !== undefined && where === 'from')
+    return { from: address.startsWith('@') ? `mail from anyone at ${address.slice(1)}` : `mail from ${address}`, text: address };
   if (address !== undefined) return { text: address.startsWith('@') ? `an address at ${address.slice(1)}` : `the address ${address}` };
   const name = NAME.exec(pattern);
   if (name) {

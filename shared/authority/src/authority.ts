@@ -264,7 +264,15 @@ export class Authority {
         retracts: target,
       });
       return {
-        outcome: { collection, entry, retracted: target, changed: true, version, audit: retracted.audit, ...(retracted.says !== undefined && { says: retracted.says }) },
+        outcome: {
+          collection,
+          entry,
+          retracted: target,
+          changed: true,
+          version,
+          audit: retracted.audit,
+          ...(retracted.says !== undefined && { says: retracted.says }),
+        },
         published: retracted.definition,
       };
     });

@@ -517,7 +517,8 @@ async function question(run: Run): Promise<void> {
   run.answerEntry = run.options.answer ?? entries[0]?.key;
   // `says` is optional (§3.6): only the suggestion's words, so never without a suggestion.
   if (typeof b.says === 'string' && run.block) {
-    if (!isObject(b.suggested)) r.fail('question.teach-block', `expected \`says\` only beside a \`suggested\` value (SPEC §3.6), got says ${brief(b.says)} with no suggestion`);
+    if (!isObject(b.suggested))
+      r.fail('question.teach-block', `expected \`says\` only beside a \`suggested\` value (SPEC §3.6), got says ${brief(b.says)} with no suggestion`);
     else run.block = { ...run.block, says: b.says };
   }
 }

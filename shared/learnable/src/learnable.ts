@@ -110,6 +110,7 @@ export function saysOf<V extends object>(entry: Learnable<V>, value: V): string 
     return undefined;
   }
   if (typeof words !== 'string') return undefined;
+  // biome-ignore lint/suspicious/noControlCharactersInRegex: control characters are what these words may not hold.
   const plain = words.replace(/[\u0000-\u001f\u007f\u061c\u200e\u200f\u202a-\u202e\u2066-\u2069]+/g, ' ').trim();
   if (plain === '') return undefined;
   return plain.length <= LONGEST_SAYS ? plain : `${plain.slice(0, LONGEST_SAYS - 1)}…`;

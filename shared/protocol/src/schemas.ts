@@ -194,6 +194,7 @@ export const SaysSchema = z
   .string()
   .min(1)
   .max(300)
+  // biome-ignore lint/suspicious/noControlCharactersInRegex: control characters are what these words may not hold.
   .regex(/^[^\u0000-\u001f\u007f\u061c\u200e\u200f\u202a-\u202e\u2066-\u2069]*$/, 'one line, without control or direction characters')
   .regex(/\S/, 'not blank');
 
@@ -209,7 +210,7 @@ export const TeachBlockSchema = z.object({
     description: 'A prefilled lesson value drawn from this input; never wider than the evidence it came from.',
   }),
   says: SaysSchema.optional().meta({
-    description: "`suggested` in words, as the learnable phrases it for a person (§3.6); present only with `suggested`.",
+    description: '`suggested` in words, as the learnable phrases it for a person (§3.6); present only with `suggested`.',
   }),
   version: z.number().int().positive(),
 });
@@ -313,7 +314,7 @@ export const RetractionOutcomeSchema = z.object({
   changed: z.boolean(),
   version: z.number().int().positive(),
   audit: z.string().meta({ description: "The learnable's sentence for what was taken back, or why nothing changed." }),
-  says: SaysSchema.optional().meta({ description: 'The value taken back, in the learnable\'s words for a person (§3.6).' }),
+  says: SaysSchema.optional().meta({ description: "The value taken back, in the learnable's words for a person (§3.6)." }),
 });
 
 /** The answer to a correction: what the task decided, what it should have been, and whether that is new. */
