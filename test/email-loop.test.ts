@@ -51,6 +51,7 @@ describe('the email agent, the whole loop over HTTP: ask, teach, settle, roll ba
       changed: true,
       version: 2,
       audit: `northgate learned: matches '${northgateName}' in the any of mail from '<billing@origin\\.example>'`,
+      says: "the words 'Northgate Motors' anywhere in mail from billing@origin.example",
     });
 
     // 4. Reread of the same message now settles, on version 2, in the agent's words.

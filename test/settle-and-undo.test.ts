@@ -173,6 +173,7 @@ for (const engine of ['sqlite', 'postgres'] as const) {
         changed: true,
         version: fix.version + 1,
         audit: "northgate no longer matches '<billing@orign\\.example>' in the from",
+        says: 'mail from billing@orign.example',
       });
       const after = await footprint(stack, 'customers');
       // Retraction wrote one activation at the authority, and nothing at the agent.

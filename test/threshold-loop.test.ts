@@ -68,6 +68,7 @@ describe('the threshold agent, the whole loop over HTTP, on the same runtime and
       changed: true,
       version: 2,
       audit: 'furniture parcels over 30 kg get a second check',
+      says: 'parcels over 30 kg get a second check',
     });
     const again = await authority.client.postLesson({
       collection: 'weight-limits',

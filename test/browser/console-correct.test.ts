@@ -66,8 +66,15 @@ describe('the console, through a browser: settle every question, undo one mistak
     await form()
       .getByRole('checkbox', { name: /^Remember this/ })
       .check();
+    // The suggestion is said in the agent's words, with no pattern in sight until the clerk asks for it.
+    const words = form().locator('.lesson-words');
+    expect(await words.locator('.lesson-says').innerText()).toBe("The lesson: the words 'Northgate Motors' anywhere in mail from billing@origin.example");
+    expect(await form().locator('.lesson-fields').innerText()).not.toMatch(/\\|\(\?:|RE2|regular expression/);
+    await words.locator('summary').click();
+    expect(await words.locator('.lesson-exact').innerText()).toContain('Northgate\\s+Motors');
     // The suggestion is Northgate's name on Origin's mail (Origin names its consignee): for a new
-    // customer the clerk teaches Origin's address instead.
+    // customer the clerk teaches Origin's address instead, in the card's fields.
+    await words.getByRole('button', { name: 'Change it…' }).click();
     const pattern = form().getByLabel('Text that gives the customer away', { exact: true });
     expect(await pattern.inputValue()).toContain('Northgate');
     await pattern.fill('<billing@origin\\.example>');
@@ -99,6 +106,7 @@ describe('the console, through a browser: settle every question, undo one mistak
     await form()
       .getByRole('checkbox', { name: /^Remember this/ })
       .check();
+    await form().getByRole('button', { name: 'Change it…' }).click();
     const pattern = form().getByLabel('Text that gives the customer away', { exact: true });
     const where = form().getByLabel('Where to look');
     const sender = form().getByLabel('Only in mail from', { exact: true });
@@ -141,14 +149,19 @@ describe('the console, through a browser: settle every question, undo one mistak
     const taughtVersion = (await history())[0]!.version;
     await page.goto(`${stack.console.url}/#/entries/customers/northgate`);
     await page.getByRole('heading', { name: 'Northgate Motors Ltd', level: 1 }).waitFor();
-    const row = page.locator('table.taught tbody tr').filter({ hasText: `v${taughtVersion}` });
-    expect(await row.textContent()).toContain('dana');
-    expect(await row.textContent()).toContain('Hollis ships through Northgate');
+    const row = page.locator('table.taught tbody tr').filter({ hasText: 'Hollis ships through Northgate' });
+    // The lesson in the agent's words, who taught it and why: no pattern, no version number.
+    expect(await row.textContent()).toContain(
+      'Taught by dana, for Northgate Motors Ltd: mail from billing@origin-example.example, because “Hollis ships through Northgate”.',
+    );
+    expect(await page.locator('main').innerText()).not.toMatch(/\\|\bv\d|version \d/i);
     await row.getByRole('button', { name: 'Take back' }).click();
-    await page.getByLabel(/^Why take back/).fill('Hollis is not Northgate after all');
-    await page.getByRole('button', { name: `Take back version ${taughtVersion}` }).click();
+    await page.getByLabel('Why take back “mail from billing@origin-example.example”?').fill('Hollis is not Northgate after all');
+    await page.getByRole('button', { name: 'Take back this lesson' }).click();
     await page.locator('.notice-success').waitFor();
-    expect(await page.locator('.notice-success').textContent()).toMatch(/^Taken back as version \d+: /);
+    expect(await page.locator('.notice-success').textContent()).toBe(
+      'Taken back: mail from billing@origin-example.example. Everything else taught to Northgate Motors Ltd stays.',
+    );
     expect(await page.locator('table.taught').count()).toBe(0);
     expect(await page.locator('.retracted').textContent()).toContain('Hollis is not Northgate after all');
     const [retraction] = await history();
@@ -160,7 +173,8 @@ describe('the console, through a browser: settle every question, undo one mistak
   it('says what a rollback would undo before it is confirmed', async () => {
     await page.getByRole('link', { name: 'History', exact: true }).click();
     await page.locator('table.history').waitFor();
-    await page.getByRole('button', { name: 'Roll back to v1' }).click();
+    // The oldest change is the set-up: undoing everything after it is the whole way back.
+    await page.getByRole('button', { name: 'Undo the changes after this' }).last().click();
     const effect = page.locator('.rollback-effect .undoes');
     await effect.waitFor();
     const listed = await effect.locator('li').allTextContents();
@@ -177,7 +191,8 @@ describe('the console, through a browser: settle every question, undo one mistak
     const decided = page.locator('.decided-it');
     await decided.waitFor();
     expect(await decided.textContent()).toContain('Harbor Lane Textiles');
-    await decided.getByRole('link', { name: 'Who taught harbor-lane what' }).click();
+    expect(await decided.innerText()).not.toMatch(/harbor-lane|\bv\d|version \d/i);
+    await decided.getByRole('link', { name: 'Who taught it this, and when' }).click();
     await page.getByRole('heading', { name: 'Harbor Lane Textiles', level: 1 }).waitFor();
     expect(await page.locator('main').textContent()).toContain('Nothing has been taught to Harbor Lane Textiles since the start');
   });

@@ -214,6 +214,9 @@ export async function answerQuestion(page: Page, options: AnswerOptions): Promis
   await form.getByRole('radio', { name: options.entry, exact: true }).check();
   if (options.remember) {
     await form.getByRole('checkbox', { name: /^Remember this/ }).check();
+    // A lesson the agent phrases in words starts folded; fields to change are behind "Change it…".
+    const change = form.getByRole('button', { name: 'Change it…' });
+    if (options.remember.fields !== undefined && (await change.isVisible())) await change.click();
     for (const [label, value] of Object.entries(options.remember.fields ?? {})) await form.getByLabel(label, { exact: true }).fill(value);
     await form.getByLabel('Why').fill(options.remember.reason);
   }

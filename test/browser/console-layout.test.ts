@@ -78,7 +78,7 @@ describe('the console fits the screen it is on', () => {
     await page.getByRole('link', { name: /^customers/ }).click();
     await page.locator('table.history').waitFor();
     expect(await spill(page, 'table.history', '.card')).toBe(0);
-    const rollBack = page.getByRole('button', { name: /^Roll back to v/ }).first();
+    const rollBack = page.getByRole('button', { name: 'Undo the changes after this' }).first();
     expect(await rollBack.evaluate((button) => button.getBoundingClientRect().right <= button.closest('.card')!.getBoundingClientRect().right)).toBe(true);
     const when = page.locator('table.history tbody tr').first().locator('time');
     expect(await when.evaluate((element) => element.getClientRects().length)).toBe(1);
@@ -112,10 +112,7 @@ describe('the console fits the screen it is on', () => {
     await page.getByRole('link', { name: 'History' }).click();
     await page.locator('table.history').waitFor();
     await expectNoSidewaysScroll(page, 'history');
-    await page
-      .getByRole('button', { name: /^Roll back to v/ })
-      .first()
-      .click();
+    await page.getByRole('button', { name: 'Undo the changes after this' }).first().click();
     await expectNoSidewaysScroll(page, 'history, rollback form open');
 
     await page.goto(`${stack.console.url}/#/entries/customers/northgate`);

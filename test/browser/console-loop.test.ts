@@ -92,31 +92,43 @@ describe('the console, through a browser: the whole teach loop', () => {
     // Show-back: the same message read again, in the agent's words, settled.
     await page.locator('.show-back .reading').first().waitFor();
     expect(await page.locator('.show-back .reading.settled .reads').textContent()).toBe('Belongs to List alpha');
-    expect(await page.locator('.lesson-kept').textContent()).toContain("Kept as version 2 of lists: alpha knows the word 'kiwi'.");
+    expect(await page.locator('.lesson-kept').textContent()).toContain("Remembered: alpha knows the word 'kiwi'.");
     await screenshot(page, 'show-back');
     const taught = (await stack.authority.client.history('lists')).activations[0];
     expect(taught).toMatchObject({ version: 2, kind: 'lesson', author: 'dana', reason: 'Kiwis go on list alpha', client: 'console' });
+
+    // No version number reaches the clerk: the confirmation names what was learned, not where it was filed.
+    expect(await page.locator('main').textContent()).not.toMatch(/\bv\d|version \d/i);
 
     // The next message is decided without a question: a second task, on version 2.
     await page.getByRole('link', { name: 'Send' }).click();
     await page.getByLabel('Text').fill('kiwi tart');
     await page.getByRole('button', { name: 'Send note' }).click();
     await expect.poll(() => page.locator('.send-result').textContent()).toContain('Word list agent decided: Belongs to List alpha');
-    expect(await page.locator('.send-result a.version-link').textContent()).toBe('lists v2');
+    expect(await page.locator('.send-result a.version-link').textContent()).toBe('what it knew of lists then');
+    // The result links to the message's own page, where a wrong decision is corrected.
+    await page.locator('.send-result a.task-link').click();
+    await expect.poll(() => page.locator('h1').textContent()).toBe('Task');
+    expect(await page.locator('.said').textContent()).toBe('Belongs to List alpha');
     await page.getByRole('link', { name: 'Questions' }).click();
     await page.locator('.recent table').waitFor();
     expect(await page.locator('li.question-row').filter({ hasText: 'kiwi tart' }).count()).toBe(0);
-    expect(await page.locator('.recent tbody tr').first().textContent()).toContain('lists v2');
+    expect(await page.locator('.recent tbody tr').first().textContent()).toContain('kiwi tart');
 
-    // The decided task links to the history of the version that decided it; roll back from there.
-    await page.locator('.recent tbody tr').first().getByRole('link', { name: 'lists v2' }).click();
+    // The decided task links to the history at the point that decided it; undo the lesson from there.
+    await page.locator('.recent tbody tr').first().getByRole('link', { name: 'kiwi tart' }).click();
+    await page.getByRole('link', { name: 'what it knew of lists then' }).first().click();
     await page.locator('table.history').waitFor();
-    expect(await page.locator('tr.highlight').textContent()).toContain("alpha knows the word 'kiwi'");
-    await page.getByRole('button', { name: 'Roll back to v1' }).click();
-    await page.getByLabel('Why roll lists back to version 1?').fill('Kiwis were a mistake');
-    await page.getByRole('button', { name: 'Confirm rollback to v1' }).click();
-    await expect.poll(() => page.locator('tr.active').textContent()).toContain('Kiwis were a mistake');
-    expect(await page.locator('table.history caption').textContent()).toContain('Version 1 is active.');
+    expect(await page.locator('tr.highlight').textContent()).toContain("Taught by dana: alpha knows the word 'kiwi', because “Kiwis go on list alpha”.");
+    await page.getByRole('button', { name: 'Undo the changes after this' }).click();
+    await page.getByLabel(/^Why undo the changes made after “Set up with what it started from/).fill('Kiwis were a mistake');
+    await page.getByRole('button', { name: 'Confirm: undo the changes after this' }).click();
+    await expect
+      .poll(() => page.locator('.rollback-done').textContent())
+      .toBe('Undone: 1 change is no longer in effect. It stays in this history, and can be brought back from here.');
+    expect(await page.locator('tr.active').textContent()).toContain('Undone by dana: every change after “Set up with what it started from');
+    expect(await page.locator('tr.active').textContent()).toContain('because “Kiwis were a mistake”');
+    expect(await page.locator('table.history').textContent()).not.toMatch(/\bv\d|version \d/i);
     await screenshot(page, 'history');
     expect((await stack.authority.client.history('lists')).activations[0]).toMatchObject({
       version: 1,

@@ -116,6 +116,7 @@ describe('asking', () => {
       question: QUESTION,
       entries: candidates.map(({ key, label }) => ({ key, label })),
       suggested: { example: 'ornamental koi carp in oxygenated bags' },
+      says: 'consignments described like "ornamental koi carp in oxygenated bags"',
     });
     expect(reading.findings.handling!.reads).toMatch(
       /^Not sure \(General cargo 0\.\d\d, \w[^,]* 0\.\d\d, [^,]+ 0\.\d\d\): the rule asks under 0\.8, or within 0\.15 of the next$/,

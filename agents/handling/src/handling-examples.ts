@@ -80,7 +80,7 @@ export class HandlingExamples extends Learnable.of(exampleLesson) {
   }
 
   override says({ example }: ExampleLesson): string {
-    return `lines like ${quoted(example)} get ${this.label} handling`;
+    return `consignments described like ${quoted(example)}`;
   }
 
   unlearn({ example }: ExampleLesson): Learned<HandlingExamples> {

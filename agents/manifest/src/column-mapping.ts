@@ -106,7 +106,7 @@ export class ColumnMapping extends Learnable.of(mappingLesson) {
   /** In words (SPEC §3.6): `#` is this agent's notation, so it is said as "…" with what it stands for. */
   override says({ column, files }: MappingLesson): string {
     const scope = files === undefined ? '' : `, on files named like '${files.replaceAll('#', '…')}'${files.includes('#') ? ' (… is any number)' : ''}`;
-    return `${this.label}: the column headed '${column}'${scope}`;
+    return `the column headed '${column}'${scope}`;
   }
 
   unlearn({ column, files }: MappingLesson): Learned<ColumnMapping> {

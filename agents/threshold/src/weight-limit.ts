@@ -55,7 +55,7 @@ export class WeightLimit extends Learnable.of(limitLesson) {
   }
 
   override says({ maxKg }: LimitLesson): string {
-    return `${this.label} parcels over ${maxKg} kg get a second check`;
+    return `parcels over ${maxKg} kg get a second check`;
   }
 
   /** A limit taken back leaves none: the category's parcels are asked about again. */

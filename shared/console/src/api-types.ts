@@ -46,13 +46,15 @@ export interface AgentView {
   readonly learnable?: LearnableView;
 }
 
-/** A teach block as the question carried it. Only `collection`, `entries`, `entry`, `suggested`, `version` are read. */
+/** A teach block as the question carried it. Only `collection`, `entries`, `entry`, `suggested`, `says`, `version` are read. */
 export interface TeachBlockView {
   readonly collection: string;
   readonly question?: string;
   readonly entries: readonly { readonly key: string; readonly label: string }[];
   readonly entry?: string;
   readonly suggested?: unknown;
+  /** `suggested` in the learnable's own words for people (SPEC §3.6), only beside `suggested`. */
+  readonly says?: string;
   readonly version?: number;
 }
 
@@ -169,6 +171,10 @@ export interface ActivationView {
   readonly entry?: string;
   /** For a retraction: the version whose lesson it took back. */
   readonly retracts?: number;
+  /** The lesson's value (or the value taken back) in the learnable's words for people (SPEC §3.6). */
+  readonly says?: string;
+  /** The label of `entry` in the active version, added by the console so a sentence names it in words. */
+  readonly entryLabel?: string;
 }
 
 export interface HistoryResponse {
@@ -221,6 +227,14 @@ export interface PreviewRequest {
 }
 
 /** What rolling back to a version would take out of effect and bring back. */
+/** What the console's rollback answers: the activation it recorded, whether anything changed, and what it undid. */
+export interface RollbackOutcomeView extends ActivationView {
+  /** False when the version asked for was already in effect: nothing was recorded. */
+  readonly changed: boolean;
+  readonly undoes?: readonly ActivationView[];
+  readonly restores?: readonly ActivationView[];
+}
+
 export interface RollbackPreviewView {
   readonly collection: string;
   readonly from: number;

@@ -30,11 +30,25 @@ export async function collectionsOf(authority: AuthorityClient, directory: Agent
   }));
 }
 
+/** The active version's entry labels by key, so a sentence names “Northgate Motors”, not its key. */
+async function labelsOf(authority: AuthorityClient, collection: string, version: number): Promise<Map<string, string>> {
+  const { entries } = await authority.entries(collection, version);
+  return new Map(entries.map((entry) => [entry.key, entry.label]));
+}
+
+/** Each activation with the label of the entry it is about, where the active version still has it. */
+const labelled = (activations: readonly ActivationView[], labels: ReadonlyMap<string, string>): ActivationView[] =>
+  activations.map((activation) => {
+    const label = activation.entry === undefined ? undefined : labels.get(activation.entry);
+    return label === undefined ? activation : { ...activation, entryLabel: label };
+  });
+
 /** A collection's activations, newest first, with the version active now. */
 export async function historyOf(authority: AuthorityClient, collection: string): Promise<HistoryResponse> {
   try {
     const [{ activations }, active] = await Promise.all([authority.history(collection, { limit: 500 }), authority.active(collection)]);
-    return { collection, activeVersion: active.version, activations: activations as ActivationView[] };
+    const labels = await labelsOf(authority, collection, active.version);
+    return { collection, activeVersion: active.version, activations: labelled(activations as ActivationView[], labels) };
   } catch (error) {
     throw fromAuthority(error);
   }
@@ -52,7 +66,9 @@ export async function rollBack(authority: AuthorityClient, collection: string, v
 /** What rolling back to a version would take out of effect and bring back; nothing is written. */
 export async function rollbackPreviewOf(authority: AuthorityClient, collection: string, version: number): Promise<RollbackPreviewView> {
   try {
-    return await authority.rollbackPreview(collection, version);
+    const [effect, active] = await Promise.all([authority.rollbackPreview(collection, version), authority.active(collection)]);
+    const labels = await labelsOf(authority, collection, active.version);
+    return { ...effect, undoes: labelled(effect.undoes as ActivationView[], labels), restores: labelled(effect.restores as ActivationView[], labels) };
   } catch (error) {
     throw fromAuthority(error);
   }
@@ -87,10 +103,10 @@ export async function entryOf(authority: AuthorityClient, collection: string, ke
       key,
       label: entry.label,
       activeVersion: active.version,
-      taught: mine.filter((activation) => !retractions.has(activation.version)),
+      taught: mine.filter((activation) => !retractions.has(activation.version)).map((activation) => ({ ...activation, entryLabel: entry.label })),
       retracted: mine.flatMap((activation) => {
         const by = retractions.get(activation.version);
-        return by ? [{ lesson: activation, by }] : [];
+        return by ? [{ lesson: { ...activation, entryLabel: entry.label }, by: { ...by, entryLabel: entry.label } }] : [];
       }),
     };
   } catch (error) {

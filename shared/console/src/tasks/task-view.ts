@@ -1,6 +1,6 @@
 import type { Message, Task } from '@a2a-js/sdk';
 import { Role, TaskState } from '@a2a-js/sdk';
-import { LEARNABLES_URI } from '@learnables/protocol';
+import { LEARNABLES_URI, SaysSchema } from '@learnables/protocol';
 import type { FindingView, TaskStateName, TaskView, TeachBlockView } from '../api-types.ts';
 
 const STATE_NAMES: ReadonlyMap<TaskState, TaskStateName> = new Map([
@@ -38,6 +38,9 @@ export function teachBlockOf(message: Message | undefined): TeachBlockView | und
     ...(typeof block.question === 'string' && { question: block.question }),
     ...(typeof block.entry === 'string' && block.entry !== '' && { entry: block.entry }),
     ...(block.suggested !== undefined && { suggested: block.suggested }),
+    // The learnable's words for its suggestion; anything that is not one line of words is dropped,
+    // and the form falls back to the card's fields as if none had been given.
+    ...(block.suggested !== undefined && SaysSchema.safeParse(block.says).success && { says: block.says as string }),
     ...(typeof block.version === 'number' && { version: block.version }),
   };
 }

@@ -132,10 +132,11 @@ function startApp(root: HTMLElement, operator: string): void {
   });
   fill(
     root,
-    skip,
+    // Inside the banner, so every piece of the page sits in a landmark (axe's `region`); still first in Tab order.
     h(
       'header',
       { class: 'top' },
+      skip,
       h('a', { href: '#/', class: 'brand' }, 'Learnables console'),
       h(
         'nav',

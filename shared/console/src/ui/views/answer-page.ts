@@ -268,6 +268,8 @@ function answerForm(main: HTMLElement, ctx: AppContext, agent: AgentView | undef
   const kept = loadDraft(key);
   if (kept) {
     restoreDraft(form, kept);
+    // A draft that changed the suggestion shows the fields it changed, not the suggestion's words.
+    if (lesson?.changed()) lesson.reveal();
     draftStatus.textContent = 'Your draft was kept from last time.';
     onAnswerChange();
   }

@@ -5,20 +5,26 @@ import { getJson, postJson, segment } from '../api.ts';
 import type { AppContext } from '../app-context.ts';
 import { fill, h, timeElement } from '../dom.ts';
 import { entryHref, historyHref } from '../routes.ts';
+import { changeSentence } from '../lesson-words.ts';
 import { formRow, reasonForm } from './reason-form.ts';
+import { columnHeads } from './table-heads.ts';
 
-const COLUMNS = ['Version', 'Who', 'Why', 'What it taught', 'When', ''];
+const COLUMNS = ['What it was taught', 'When'];
 
 /** "Take back": a reason, then the retraction; the person signed in is its author. */
 function retractForm(ctx: AppContext, entry: EntryView, lesson: ActivationView, close: () => void, done: (said: string) => Promise<void>): HTMLElement {
   return reasonForm({
     className: 'retract-form',
-    label: `Why take back “${lesson.audit}”?`,
-    help: `Recorded with your name (${ctx.operator}) as a new version. Only this lesson is taken back; everything taught before and after it stays.`,
-    confirm: `Take back version ${lesson.version}`,
+    label: `Why take back “${lesson.says ?? lesson.audit}”?`,
+    help: `Recorded with your name (${ctx.operator}). Only this lesson is taken back; everything taught before and after it stays.`,
+    confirm: 'Take back this lesson',
     send: (reason) =>
       postJson<RetractionOutcome>(`/collections/${segment(entry.collection)}/retractions`, { version: lesson.version, reason }).then((outcome) =>
-        done(outcome.changed ? `Taken back as version ${outcome.version}: ${outcome.audit}.` : outcome.audit),
+        done(
+          outcome.changed
+            ? `Taken back: ${outcome.says ?? outcome.audit}. Everything else taught to ${entry.label} stays.`
+            : `Nothing to take back: ${outcome.says ?? outcome.audit}.`,
+        ),
       ),
     close,
   });
@@ -28,7 +34,7 @@ function taughtTable(ctx: AppContext, entry: EntryView, done: (said: string) => 
   const body = h('tbody', {});
   for (const lesson of entry.taught) {
     const { row: formRowOf, open } = formRow(
-      COLUMNS.length,
+      COLUMNS.length + 1,
       (close) => retractForm(ctx, entry, lesson, close, done),
       () => button,
     );
@@ -38,10 +44,11 @@ function taughtTable(ctx: AppContext, entry: EntryView, done: (said: string) => 
       h(
         'tr',
         {},
-        h('td', { 'data-label': 'Version', class: 'nowrap' }, h('a', { href: historyHref(entry.collection, lesson.version) }, `v${lesson.version}`)),
-        h('td', { 'data-label': 'Who', title: lesson.client !== '' ? `Recorded through ${lesson.client}` : undefined }, lesson.author),
-        h('td', { 'data-label': 'Why', class: 'wrap-anywhere' }, lesson.reason),
-        h('td', { 'data-label': 'What it taught', class: 'wrap-anywhere' }, lesson.audit),
+        h(
+          'td',
+          { 'data-label': 'What it was taught', class: 'wrap-anywhere', title: lesson.client !== '' ? `Recorded through ${lesson.client}` : undefined },
+          h('a', { href: historyHref(entry.collection, lesson.version) }, changeSentence(lesson)),
+        ),
         h('td', { 'data-label': 'When', class: 'nowrap' }, timeElement(lesson.at)),
         h('td', { class: 'row-action' }, button),
       ),
@@ -51,16 +58,8 @@ function taughtTable(ctx: AppContext, entry: EntryView, done: (said: string) => 
   return h(
     'table',
     { class: 'data history taught' },
-    h('caption', {}, `What ${entry.label} is taught in version ${entry.activeVersion}, the active one, newest first.`),
-    h(
-      'thead',
-      {},
-      h(
-        'tr',
-        {},
-        COLUMNS.map((title) => h('th', { scope: 'col' }, title)),
-      ),
-    ),
+    h('caption', {}, `What ${entry.label} is taught now, newest first.`),
+    columnHeads(COLUMNS, 'Take back'),
     body,
   );
 }
@@ -78,8 +77,8 @@ function retractedList(entry: EntryView): HTMLElement | undefined {
         h(
           'li',
           {},
-          h('s', {}, lesson.audit),
-          ` (v${lesson.version}, ${lesson.author}), taken back in v${by.version} by ${by.author}: ${by.reason} `,
+          h('s', {}, lesson.says ?? lesson.audit),
+          ` (taught by ${lesson.author}), taken back by ${by.author}, because “${by.reason}” `,
           timeElement(by.at),
         ),
       ),
@@ -94,12 +93,12 @@ export async function entryPage(main: HTMLElement, ctx: AppContext, collection: 
   fill(
     main,
     said !== undefined && h('p', { class: 'notice notice-success', role: 'status' }, said),
-    h('p', { class: 'eyebrow' }, h('a', { href: historyHref(collection) }, collection), ` · version ${entry.activeVersion}`),
+    h('p', { class: 'eyebrow' }, h('a', { href: historyHref(collection) }, collection)),
     h('h1', { tabindex: -1 }, entry.label),
     entry.taught.length === 0
       ? h('p', { class: 'card empty' }, `Nothing has been taught to ${entry.label} since the start: it holds only what it was set up with.`)
       : h('div', { class: 'card table-card' }, taughtTable(ctx, entry, done)),
     retractedList(entry),
-    h('p', {}, h('a', { href: entryHref(collection, key) }, 'Refresh'), ' · ', h('a', { href: historyHref(collection) }, `All of ${collection}'s history`)),
+    h('p', {}, h('a', { href: entryHref(collection, key) }, 'Refresh'), ' · ', h('a', { href: historyHref(collection) }, `Every change to ${collection}`)),
   );
 }

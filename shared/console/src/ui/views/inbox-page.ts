@@ -6,7 +6,7 @@ import type { AppContext } from '../app-context.ts';
 import { fill, h, timeElement } from '../dom.ts';
 import { questionHref, taskHref } from '../routes.ts';
 import { summaryItems } from '../summary-items.ts';
-import { decidedByText, problemsNotice, versionsView } from './notices.ts';
+import { decidedByText, problemsNotice } from './notices.ts';
 
 /**
  * What a message is, in one line, from the agent's summary read by shape alone: its first two
@@ -56,7 +56,6 @@ function decisionRow(task: TaskView): HTMLElement {
       h('a', { href: taskHref(task.agentId, task.taskId) }, about || task.said || '(no words)'),
       about !== '' && task.said !== '' && h('span', { class: 'muted block' }, task.said),
     ),
-    h('td', {}, versionsView(task.versions, '') ?? ''),
     h('td', {}, decidedByText(task)),
   );
 }
@@ -76,7 +75,7 @@ function decisionsTable(decided: DecisionsResponse): HTMLElement {
             h(
               'tr',
               {},
-              ['When', 'Agent', 'Message', 'Version', 'How'].map((title) => h('th', { scope: 'col' }, title)),
+              ['When', 'Agent', 'Message', 'How'].map((title) => h('th', { scope: 'col' }, title)),
             ),
           ),
           h('tbody', {}, decided.decisions.map(decisionRow)),

@@ -15,6 +15,10 @@ export interface LessonFields {
   clearErrors(): void;
   /** Ask for the reason only while a lesson is wanted. */
   setRequired(required: boolean): void;
+  /** Show the card's fields (a kept draft that changed them, or "Change it…"). */
+  reveal(): void;
+  /** Whether a field holds anything but what the agent suggested. */
+  changed(): boolean;
 }
 
 const KNOWN_KINDS = new Set(['text', 'choice']);
@@ -55,6 +59,43 @@ function drawField(field: FieldToRender, value: string): { element: HTMLElement;
   return { element, drawn: { control, error } };
 }
 
+/**
+ * The suggestion in the learnable's words (SPEC §3.6) while the fields are folded away: "The lesson:
+ * mail from billing@origin.example", the exact value one click away, and "Change it…" to unfold the
+ * card's fields. The console reads no named key of the value: the exact value is each field's label
+ * and its prefilled text, drawn from the card as the fields are.
+ */
+function wordsView(
+  says: string,
+  fields: readonly FieldToRender[],
+  prefilled: Record<string, string>,
+  onChange: () => void,
+): { element: HTMLElement; unfold(): void } {
+  const lead = h('p', { class: 'lesson-says' }, h('strong', {}, 'The lesson: '), says);
+  const exact = h(
+    'details',
+    { class: 'lesson-exact' },
+    h('summary', {}, 'The exact value'),
+    h(
+      'dl',
+      { class: 'summary' },
+      fields.map((field) => [h('dt', {}, field.label), h('dd', { class: 'wrap-anywhere' }, h('code', {}, prefilled[field.name] ?? ''))]),
+    ),
+  );
+  const change = h('button', { type: 'button', class: 'secondary change-lesson', 'aria-expanded': 'false' }, 'Change it…');
+  const element = h('div', { class: 'lesson-words' }, lead, exact, h('p', {}, change));
+  const unfold = () => {
+    // Once the fields are open, the words describe the suggestion, not what the fields now hold:
+    // the preview gives the words of the changed lesson.
+    lead.replaceChildren(h('strong', {}, 'Suggested: '), says);
+    exact.hidden = true;
+    change.hidden = true;
+    change.setAttribute('aria-expanded', 'true');
+  };
+  change.addEventListener('click', onChange);
+  return { element, unfold };
+}
+
 export function lessonFields(learnable: LearnableView, teach: TeachBlockView): LessonFields {
   const fields = fieldsToRender(learnable.lessonFields);
   const prefilled = prefillFields(fields, teach.suggested);
@@ -64,6 +105,20 @@ export function lessonFields(learnable: LearnableView, teach: TeachBlockView): L
     drawn.set(field.name, parts);
     return element;
   });
+  // With the learnable's words, the fields start folded; without, they show as they always did.
+  const fieldBox = h('div', { class: 'lesson-field-list', hidden: teach.says !== undefined }, elements);
+  const reveal = () => {
+    if (!fieldBox.hidden) return;
+    fieldBox.hidden = false;
+    words?.unfold();
+  };
+  const words =
+    teach.says !== undefined
+      ? wordsView(teach.says, fields, prefilled, () => {
+          reveal();
+          [...drawn.values()][0]?.control.focus();
+        })
+      : undefined;
 
   const reasonId = uniqueId('lesson-reason');
   const reasonError = drawnError(`${reasonId}-error`);
@@ -78,6 +133,7 @@ export function lessonFields(learnable: LearnableView, teach: TeachBlockView): L
   );
 
   const showOn = (target: DrawnField, message: string) => {
+    if (target.control !== reason) reveal();
     target.error.textContent = message;
     target.error.hidden = false;
     target.control.setAttribute('aria-invalid', 'true');
@@ -85,7 +141,7 @@ export function lessonFields(learnable: LearnableView, teach: TeachBlockView): L
   };
 
   return {
-    element: h('div', { class: 'lesson-fields' }, elements, reasonField),
+    element: h('div', { class: 'lesson-fields' }, words?.element, fieldBox, reasonField),
     values: () => Object.fromEntries([...drawn].map(([name, parts]) => [name, parts.control.value])),
     reason: () => reason.value,
     showError(field, message) {
@@ -104,5 +160,7 @@ export function lessonFields(learnable: LearnableView, teach: TeachBlockView): L
     setRequired(required) {
       reason.required = required;
     },
+    reveal,
+    changed: () => [...drawn].some(([name, parts]) => parts.control.value !== (prefilled[name] ?? '')),
   };
 }

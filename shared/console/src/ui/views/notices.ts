@@ -21,7 +21,10 @@ export function problemsNotice(problems: readonly AgentProblem[], agents: readon
   );
 }
 
-/** "lists v3" links: which version of which collection decided a task, each to its history. */
+/**
+ * "Decided with what it knew of customers then": which state of which collection decided a task,
+ * each a link to that point of its history. No version number: the clerk reads the history's sentences.
+ */
 export function versionsView(versions: TaskView['versions'], prefix = 'Decided with '): HTMLElement | undefined {
   const pairs = Object.entries(versions ?? {});
   if (pairs.length === 0) return undefined;
@@ -31,7 +34,7 @@ export function versionsView(versions: TaskView['versions'], prefix = 'Decided w
     prefix,
     pairs.map(([collection, version], index) => [
       index > 0 && ', ',
-      h('a', { href: historyHref(collection, version), class: 'version-link' }, `${collection} v${version}`),
+      h('a', { href: historyHref(collection, version), class: 'version-link' }, `what it knew of ${collection} then`),
     ]),
   );
 }

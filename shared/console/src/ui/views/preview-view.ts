@@ -67,13 +67,19 @@ export function previewView(result: PreviewResult, words: PreviewWords): HTMLEle
       'div',
       { class: 'notice notice-info preview', role: 'status' },
       h('p', {}, `${words.agentName} already knows this; the lesson would change nothing.`),
-      h('p', { class: 'muted' }, result.audit),
+      h('p', { class: 'muted' }, result.says ?? result.audit),
     );
   }
   return h(
     'div',
     { class: `notice ${warn ? 'notice-warning' : 'notice-info'} preview`, role: 'status' },
-    h('p', {}, h('strong', {}, 'What this lesson would do: '), result.audit, '.'),
+    // The learnable's words first; its exact sentence one click away (SPEC §3.6).
+    result.says !== undefined
+      ? [
+          h('p', { class: 'preview-says' }, h('strong', {}, 'The lesson: '), `${target}: ${result.says}.`),
+          h('details', { class: 'lesson-exact' }, h('summary', {}, 'The exact rule'), h('p', {}, result.audit)),
+        ]
+      : h('p', {}, h('strong', {}, 'What this lesson would do: '), result.audit, '.'),
     partial &&
       h(
         'p',

@@ -7,7 +7,7 @@ import { fill, h, timeElement, uniqueId } from '../dom.ts';
 import { kindOf } from '../file-kinds.ts';
 import type { Fingerprint } from '../sent-files.ts';
 import { fingerprintOf, rememberSent, sentBefore } from '../sent-files.ts';
-import { questionHref } from '../routes.ts';
+import { questionHref, taskHref } from '../routes.ts';
 import { errorNotice, versionsView } from './notices.ts';
 
 const size = (bytes: number) => (bytes < 1024 * 1024 ? `${Math.max(1, Math.round(bytes / 1024))} kB` : `${Math.round((bytes / 1024 / 1024) * 10) / 10} MB`);
@@ -23,7 +23,19 @@ function outcomeView(task: TaskView): HTMLElement {
     );
   }
   if (task.state === 'decided') {
-    return h('div', { class: 'notice notice-success' }, h('p', {}, h('strong', {}, `${task.agentName} decided: `), task.said), versionsView(task.versions));
+    // The message's page is where a wrong decision is corrected: one link away from the result.
+    return h(
+      'div',
+      { class: 'notice notice-success' },
+      h('p', {}, h('strong', {}, `${task.agentName} decided: `), task.said),
+      h(
+        'p',
+        {},
+        versionsView(task.versions),
+        ' ',
+        h('a', { href: taskHref(task.agentId, task.taskId), class: 'task-link' }, 'See this message, or say the decision was wrong'),
+      ),
+    );
   }
   return h(
     'div',

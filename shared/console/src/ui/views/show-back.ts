@@ -23,26 +23,22 @@ export interface ShowBackState {
   readonly lastValues?: Readonly<Record<string, string>>;
 }
 
-function lessonLine(lesson: LessonOutcome): HTMLElement {
-  return lesson.changed
-    ? h(
-        'p',
-        { class: 'lesson-kept' },
-        `Kept as version ${lesson.version} of ${lesson.collection}: ${lesson.audit}. `,
-        h('a', { href: historyHref(lesson.collection, lesson.version) }, 'See it in the history'),
-      )
-    : h(
-        'p',
-        { class: 'lesson-kept' },
-        `Already known, so nothing new was written: version ${lesson.version} of ${lesson.collection} stays active. `,
-        h('a', { href: historyHref(lesson.collection, lesson.version) }, 'See the history'),
-      );
+/** The confirmation in a sentence: what was taught, in the learnable's words when it gives them. */
+function lessonLine(lesson: LessonOutcome, label: string, agentName: string): HTMLElement {
+  const history = (words: string) => h('a', { href: historyHref(lesson.collection, lesson.version) }, words);
+  if (!lesson.changed) return h('p', { class: 'lesson-kept' }, `${agentName} knew this already, so nothing new was written. `, history('See the history'));
+  return h(
+    'p',
+    { class: 'lesson-kept' },
+    h('strong', {}, 'Remembered: '),
+    lesson.says !== undefined ? `${label}: ${lesson.says}. ` : `${lesson.audit}. `,
+    history('See it in the history'),
+  );
 }
 
 function readingItem(name: string, reading: Reading, teachAgain: (() => void) | undefined): HTMLElement {
   const label = h('span', { class: 'reading-name' }, labelOf(name));
-  const version = h('span', { class: 'muted' }, ` read with version ${reading.version}`);
-  if (reading.settled) return h('li', { class: 'reading settled' }, label, h('p', { class: 'reads' }, reading.reads), version);
+  if (reading.settled) return h('li', { class: 'reading settled' }, label, h('p', { class: 'reads' }, reading.reads));
   return h(
     'li',
     { class: 'reading unsettled', role: 'alert' },
@@ -51,9 +47,8 @@ function readingItem(name: string, reading: Reading, teachAgain: (() => void) | 
     h(
       'p',
       {},
-      'The lesson was kept, but with it the agent still cannot decide this message. Teach it again with something this message shows, or roll the lesson back in the history.',
+      'The lesson was kept, but with it the agent still cannot decide this message. Teach it again with something this message shows, or undo the lesson in the history.',
     ),
-    version,
     teachAgain && h('button', { type: 'button', class: 'secondary', onclick: teachAgain }, 'Teach again'),
   );
 }
@@ -82,7 +77,9 @@ export function showBackView(main: HTMLElement, ctx: AppContext, state: ShowBack
     learnable && teach && result.lesson
       ? () => {
           const lesson = result.lesson!;
-          const fields = lessonFields(learnable, { ...teach, suggested: state.lastValues ?? teach.suggested });
+          // Teaching again means changing the lesson: the fields show at once, without the suggestion's words.
+          const { says: _suggestionWords, ...withoutWords } = teach;
+          const fields = lessonFields(learnable, { ...withoutWords, suggested: state.lastValues ?? teach.suggested });
           fields.setRequired(true);
           const errors = h('div', { class: 'form-errors' });
           const send = h('button', { type: 'submit', class: 'primary' }, 'Teach this');
@@ -132,23 +129,19 @@ export function showBackView(main: HTMLElement, ctx: AppContext, state: ShowBack
         h(
           'p',
           { class: 'lesson-kept' },
-          result.added.changed
-            ? `Added as version ${result.added.version} of ${result.added.collection}: ${result.added.audit}. `
-            : `It was there already: ${result.added.audit}. `,
+          result.added.changed ? `Added “${answeredLabel}” as a new ${learnable?.entry || 'entry'}. ` : `“${answeredLabel}” was there already. `,
           h('a', { href: entryHref(result.added.collection, result.added.entry) }, 'See what it holds'),
         ),
-      h(
-        'p',
-        { class: 'muted' },
-        versionsView(result.task.versions, result.lesson ? 'This task was decided on the version it started with, unchanged by the lesson: ' : 'Decided with '),
-      ),
+      result.lesson
+        ? h('p', { class: 'muted' }, 'This message was decided with what the agent knew when it arrived; below, it is read again with the lesson.')
+        : h('p', { class: 'muted' }, versionsView(result.task.versions)),
     ),
     result.lesson &&
       h(
         'section',
         { class: 'card show-back', 'aria-labelledby': 'show-back-title' },
-        h('h2', { id: 'show-back-title' }, 'The same message, read again under the live version'),
-        lessonLine(result.lesson),
+        h('h2', { id: 'show-back-title' }, 'The same message, read again with the lesson'),
+        lessonLine(result.lesson, answeredLabel, result.task.agentName),
         learnable && h('p', { class: 'honesty' }, lessonPromise(learnable.decidedBy)),
         readingsView(result.showBack, teachAgain),
       ),

@@ -35,8 +35,8 @@ function decidedItView(task: TaskView): HTMLElement | undefined {
       h(
         'p',
         { class: 'muted' },
-        version !== undefined && ['Read with ', h('a', { href: historyHref(finding.collection, version) }, `${finding.collection} version ${version}`), '. '],
-        finding.winner !== undefined && h('a', { href: entryHref(finding.collection, finding.winner) }, `Who taught ${finding.winner} what`),
+        version !== undefined && ['Read with ', h('a', { href: historyHref(finding.collection, version) }, `what it knew of ${finding.collection} then`), '. '],
+        finding.winner !== undefined && h('a', { href: entryHref(finding.collection, finding.winner) }, 'Who taught it this, and when'),
       ),
     );
   };
