@@ -83,4 +83,32 @@ describe('the console, through a browser: keyboard and narrowing', () => {
     await page.getByRole('heading', { name: 'Answered', level: 1 }).waitFor();
     expect(await page.locator('main .lead').first().textContent()).toContain('You answered “List golf”.');
   });
+
+  it('undoes from the keyboard: the reason stays in view as the changes load, an empty reason is said on the page, Esc cancels', async () => {
+    await stack.authority.client.postLesson({ collection: 'lists', entry: 'alpha', value: { word: 'kiwi' }, taughtBy: 'dana', reason: 'kiwis are alpha' });
+    const before = (await stack.authority.client.history('lists')).activations.length;
+    await page.goto(`${stack.console.url}/#/history/lists`);
+    const undo = page.getByRole('button', { name: 'Undo the changes after this' });
+    await undo.focus();
+    await page.keyboard.press('Enter');
+    const reason = page.getByLabel(/^Why undo the changes made after/);
+    await page.locator('.rollback-effect ul').first().waitFor();
+    expect(await reason.evaluate((element) => element === document.activeElement)).toBe(true);
+    const inView = await reason.evaluate((element) => {
+      const box = element.getBoundingClientRect();
+      return box.top >= 0 && box.bottom <= window.innerHeight;
+    });
+    expect(inView).toBe(true);
+    // Confirm with no reason: a sentence on the page, the box marked, nothing written.
+    await page.getByRole('button', { name: 'Confirm: undo the changes after this' }).click();
+    expect(await page.locator('.rollback-form .form-errors').textContent()).toBe(
+      'Say why, in a few words: it is kept with your name, so the next person can tell.',
+    );
+    expect(await reason.getAttribute('aria-invalid')).toBe('true');
+    expect((await stack.authority.client.history('lists')).activations).toHaveLength(before);
+    // Esc closes the form and gives focus back to the button that opened it.
+    await page.keyboard.press('Escape');
+    expect(await page.locator('.rollback-form').isVisible()).toBe(false);
+    expect(await undo.evaluate((element) => element === document.activeElement)).toBe(true);
+  });
 });

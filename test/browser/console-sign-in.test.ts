@@ -33,8 +33,22 @@ describe('signing in to the console', () => {
     expect(await page.getByLabel('Password').inputValue()).toBe('');
     expect(await page.evaluate(() => document.activeElement?.id)).toBe('operator-password');
 
+    // A sign-in that takes seconds (a slow password hash under load) says it is under way. The
+    // request is held back in the browser until the sentence has been read, then goes on unchanged.
+    let release = () => {};
+    const held = new Promise<void>((resolve) => {
+      release = resolve;
+    });
+    await page.route('**/api/session', async (route) => {
+      if (route.request().method() === 'POST') await held;
+      await route.continue();
+    });
     await page.getByLabel('Password').fill(passwordOf('lee'));
     await page.getByRole('button', { name: 'Sign in' }).click();
+    await page.getByRole('button', { name: 'Signing in…' }).waitFor();
+    expect(await page.getByRole('button', { name: 'Signing in…' }).isDisabled()).toBe(true);
+    expect(await page.getByRole('status').textContent()).toBe('Signing in…');
+    release();
     await page.getByRole('navigation', { name: 'Main' }).waitFor();
     expect(await page.locator('header .operator strong').textContent()).toBe('lee');
     await page.close();

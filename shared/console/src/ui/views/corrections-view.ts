@@ -7,6 +7,7 @@ import { fill, h, timeElement, uniqueId } from '../dom.ts';
 import { entryHref } from '../routes.ts';
 import { labelOf } from '../summary-items.ts';
 import { errorNotice, warningNotice } from './notices.ts';
+import { closesOnEscape } from './reason-form.ts';
 
 /** The value a select uses for "none of these", which no entry key can be (keys never start with ':'). */
 const NONE = ':none';
@@ -97,6 +98,7 @@ function correctionForm(
     ),
     h('div', { class: 'actions' }, confirm, h('button', { type: 'button', class: 'secondary', onclick: close }, 'Cancel')),
   );
+  closesOnEscape(form, close);
   form.addEventListener('submit', (event) => {
     event.preventDefault();
     errors.replaceChildren();

@@ -20,12 +20,13 @@ export interface ReasonFormOptions {
 /** A change to the history that needs a reason (rollback, take back): the reason, then confirm or cancel. */
 export function reasonForm(options: ReasonFormOptions): HTMLElement {
   const id = uniqueId('reason');
-  const reason = h('textarea', { id, name: 'reason', rows: 2, required: true, 'aria-describedby': `${id}-help` });
+  // Checked here, not by the browser: its bubble is worded by the browser and gone before it is read.
+  const reason = h('textarea', { id, name: 'reason', rows: 2, 'aria-required': 'true', 'aria-describedby': `${id}-help` });
   const errors = h('div', { class: 'form-errors' });
   const confirm = h('button', { type: 'submit', class: 'danger' }, options.confirm);
   const form = h(
     'form',
-    { class: options.className },
+    { class: options.className, novalidate: true },
     errors,
     options.before,
     h('label', { for: id }, options.label),
@@ -33,9 +34,23 @@ export function reasonForm(options: ReasonFormOptions): HTMLElement {
     h('p', { class: 'help', id: `${id}-help` }, options.help),
     h('div', { class: 'actions' }, confirm, h('button', { type: 'button', class: 'secondary', onclick: options.close }, 'Cancel')),
   );
+  closesOnEscape(form, options.close);
+  // What confirming would do loads above the reason after the cursor is in it: keep the reason in view.
+  if (options.before) {
+    new MutationObserver(() => {
+      if (document.activeElement === reason) reason.scrollIntoView({ block: 'nearest' });
+    }).observe(options.before, { childList: true, subtree: true });
+  }
   form.addEventListener('submit', (event) => {
     event.preventDefault();
     errors.replaceChildren();
+    reason.removeAttribute('aria-invalid');
+    if (reason.value.trim() === '') {
+      errors.replaceChildren(errorNotice('Say why, in a few words: it is kept with your name, so the next person can tell.'));
+      reason.setAttribute('aria-invalid', 'true');
+      reason.focus();
+      return;
+    }
     confirm.disabled = true;
     void options.send(reason.value).catch((error: unknown) => {
       confirm.disabled = false;
@@ -43,6 +58,16 @@ export function reasonForm(options: ReasonFormOptions): HTMLElement {
     });
   });
   return form;
+}
+
+/** Esc cancels a form that opened in place, as its Cancel button does (focus goes back to what opened it). */
+export function closesOnEscape(form: HTMLElement, close: () => void): void {
+  form.addEventListener('keydown', (event) => {
+    if (event.key !== 'Escape' || event.defaultPrevented) return;
+    event.preventDefault();
+    event.stopPropagation();
+    close();
+  });
 }
 
 /**

@@ -45,10 +45,14 @@ export function signInPage(root: HTMLElement, signedIn: () => void, ended?: stri
     if (name.value.trim() === '') return problem('Type your name to sign in.', name);
     if (password.value === '') return problem('Type your password to sign in.', password);
     submit.disabled = true;
+    // Signing in takes seconds under load (the password hash is slow on purpose): say it is under way.
+    submit.textContent = 'Signing in…';
+    errors.replaceChildren(h('p', { class: 'muted', role: 'status' }, 'Signing in…'));
     void postJson('/session', { name: name.value, password: password.value })
       .then(signedIn)
       .catch((error: unknown) => {
         submit.disabled = false;
+        submit.textContent = 'Sign in';
         if (!(error instanceof ApiFailure)) return problem(String(error));
         // A wrong password is typed again; the name usually stays right.
         if (error.body.error === 'wrong-password') password.value = '';

@@ -3,7 +3,7 @@ import { h } from '../dom.ts';
 import type { SummaryItem, SummaryValue } from '../summary-items.ts';
 import { summaryItems } from '../summary-items.ts';
 
-function drawValue(value: SummaryValue): HTMLElement {
+function drawValue(value: SummaryValue, label: string): HTMLElement {
   switch (value.kind) {
     case 'text':
       return h('span', { class: 'summary-text' }, value.text);
@@ -21,7 +21,8 @@ function drawValue(value: SummaryValue): HTMLElement {
     case 'table':
       return h(
         'span',
-        { class: 'summary-table-wrap' },
+        // A table wider than the card scrolls inside it; focusable and named, so a keyboard can scroll it too.
+        { class: 'summary-table-wrap', tabindex: 0, role: 'region', 'aria-label': label !== '' ? label : 'Table' },
         h(
           'table',
           { class: 'summary-table' },
@@ -58,7 +59,7 @@ function drawItems(items: readonly SummaryItem[]): HTMLElement {
   return h(
     'dl',
     { class: 'summary' },
-    items.map((item) => [item.label !== '' && h('dt', {}, item.label), h('dd', {}, drawValue(item.value))]),
+    items.map((item) => [item.label !== '' && h('dt', {}, item.label), h('dd', {}, drawValue(item.value, item.label))]),
   );
 }
 
