@@ -196,4 +196,21 @@ describe('the console, through a browser: settle every question, undo one mistak
     await page.getByRole('heading', { name: 'Harbor Lane Textiles', level: 1 }).waitFor();
     expect(await page.locator('main').textContent()).toContain('Nothing has been taught to Harbor Lane Textiles since the start');
   });
+
+  it('offers a customer added while a question waited, and takes it as the answer', async () => {
+    const asked = await sendEmail(email, 'hollis-toys-origin-example-near-miss.eml');
+    expect(asked.status?.state).toBe(TaskState.TASK_STATE_INPUT_REQUIRED);
+    await stack.authority.client.addEntry({ collection: 'customers', newEntry: { label: 'Wren Toy Company' }, taughtBy: 'lee', reason: 'signed this week' });
+    await openQuestion(page, 'wooden toys');
+    const added = form().getByRole('radio', { name: 'Wren Toy Company (added since this message arrived)', exact: true });
+    await added.check();
+    await form().locator('button[type=submit]').click();
+    await page
+      .locator('h1')
+      .filter({ hasText: /Answered|What the agent reads now/ })
+      .waitFor();
+    const task = await email.getTask({ tenant: '', id: asked.id, historyLength: 1 });
+    expect(task.status?.state).toBe(TaskState.TASK_STATE_COMPLETED);
+    expect(JSON.stringify(task.status?.message)).toContain('Wren Toy Company');
+  });
 });

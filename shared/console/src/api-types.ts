@@ -50,7 +50,11 @@ export interface AgentView {
 export interface TeachBlockView {
   readonly collection: string;
   readonly question?: string;
-  readonly entries: readonly { readonly key: string; readonly label: string }[];
+  /**
+   * The question's entries, then (added by the console, not the agent) those added to the collection
+   * since the question was asked, marked `since`: the runtime accepts an answer naming them.
+   */
+  readonly entries: readonly { readonly key: string; readonly label: string; readonly since?: true }[];
   readonly entry?: string;
   readonly suggested?: unknown;
   /** `suggested` in the learnable's own words for people (SPEC §3.6), only beside `suggested`. */

@@ -168,7 +168,7 @@ export function apiRoutes(deps: ApiDeps): express.Router {
 
   api.get(
     '/agents/:agent/tasks/:task',
-    handle(async (req) => taskOf(await directory.connect(String(req.params.agent)), String(req.params.task))),
+    handle(async (req) => taskOf(await directory.connect(String(req.params.agent)), String(req.params.task), authority)),
   );
   // What the agent reads in the task's input under the version active now, field by field in its
   // own words: beside a question, it shows what the agent already decided (reread writes nothing).

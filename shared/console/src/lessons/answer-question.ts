@@ -4,7 +4,7 @@ import { AuthorityRefused } from '@learnables/authority';
 import type { AnswerRequest, AnswerResponse, LessonRequest, LessonResponse, TeachBlockView } from '../api-types.ts';
 import type { AgentDirectory, ConnectedAgent } from '../agents/agent-directory.ts';
 import { ConsoleError } from '../console-error.ts';
-import { loadTask, sendToAgent } from '../tasks/agent-tasks.ts';
+import { loadTask, sendToAgent, withEntriesSince } from '../tasks/agent-tasks.ts';
 import { taskViewOf } from '../tasks/task-view.ts';
 import { rereadTask } from './reread.ts';
 
@@ -75,7 +75,8 @@ function learnableTeach(agent: ConnectedAgent, teach: TeachBlockView | undefined
 export async function answerQuestion(deps: LessonDeps, agentId: string, taskId: string, request: AnswerRequest, operator: string): Promise<AnswerResponse> {
   const agent = await deps.directory.connect(agentId);
   const task = await loadTask(agent, taskId);
-  const before = taskViewOf(task, { id: agent.id, name: agent.card.name });
+  // With the entries added since it was asked, as the answer page offered them.
+  const before = await withEntriesSince(taskViewOf(task, { id: agent.id, name: agent.card.name }), deps.authority);
   if (before.state !== 'asking') {
     throw new ConsoleError(409, 'not-asking', `${agent.card.name} is no longer asking on this task (it is ${before.state}); nothing was written.`);
   }

@@ -1,5 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import type { Task } from '@a2a-js/sdk';
+import type { AuthorityClient } from '@learnables/authority';
 import { SendMessageRequest, TaskState } from '@a2a-js/sdk';
 import type { DecisionsResponse, QuestionsResponse, TaskView } from '../api-types.ts';
 import type { AgentDirectory, ConnectedAgent } from '../agents/agent-directory.ts';
@@ -60,8 +61,30 @@ export async function loadTask(agent: ConnectedAgent, taskId: string): Promise<T
   }
 }
 
-export async function taskOf(agent: ConnectedAgent, taskId: string): Promise<TaskView> {
-  return taskViewOf(await loadTask(agent, taskId), nameOf(agent));
+export async function taskOf(agent: ConnectedAgent, taskId: string, authority?: AuthorityClient): Promise<TaskView> {
+  const view = taskViewOf(await loadTask(agent, taskId), nameOf(agent));
+  return authority === undefined ? view : withEntriesSince(view, authority);
+}
+
+/**
+ * A question that waited while someone added a customer offers that customer too: the entries of the
+ * collection's active version that the question did not carry, after its own, marked `since`. The
+ * question's order stays (the agent's likeliest first). When the authority cannot be read, the
+ * question is shown as it was asked.
+ */
+export async function withEntriesSince(view: TaskView, authority: AuthorityClient): Promise<TaskView> {
+  const teach = view.teach;
+  if (view.state !== 'asking' || teach === undefined || teach.entry !== undefined) return view;
+  try {
+    const active = await authority.active(teach.collection);
+    if (teach.version !== undefined && active.version === teach.version) return view;
+    const { entries } = await authority.entries(teach.collection, active.version);
+    const offered = new Set(teach.entries.map((entry) => entry.key));
+    const since = entries.filter((entry) => !offered.has(entry.key)).map((entry) => ({ key: entry.key, label: entry.label, since: true as const }));
+    return since.length === 0 ? view : { ...view, teach: { ...teach, entries: [...teach.entries, ...since] } };
+  } catch {
+    return view;
+  }
 }
 
 export type OutgoingPart = { readonly raw: string; readonly mediaType: string; readonly filename: string } | { readonly text: string };

@@ -151,6 +151,7 @@ function answerForm(main: HTMLElement, ctx: AppContext, agent: AgentView | undef
         ...(index < 9 && { 'aria-keyshortcuts': String(index + 1) }),
       }),
       h('span', {}, entry.label),
+      entry.since && h('span', { class: 'muted' }, ' (added since this message arrived)'),
     ),
   );
   // Beyond the question's entries, the card may allow two more answers (SPEC §2.6–2.8, §3.5).
