@@ -70,7 +70,7 @@ describe('the dashboard', () => {
     const email = panel('Email agent');
     expect(await email.locator('circle.point.few').count()).toBe(1);
     expect(await email.locator('circle.point.few title').textContent()).toContain('Week of Nov 2: 60 per 100 (3 questions in 5 messages) — few messages');
-    expect(await email.locator('text.count').allTextContents()).toEqual(['40 msgs', '40 msgs', '50 msgs', '5 msgs']);
+    expect(await email.locator('text.count').allTextContents()).toEqual(['40 messages', '40 messages', '50 messages', '5 messages']);
   });
 
   it('says plainly when an agent does not count decisions corrected later (its numbers carry no such count)', async () => {

@@ -53,6 +53,8 @@ describe('the replay button on the dashboard', () => {
   it('runs the job once for a signed-in operator, shows its progress and its outcome', async () => {
     const page = await signedInPage(browser, consoleApp.url, 'dana');
     await page.getByRole('link', { name: 'Dashboard' }).click();
+    // The demo sits folded under the numbers, away from the clerk's path.
+    await page.locator('details.replay summary').click();
     await page.getByRole('button', { name: 'Replay the test scenario' }).click();
     await expect.poll(() => page.locator('.replay-log').textContent()).toBe('Started by dana.\nweek 1: 10 messages, 5 questions');
     expect(await page.getByRole('button', { name: 'Replay the test scenario' }).isDisabled()).toBe(true);
@@ -121,6 +123,8 @@ describe('the replay button on a stack that already holds messages', () => {
     const page = await signedInPage(browser, stack.console.url, 'dana');
     await page.setViewportSize({ width: 390, height: 800 });
     await page.getByRole('link', { name: 'Dashboard' }).click();
+    // The demo sits folded under the numbers, away from the clerk's path.
+    await page.locator('details.replay summary').click();
     const button = page.getByRole('button', { name: 'Replay the test scenario' });
     await button.waitFor();
     expect(await page.locator('.replay .notice').textContent()).toContain('This stack already holds 1 message');

@@ -42,7 +42,7 @@ function decided(parcel: Parcel, maxKg: number | null, secondCheck: boolean, rea
 }
 
 export const thresholdAgent: LearnableAgent<Parcel, ParcelCheck, WeightLimit> = {
-  name: 'Second check agent',
+  name: 'Heavy parcel checks',
   description:
     "Says whether a parcel needs a second check, by its category's weight limit. When a category has no limit yet it asks, and it learns limits from lessons.",
   version: '0.1.0',

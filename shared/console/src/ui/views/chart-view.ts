@@ -35,7 +35,11 @@ export function chartView(periods: readonly ChartPeriod[], title: string, yMax?:
     s('text', { class: 'axis-title', x: 12, y: middle, 'text-anchor': 'middle', transform: `rotate(-90 12 ${middle})` }, 'per 100 messages'),
     geometry.xLabels.map((label) => [
       s('text', { class: 'tick', x: label.x, y: plot.bottom + 16, 'text-anchor': 'middle' }, label.label),
-      s('text', { class: 'tick count', x: label.x, y: plot.bottom + 30, 'text-anchor': 'middle' }, `${label.messages} msgs`),
+      s(
+        'text',
+        { class: 'tick count', x: label.x, y: plot.bottom + 30, 'text-anchor': 'middle' },
+        `${label.messages} ${label.messages === 1 ? 'message' : 'messages'}`,
+      ),
     ]),
     s(
       'text',

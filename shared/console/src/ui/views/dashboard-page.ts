@@ -207,7 +207,17 @@ function replayPanel(initial: ReplayState, redraw: () => Promise<void>): HTMLEle
   });
   show(initial);
   if (initial.running) void follow();
-  return h('section', { class: 'card replay', 'aria-label': initial.label ?? 'Replay' }, h('p', {}, initial.description ?? ''), guard, button, outcome, log);
+  // Folded, under the numbers: demo traffic is one deliberate step away from a clerk's real inbox.
+  return h(
+    'details',
+    { class: 'card replay' },
+    h('summary', {}, `Demonstration: ${initial.label ?? 'Replay'} (fills the inbox with demo mail)`),
+    h('p', {}, initial.description ?? ''),
+    guard,
+    button,
+    outcome,
+    log,
+  );
 }
 
 /** How often the numbers are asked for again while the dashboard is shown (a replay, or traffic that asks nothing). */
@@ -263,7 +273,7 @@ export async function dashboardPage(main: HTMLElement, ctx: AppContext): Promise
       { class: 'lead' },
       `Week by week, by each message’s own date, with the decisions a person later said were wrong. A line that falls with no corrections under it means the agents are keeping what they are taught. Weeks with fewer than ${MIN_MESSAGES} messages are drawn hollow and never headline; a week with no messages leaves a gap.`,
     ),
-    replayPanel(replay, async () => drawCharts((await getJson<StatsResponse>('/stats')).agents)),
     charts,
+    replayPanel(replay, async () => drawCharts((await getJson<StatsResponse>('/stats')).agents)),
   );
 }
