@@ -189,8 +189,8 @@ function answerForm(main: HTMLElement, ctx: AppContext, agent: AgentView | undef
       'div',
       { class: 'remember-body', hidden: true },
       h('p', { class: 'honesty' }, lessonPromise(learnable.decidedBy)),
-      // The card's `how` is exact, and written for whoever audits the agent: one click away, not in the clerk's path.
-      learnable.how !== '' && h('details', { class: 'how' }, h('summary', {}, 'How it decides, exactly'), h('p', {}, learnable.how)),
+      // A paragraph, not a disclosure: a clerk answering by keyboard tabs through nothing she does not change.
+      learnable.how !== '' && h('p', { class: 'how' }, h('span', { class: 'muted' }, 'How it decides today: '), learnable.how),
       h(
         'p',
         { class: 'entry-note' },
